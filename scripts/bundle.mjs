@@ -12,7 +12,7 @@ export function bundle(names = Object.keys(apis), outDir) {
     requireFile(api.root, 'the spec root listed in redocly.yaml');
     const output = outDir ? path.join(outDir, path.basename(api.output)) : path.join(root, api.output);
     mkdirSync(path.dirname(output), { recursive: true });
-    const { status, stderr } = runTool('@redocly/cli', 'redocly', ['bundle', name, '--output', output], { capture: true });
+    const { status, stderr } = runTool('@redocly/cli', 'redocly', ['bundle', api.root, '--output', output], { capture: true });
     if (status !== 0) throw new Error(`redocly bundle ${name} failed:\n${stderr}`);
     console.log(`bundled ${name} -> ${path.relative(root, output)}`);
   }

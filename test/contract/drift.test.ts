@@ -1,0 +1,36 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderRegister, target } from '../../scripts/assumptions.mjs';
+import { bundle } from '../../scripts/bundle.mjs';
+import { apis } from '../../scripts/lib/apis.mjs';
+import { root } from '../../scripts/lib/tools.mjs';
+
+const read = (file: string) => readFileSync(file, 'utf8');
+
+describe('generated files', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'contract-drift-'));
+    bundle(Object.keys(apis), dir);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each(Object.entries(apis))('bundling %s again reproduces the committed bundle', (_name, api) => {
+    const fresh = read(path.join(dir, path.basename(api.output)));
+    const committed = read(path.join(root, api.output));
+    expect(committed, `${api.output} is stale: run npm run bundle and commit it`).toBe(fresh);
+  });
+
+  it('regenerating the assumptions register reproduces docs/assumptions.md', () => {
+    const committed = read(path.join(root, target));
+    expect(committed, `${target} is stale: run npm run assumptions and commit it`).toBe(renderRegister(dir).markdown);
+  });
+
+  it('generated/openapi holds nothing but the bundles of the listed APIs', () => {
+    const expected = Object.values(apis).map((api) => path.basename(api.output)).sort();
+    const present = readdirSync(path.join(root, 'generated/openapi')).sort();
+    expect(present).toEqual(expected);
+  });
+});

@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { validate } from '@readme/openapi-parser';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { apis } from '../../scripts/lib/apis.mjs';
+import { root } from '../../scripts/lib/tools.mjs';
+
+// Note: @readme/openapi-parser validates against the official OpenAPI 3.1 JSON Schema with its own
+// validator, independently of Redocly and Spectral.
+describe('@readme/openapi-parser', () => {
+  it.each(Object.entries(apis))('accepts the bundled %s spec as valid OpenAPI 3.1', async (_name, api) => {
+    const doc = parse(readFileSync(path.join(root, api.output), 'utf8'));
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await validate(doc);
+    expect(result.errors ?? [], JSON.stringify(result.errors, null, 2)).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('rejects a spec that breaks the OpenAPI 3.1 schema', async () => {
+    const api = Object.values(apis)[0]!;
+    const doc = parse(readFileSync(path.join(root, api.output), 'utf8'));
+    doc.paths['/payments-broken'] = { get: { responses: { '200': { content: 'not an object' } } } };
+    const result = await validate(doc);
+    expect(result.valid).toBe(false);
+  });
+});
