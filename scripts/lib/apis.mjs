@@ -6,5 +6,8 @@ import { root } from './tools.mjs';
 
 const config = parse(readFileSync(path.join(root, 'redocly.yaml'), 'utf8'));
 
-/** Map of API name to its root spec and bundled output, relative to the repository root. */
+/**
+ * Map of API name to its root spec and bundled output, relative to the repository root.
+ * @type {Record<string, { root: string, output: string }>}
+ */
 export const apis = config.apis;

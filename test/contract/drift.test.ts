@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderRegister, target } from '../../scripts/assumptions.mjs';
 import { bundle } from '../../scripts/bundle.mjs';
+import { renderTypes, typesPath } from '../../scripts/generate.mjs';
 import { apis } from '../../scripts/lib/apis.mjs';
 import { root } from '../../scripts/lib/tools.mjs';
 
@@ -23,6 +24,14 @@ describe('generated files', () => {
     expect(committed, `${api.output} is stale: run npm run bundle and commit it`).toBe(fresh);
   });
 
+  it.each(Object.keys(apis))('generating the %s types again reproduces the committed types', async (name) => {
+    const fresh = await renderTypes(path.join(dir, path.basename(apis[name]!.output)));
+    const committed = read(path.join(root, typesPath(name)));
+    // Note: the header names the input file, which differs only in its folder.
+    const body = (text: string) => text.slice(text.indexOf('\n'));
+    expect(body(committed), `${typesPath(name)} is stale: run npm run generate and commit it`).toBe(body(fresh));
+  });
+
   it('regenerating the assumptions register reproduces docs/assumptions.md', () => {
     const committed = read(path.join(root, target));
     expect(committed, `${target} is stale: run npm run assumptions and commit it`).toBe(renderRegister(dir).markdown);
@@ -31,6 +40,12 @@ describe('generated files', () => {
   it('generated/openapi holds nothing but the bundles of the listed APIs', () => {
     const expected = Object.values(apis).map((api) => path.basename(api.output)).sort();
     const present = readdirSync(path.join(root, 'generated/openapi')).sort();
+    expect(present).toEqual(expected);
+  });
+
+  it('generated/types holds nothing but the types of the listed APIs', () => {
+    const expected = Object.keys(apis).map((name) => path.basename(typesPath(name))).sort();
+    const present = readdirSync(path.join(root, 'generated/types')).sort();
     expect(present).toEqual(expected);
   });
 });
