@@ -1,0 +1,45 @@
+// Starts the Prism contract mock as a child process that is stopped by pid and dies with its parent.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import {
+  assertPortFree, collectOutput, freePort, freePorts, hasExited, spawnTiedNode, stopChild, waitForPort,
+} from './child.mjs';
+
+export { freePort, freePorts };
+
+const require = createRequire(import.meta.url);
+
+/** Absolute path of Prism's JS entry, read from the `bin` of its package.json. */
+export function prismEntry() {
+  const manifest = require.resolve('@stoplight/prism-cli/package.json');
+  const { bin } = JSON.parse(readFileSync(manifest, 'utf8'));
+  return path.resolve(path.dirname(manifest), typeof bin === 'string' ? bin : bin.prism);
+}
+
+/** Starts `prism mock <spec>` and resolves to `{ url, port, pid, stop, output, exited }` once it listens. */
+export async function startPrism({
+  spec, port, host = '127.0.0.1', errors = true, logLevel = 'warn', echo, timeoutMs = 30000,
+}) {
+  if (!existsSync(spec)) throw new Error(`Spec not found: ${spec}`);
+  await assertPortFree(port, host);
+  // Note: --no-multiprocess because NODE_ENV=production would otherwise fork a cluster worker,
+  // and the pid we hold would not be the one serving requests.
+  const args = ['mock', spec, '-h', host, '-p', String(port), '-v', logLevel, '--no-multiprocess'];
+  if (errors) args.push('--errors');
+  const child = spawnTiedNode(prismEntry(), args, { env: { ...process.env, FORCE_COLOR: '0' } });
+  const output = collectOutput(child, { echo });
+  const exited = new Promise((resolve) => child.once('exit', (code, sig) => resolve(code ?? sig)));
+  try {
+    await waitForPort(port, host, { timeoutMs, isDead: () => hasExited(child) });
+  } catch (err) {
+    await stopChild(child);
+    throw new Error(`Prism did not start for ${spec} on ${host}:${port}: ${err.message}\n${withoutUsage(output())}`);
+  }
+  return { url: `http://${host}:${port}`, port, pid: child.pid, stop: () => stopChild(child), output, exited };
+}
+
+// Note: Prism prints its whole yargs usage text before a fatal error; keep only the useful lines.
+function withoutUsage(text) {
+  return text.replace(/^prism mock <document>[\s\S]*?\[default: null\]\s*$/m, '').trim();
+}

@@ -1,0 +1,95 @@
+// `npm start`: serves both bundled specs through the Prism mock until Ctrl-C.
+// Ports: --port-a/--port-b or MOCK_PORT_A/MOCK_PORT_B (4010/4011); host: --host or MOCK_HOST.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { assertPortFree, watchParent } from './lib/child.mjs';
+import { startPrism } from './lib/prism.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values: flags } = parseArgs({
+  options: { 'port-a': { type: 'string' }, 'port-b': { type: 'string' }, host: { type: 'string' } },
+});
+const host = flags.host ?? process.env.MOCK_HOST ?? '127.0.0.1';
+
+// One entry per server; each needs a name, a port, the files it serves and a way to start it.
+const servers = [
+  {
+    name: 'variant-a',
+    port: portOf(flags['port-a'] ?? process.env.MOCK_PORT_A ?? '4010', 'port-a'),
+    files: ['generated/openapi/variant-a.yaml'],
+    start: (s) => startPrism({ spec: path.join(root, s.files[0]), port: s.port, host, echo: prefixed(s.name) }),
+    hint: (url) => `curl -H 'Authorization: Bearer test-token' ${url}/payments`,
+  },
+  {
+    name: 'variant-b',
+    port: portOf(flags['port-b'] ?? process.env.MOCK_PORT_B ?? '4011', 'port-b'),
+    files: ['generated/openapi/variant-b.yaml'],
+    start: (s) => startPrism({ spec: path.join(root, s.files[0]), port: s.port, host, echo: prefixed(s.name) }),
+    hint: (url) => `curl -H 'X-Public-Key: pk_test' -H 'X-Secret-Key: sk_test' ${url}/merchant/v1/payments`,
+  },
+];
+
+const running = [];
+let stopping = false;
+
+async function main() {
+  for (const s of servers) {
+    for (const file of s.files) {
+      if (!existsSync(path.join(root, file))) fail(`Missing ${file}: run npm run bundle first.`);
+    }
+  }
+  for (const s of servers) await assertPortFree(s.port, host);
+  process.once('SIGINT', () => shutdown(0));
+  process.once('SIGTERM', () => shutdown(0));
+  // Note: `kill <npm pid>` kills npm's `sh -c` but not this process; stop when we are orphaned.
+  watchParent(() => shutdown(0));
+  const started = Date.now();
+  const results = await Promise.allSettled(servers.map((s) => s.start(s)));
+  results.forEach((r) => r.status === 'fulfilled' && running.push(r.value));
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) {
+    console.error(failed.reason.message);
+    return shutdown(1);
+  }
+  servers.forEach((s, i) => running[i].exited?.then((code) => {
+    if (stopping) return;
+    console.error(`${s.name} exited unexpectedly (${code}); stopping the others.`);
+    shutdown(1);
+  }));
+  console.log(`Mock servers ready in ${Date.now() - started} ms (Ctrl-C to stop):`);
+  servers.forEach((s, i) => {
+    console.log(`  ${s.name}  ${running[i].url}`);
+    console.log(`    ${s.hint(running[i].url)}`);
+  });
+}
+
+/** Stops every running server by pid, then exits with `code`. */
+async function shutdown(code) {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all(running.map((r) => r.stop()));
+  process.exit(code);
+}
+
+function portOf(value, flag) {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`--${flag} must be a TCP port, got "${value}".`);
+  return port;
+}
+
+function prefixed(name) {
+  // Note: Prism announces its start on every launch; the ready message below says it better.
+  return (line) => /Starting Prism/.test(line) || process.stderr.write(`[${name}] ${line}\n`);
+}
+
+function fail(message) {
+  console.error(message);
+  process.exit(1);
+}
+
+main().catch((err) => {
+  console.error(err.message);
+  return shutdown(1);
+});
