@@ -1,0 +1,32 @@
+// Public entry of `./webhooks`: verify, sign, receive and test-send the `onStatusChange` webhook.
+export { createFetchWebhookHandler, type FetchWebhookHandler } from './adapters/fetch.js';
+export type { WebhookHandlerContext, WebhookHandlerOptions } from './adapters/handle.js';
+export { createNodeWebhookHandler, type NodeWebhookHandler } from './adapters/node.js';
+export type { WebhookBody } from './crypto.js';
+export {
+  WEBHOOK_VERIFICATION_REASONS,
+  WebhookVerificationError,
+  type WebhookSchemaIssue,
+  type WebhookVerificationReason,
+} from './errors.js';
+export { WEBHOOK_HEADERS, type WebhookHeaders } from './headers.js';
+export { sendWebhookExample, type SendWebhookExampleOptions, type SendWebhookExampleResult } from './send.js';
+export {
+  signWebhook,
+  type EarlierWebhookSignatureHeaders,
+  type SignWebhookInput,
+  type WebhookSignatureHeaders,
+} from './sign.js';
+export type {
+  AppealStatusChangedEvent,
+  EarlierWebhookEvent,
+  PaymentStatusChangedEvent,
+  PayoutStatusChangedEvent,
+  VerifiedWebhookEvent,
+  WebhookEvent,
+  WebhookEventData,
+  WebhookEventOf,
+  WebhookEventType,
+  WebhookLayout,
+} from './types.js';
+export { verifyWebhook, type VerifyWebhookOptions, type WebhookSecrets } from './verify.js';

@@ -1,0 +1,60 @@
+import { bodyBytes, concatBytes, hmacSha256Base64, secretKeyList, utf8, type WebhookBody } from './crypto.js';
+import type { WebhookLayout } from './types.js';
+
+/** What signWebhook signs: the event id, the delivery time, the exact body bytes, with one secret or several. */
+export interface SignWebhookInput {
+  /** The event id, sent as X-Event-ID and equal to the body's `id`. */
+  id: string;
+  /** The exact body that will be sent. */
+  body: WebhookBody;
+  /** One `whsec_…` secret, or several to send one signature per secret (rotation). */
+  secret: string | readonly string[];
+  /** Delivery time: Unix seconds or a Date (default: now); ignored for the earlier layout. */
+  timestamp?: number | Date;
+  /** `later` (default) signs `${id}.${timestamp}.${body}`; `earlier` signs `${id}.${body}` and sends no timestamp. */
+  layout?: WebhookLayout;
+}
+
+/** Header values that authenticate a later-layout delivery. */
+// Note: a type alias, not an interface, so that it can be passed straight to verifyWebhook as a header record.
+export type WebhookSignatureHeaders = {
+  'X-Event-ID': string;
+  'X-Timestamp': string;
+  'X-Signature': string;
+};
+
+/** Header values that authenticate an earlier-layout delivery (no timestamp). */
+export type EarlierWebhookSignatureHeaders = Omit<WebhookSignatureHeaders, 'X-Timestamp'>;
+
+/** The bytes a signature covers: `${id}.${timestamp}.${body}`, or `${id}.${body}` without a timestamp. */
+export function signedContent(id: string, timestamp: string | undefined, body: WebhookBody): Uint8Array<ArrayBuffer> {
+  const prefix = timestamp === undefined ? `${id}.` : `${id}.${timestamp}.`;
+  return concatBytes(utf8(prefix), bodyBytes(body));
+}
+
+/** Signs a delivery and returns its X-Event-ID, X-Timestamp and X-Signature header values. */
+export function signWebhook(input: SignWebhookInput & { layout: 'earlier' }): Promise<EarlierWebhookSignatureHeaders>;
+/** Signs a delivery and returns its X-Event-ID, X-Timestamp and X-Signature header values. */
+export function signWebhook(input: SignWebhookInput & { layout?: 'later' }): Promise<WebhookSignatureHeaders>;
+/** Signs a delivery and returns its X-Event-ID, X-Timestamp and X-Signature header values. */
+export function signWebhook(input: SignWebhookInput): Promise<WebhookSignatureHeaders | EarlierWebhookSignatureHeaders>;
+export async function signWebhook(input: SignWebhookInput): Promise<WebhookSignatureHeaders | EarlierWebhookSignatureHeaders> {
+  const keys = secretKeyList(input.secret);
+  if (typeof input.id !== 'string' || input.id === '') throw new TypeError('signWebhook needs a non-empty event id.');
+  const timestamp = input.layout === 'earlier' ? undefined : unixSeconds(input.timestamp ?? new Date());
+  const content = signedContent(input.id, timestamp, input.body);
+  const signatures = await Promise.all(keys.map(async (key) => `v1,${await hmacSha256Base64(key, content)}`));
+  const signature = signatures.join(' ');
+  return timestamp === undefined
+    ? { 'X-Event-ID': input.id, 'X-Signature': signature }
+    : { 'X-Event-ID': input.id, 'X-Timestamp': timestamp, 'X-Signature': signature };
+}
+
+function unixSeconds(time: number | Date): string {
+  const seconds = time instanceof Date ? Math.floor(time.getTime() / 1000) : time;
+  if (!Number.isSafeInteger(seconds) || seconds < 0) {
+    throw new TypeError('signWebhook needs a timestamp in whole Unix seconds (or a Date).');
+  }
+  return String(seconds);
+}
+

@@ -1,0 +1,205 @@
+import { hmacSha256Base64, secretKeyList, timingSafeEqualText, type KeyBytes, type WebhookBody } from './crypto.js';
+import { WebhookVerificationError } from './errors.js';
+import { getHeader, WEBHOOK_HEADERS, type WebhookHeaders } from './headers.js';
+import { parseWebhookJson, schemaIssues } from './payload.js';
+import { signedContent } from './sign.js';
+import type { EarlierWebhookEvent, VerifiedWebhookEvent, WebhookEvent, WebhookLayout } from './types.js';
+
+/** One `whsec_…` secret, or several while a secret is being rotated. */
+export type WebhookSecrets = string | readonly string[];
+
+/** Options of verifyWebhook. */
+export interface VerifyWebhookOptions {
+  /** Largest accepted distance, in seconds, between X-Timestamp and the clock, in either direction (default 300). */
+  toleranceSeconds?: number;
+  /** The clock, as milliseconds since the epoch or a Date (default `Date.now`). */
+  now?: () => number | Date;
+  /** Also accept the earlier layout, which has no X-Timestamp and so no replay protection: de-duplicate on X-Event-ID. */
+  allowEarlierLayout?: boolean;
+}
+
+/** A verified delivery: the event, its layout and its X-Event-ID. */
+export interface VerifiedWebhook<AllowEarlier extends boolean = boolean> {
+  event: VerifiedWebhookEvent<AllowEarlier>;
+  layout: WebhookLayout;
+  id: string;
+}
+
+const DEFAULT_TOLERANCE_SECONDS = 300;
+const TIMESTAMP = /^[0-9]{1,12}$/;
+const SIGNATURE_ENTRY = /^(v[0-9]+[a-z]*),(\S+)$/;
+const V1_SIGNATURE = /^[A-Za-z0-9+/]{43}=$/;
+
+/**
+ * Verifies a delivery's signature and timestamp, parses its JSON and validates it against the contract's schema.
+ * Pass the raw body exactly as received. Throws WebhookVerificationError, or TypeError for a malformed secret or option.
+ */
+export function verifyWebhook(
+  rawBody: WebhookBody,
+  headers: WebhookHeaders,
+  secrets: WebhookSecrets,
+  options: VerifyWebhookOptions & { allowEarlierLayout: true },
+): Promise<WebhookEvent | EarlierWebhookEvent>;
+/** Verifies a later-layout delivery and returns its typed event. */
+export function verifyWebhook(
+  rawBody: WebhookBody,
+  headers: WebhookHeaders,
+  secrets: WebhookSecrets,
+  options?: VerifyWebhookOptions & { allowEarlierLayout?: false },
+): Promise<WebhookEvent>;
+/** Verifies a delivery of either layout when `allowEarlierLayout` is not known statically. */
+export function verifyWebhook(
+  rawBody: WebhookBody,
+  headers: WebhookHeaders,
+  secrets: WebhookSecrets,
+  options?: VerifyWebhookOptions,
+): Promise<WebhookEvent | EarlierWebhookEvent>;
+export async function verifyWebhook(
+  rawBody: WebhookBody,
+  headers: WebhookHeaders,
+  secrets: WebhookSecrets,
+  options: VerifyWebhookOptions = {},
+): Promise<WebhookEvent | EarlierWebhookEvent> {
+  return (await verifyWebhookDelivery(rawBody, headers, secrets, options)).event;
+}
+
+/** Like verifyWebhook, but also says which layout the delivery used and its event id (used by the adapters). */
+export async function verifyWebhookDelivery(
+  rawBody: WebhookBody,
+  headers: WebhookHeaders,
+  secrets: WebhookSecrets,
+  options: VerifyWebhookOptions = {},
+): Promise<VerifiedWebhook> {
+  const keys = secretKeyList(secrets);
+  const tolerance = toleranceOf(options);
+  const id = requireHeader(headers, WEBHOOK_HEADERS.id);
+  const timestamp = getHeader(headers, WEBHOOK_HEADERS.timestamp);
+  if (timestamp === undefined && !options.allowEarlierLayout) {
+    throw missing(
+      WEBHOOK_HEADERS.timestamp,
+      'Deliveries of the later layout always carry it. If this sender uses the earlier layout (no X-Timestamp), ' +
+        'opt in with allowEarlierLayout: true and de-duplicate on X-Event-ID, since such deliveries can be replayed.',
+    );
+  }
+  if (timestamp !== undefined && !TIMESTAMP.test(timestamp)) {
+    throw new WebhookVerificationError(
+      'malformed_timestamp',
+      'The X-Timestamp header is not whole Unix seconds; check that nothing between the sender and this receiver rewrites it.',
+      { header: WEBHOOK_HEADERS.timestamp },
+    );
+  }
+  const signatures = parseSignatures(requireHeader(headers, WEBHOOK_HEADERS.signature));
+  if (timestamp !== undefined) checkTimestamp(Number(timestamp), tolerance, options.now);
+
+  const content = signedContent(id, timestamp, rawBody);
+  if (!(await anyMatches(content, keys, signatures))) {
+    throw new WebhookVerificationError(
+      'no_matching_signature',
+      `None of the ${signatures.length} v1 signature(s) in X-Signature matches any of the ${keys.length} configured secret(s). ` +
+        'Check that the secret is the one for this endpoint and that the body is passed exactly as received ' +
+        '(raw bytes, not re-serialised JSON).',
+      { header: WEBHOOK_HEADERS.signature },
+    );
+  }
+
+  const layout: WebhookLayout = timestamp === undefined ? 'earlier' : 'later';
+  const event = parseWebhookJson(rawBody);
+  const issues = schemaIssues(layout, event);
+  if (issues) {
+    const schema = layout === 'later' ? 'WebhookEvent' : 'EarlierWebhookEvent';
+    const listed = issues.slice(0, 3).map((issue) => `${issue.instancePath || '(body)'} ${issue.message}`).join('; ');
+    throw new WebhookVerificationError(
+      'schema_mismatch',
+      `The body does not match the contract's ${schema} schema: ${listed}. ` +
+        'Check that the sender and this receiver use the same contract version.',
+      { errors: issues },
+    );
+  }
+  const verified = event as WebhookEvent | EarlierWebhookEvent;
+  checkHeaderMatches(headers, id, verified);
+  return { event: verified, layout, id };
+}
+
+function toleranceOf(options: VerifyWebhookOptions): number {
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  if (!Number.isFinite(tolerance) || tolerance < 0) {
+    throw new TypeError('toleranceSeconds must be a finite number of seconds, 0 or more.');
+  }
+  return tolerance;
+}
+
+function missing(header: string, advice: string): WebhookVerificationError {
+  return new WebhookVerificationError('missing_header', `The ${header} header is missing or empty. ${advice}`, { header });
+}
+
+function requireHeader(headers: WebhookHeaders, name: string): string {
+  const value = getHeader(headers, name);
+  if (value === undefined) {
+    throw missing(name, 'Check that a proxy or framework in front of this receiver forwards it unchanged.');
+  }
+  return value;
+}
+
+function parseSignatures(header: string): string[] {
+  const v1: string[] = [];
+  // Note: a trailing comma is dropped because fetch joins repeated headers with ", ".
+  for (const entry of header.split(/\s+/).map((part) => part.replace(/,$/, ''))) {
+    const match = SIGNATURE_ENTRY.exec(entry);
+    const [version, value] = [match?.[1], match?.[2] ?? ''];
+    if (!match || (version === 'v1' && !V1_SIGNATURE.test(value))) {
+      throw new WebhookVerificationError(
+        'malformed_signature',
+        'The X-Signature header is malformed: expected space-separated "v1,<base64 HMAC-SHA256>" values. ' +
+          'Check that nothing between the sender and this receiver rewrites it.',
+        { header: WEBHOOK_HEADERS.signature },
+      );
+    }
+    // Note: other versions (e.g. asymmetric "v1a") are skipped, as Standard Webhooks prescribes.
+    if (version === 'v1') v1.push(value);
+  }
+  return v1;
+}
+
+function checkTimestamp(timestamp: number, tolerance: number, now: VerifyWebhookOptions['now']): void {
+  const clock = now?.() ?? Date.now();
+  const nowSeconds = Math.floor((clock instanceof Date ? clock.getTime() : clock) / 1000);
+  const age = nowSeconds - timestamp;
+  if (age > tolerance) {
+    throw new WebhookVerificationError(
+      'timestamp_too_old',
+      `X-Timestamp is ${age} s in the past, beyond the ${tolerance} s tolerance. ` +
+        "Check this receiver's clock (NTP); a genuinely old delivery may be a replay.",
+      { header: WEBHOOK_HEADERS.timestamp },
+    );
+  }
+  if (-age > tolerance) {
+    throw new WebhookVerificationError(
+      'timestamp_in_future',
+      `X-Timestamp is ${-age} s in the future, beyond the ${tolerance} s tolerance. Check this receiver's clock (NTP).`,
+      { header: WEBHOOK_HEADERS.timestamp },
+    );
+  }
+}
+
+async function anyMatches(content: Uint8Array<ArrayBuffer>, keys: KeyBytes[], signatures: string[]): Promise<boolean> {
+  if (signatures.length === 0) return false;
+  for (const key of keys) {
+    const expected = await hmacSha256Base64(key, content);
+    if (signatures.some((signature) => timingSafeEqualText(expected, signature))) return true;
+  }
+  return false;
+}
+
+function checkHeaderMatches(headers: WebhookHeaders, id: string, event: WebhookEvent | EarlierWebhookEvent): void {
+  const type = getHeader(headers, WEBHOOK_HEADERS.type);
+  const mismatch =
+    event.id !== id ? WEBHOOK_HEADERS.id : type !== undefined && type !== event.type ? WEBHOOK_HEADERS.type : undefined;
+  if (mismatch) {
+    throw new WebhookVerificationError(
+      'header_mismatch',
+      `The ${mismatch} header differs from the body's ${mismatch === WEBHOOK_HEADERS.id ? 'id' : 'type'}; ` +
+        'the contract requires them to be equal. Report the delivery to the sender.',
+      { header: mismatch },
+    );
+  }
+}
