@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderRegister, target } from '../../scripts/assumptions.mjs';
 import { bundle } from '../../scripts/bundle.mjs';
 import { renderTypes, typesPath } from '../../scripts/generate.mjs';
+import { renderWebhookValidators, validatorsApi, validatorsDir } from '../../scripts/generate-webhook-validators.mjs';
 import { apis } from '../../scripts/lib/apis.mjs';
 import { root } from '../../scripts/lib/tools.mjs';
 
@@ -35,6 +36,22 @@ describe('generated files', () => {
   it('regenerating the assumptions register reproduces docs/assumptions.md', () => {
     const committed = read(path.join(root, target));
     expect(committed, `${target} is stale: run npm run assumptions and commit it`).toBe(renderRegister(dir).markdown);
+  });
+
+  it('generating the webhook validators again reproduces generated/validators, and nothing else is there', () => {
+    const { output } = apis[validatorsApi]!;
+    const fresh = renderWebhookValidators(path.join(dir, path.basename(output)), output);
+    for (const [name, content] of Object.entries(fresh)) {
+      const file = path.join(validatorsDir, name);
+      expect(read(path.join(root, file)), `${file} is stale: run npm run regenerate and commit it`).toBe(content);
+    }
+    expect(readdirSync(path.join(root, validatorsDir)).sort()).toEqual(Object.keys(fresh).sort());
+  });
+
+  it('every listed API yields the same webhook validators', () => {
+    const render = (name: string) => renderWebhookValidators(path.join(dir, path.basename(apis[name]!.output)), 'bundle');
+    const expected = render(validatorsApi);
+    for (const name of Object.keys(apis)) expect(render(name), `the webhooks of ${name} differ from ${validatorsApi}`).toEqual(expected);
   });
 
   it('generated/openapi holds nothing but the bundles of the listed APIs', () => {
