@@ -11,7 +11,7 @@ export const WEBHOOK_VERIFICATION_REASONS = [
   'header_mismatch',
 ] as const;
 
-/** Why a delivery was rejected (see WEBHOOK_VERIFICATION_REASONS and the README of this folder). */
+/** Why a delivery was rejected: one of WEBHOOK_VERIFICATION_REASONS. */
 export type WebhookVerificationReason = (typeof WEBHOOK_VERIFICATION_REASONS)[number];
 
 /** One way a body breaks the contract's schema: where (a JSON pointer into the body) and what. */

@@ -103,8 +103,9 @@ export async function verifyWebhookDelivery(
   }
 
   const layout: WebhookLayout = timestamp === undefined ? 'earlier' : 'later';
-  const event = parseWebhookJson(rawBody);
-  const issues = schemaIssues(layout, event);
+  const body = parseWebhookJson(rawBody);
+  checkHeadersMatchBody(headers, id, body);
+  const issues = schemaIssues(layout, body);
   if (issues) {
     const schema = layout === 'later' ? 'WebhookEvent' : 'EarlierWebhookEvent';
     const listed = issues.slice(0, 3).map((issue) => `${issue.instancePath || '(body)'} ${issue.message}`).join('; ');
@@ -115,9 +116,7 @@ export async function verifyWebhookDelivery(
       { errors: issues },
     );
   }
-  const verified = event as WebhookEvent | EarlierWebhookEvent;
-  checkHeaderMatches(headers, id, verified);
-  return { event: verified, layout, id };
+  return { event: body as WebhookEvent | EarlierWebhookEvent, layout, id };
 }
 
 function toleranceOf(options: VerifyWebhookOptions): number {
@@ -190,16 +189,25 @@ async function anyMatches(content: Uint8Array<ArrayBuffer>, keys: KeyBytes[], si
   return false;
 }
 
-function checkHeaderMatches(headers: WebhookHeaders, id: string, event: WebhookEvent | EarlierWebhookEvent): void {
-  const type = getHeader(headers, WEBHOOK_HEADERS.type);
-  const mismatch =
-    event.id !== id ? WEBHOOK_HEADERS.id : type !== undefined && type !== event.type ? WEBHOOK_HEADERS.type : undefined;
-  if (mismatch) {
+function checkHeadersMatchBody(headers: WebhookHeaders, id: string, body: unknown): void {
+  // Note: X-Event-ID is signed but X-Event-Type is not, and a later-layout signature over `${id}.${timestamp}.${body}`
+  // also verifies as the earlier layout with X-Event-ID set to `${id}.${timestamp}`: both must equal the signed body.
+  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  if (typeof fields['id'] === 'string' && fields['id'] !== id) {
     throw new WebhookVerificationError(
       'header_mismatch',
-      `The ${mismatch} header differs from the body's ${mismatch === WEBHOOK_HEADERS.id ? 'id' : 'type'}; ` +
-        'the contract requires them to be equal. Report the delivery to the sender.',
-      { header: mismatch },
+      "The X-Event-ID header differs from the body's id, which the contract requires to be equal. The sender never " +
+        'signs such a pair: do not process this delivery, which may be forged or replayed, and report it to the sender.',
+      { header: WEBHOOK_HEADERS.id },
+    );
+  }
+  const type = getHeader(headers, WEBHOOK_HEADERS.type);
+  if (typeof fields['type'] === 'string' && type !== undefined && type !== fields['type']) {
+    throw new WebhookVerificationError(
+      'header_mismatch',
+      "The X-Event-Type header differs from the body's type, which the contract requires to be equal. " +
+        'Check that nothing between the sender and this receiver rewrites X-Event-Type (it is not signed).',
+      { header: WEBHOOK_HEADERS.type },
     );
   }
 }

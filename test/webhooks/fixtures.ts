@@ -1,4 +1,5 @@
 // Shared test fixtures: secrets, the contract's examples, and vectors signed by the independent standardwebhooks package.
+import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { webhookExamples } from '../../generated/validators/webhook-examples.js';
 
@@ -29,6 +30,17 @@ export function standardSigned(body: string, options: { id?: string; timestamp?:
   const timestamp = options.timestamp ?? T0;
   const signature = new Webhook(options.secret ?? SECRET).sign(id, new Date(timestamp * 1000), body);
   const headers: Record<string, string> = { 'X-Event-ID': id, 'X-Timestamp': String(timestamp), 'X-Signature': signature };
+  return headers;
+}
+
+/**
+ * Headers of an earlier-layout delivery, signed here with node:crypto over `${id}.${body}` (standardwebhooks always
+ * signs a timestamp, so it cannot produce this layout).
+ */
+export function earlierSigned(body: string, id: string, secret = SECRET) {
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const signature = createHmac('sha256', key).update(`${id}.${body}`).digest('base64');
+  const headers: Record<string, string> = { 'X-Event-ID': id, 'X-Signature': `v1,${signature}` };
   return headers;
 }
 

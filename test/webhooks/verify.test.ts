@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { signWebhook, verifyWebhook, WebhookVerificationError } from '../../src/webhooks/index.js';
-import { at, delivery, exampleEvent, exampleTypes, OTHER_SECRET, ROTATED_SECRET, SECRET, standardSigned, T0 } from './fixtures.js';
+import { at, delivery, earlierSigned, exampleEvent, exampleTypes, OTHER_SECRET, ROTATED_SECRET, SECRET, standardSigned, T0 } from './fixtures.js';
 
 /** The WebhookVerificationError a verification rejects with. */
 async function rejection(promise: Promise<unknown>): Promise<WebhookVerificationError> {
@@ -196,10 +196,26 @@ describe('verifyWebhook', () => {
   it('accepts the earlier layout only with allowEarlierLayout', async () => {
     const event = exampleEvent('payment.status_changed', 'earlier');
     const body = JSON.stringify(event);
-    const headers = { ...(await signWebhook({ id: event.id, body, secret: SECRET, layout: 'earlier' })), 'X-Event-Type': event.type };
-    expect(headers).not.toHaveProperty('X-Timestamp');
-    expect((await rejection(verifyWebhook(body, headers, SECRET))).reason).toBe('missing_header');
+    const headers = { ...earlierSigned(body, event.id), 'X-Event-Type': event.type };
+    const error = await rejection(verifyWebhook(body, headers, SECRET));
+    expect([error.reason, error.header]).toEqual(['missing_header', 'X-Timestamp']);
     await expect(verifyWebhook(body, headers, SECRET, { allowEarlierLayout: true })).resolves.toEqual(event);
+  });
+
+  it('signs the earlier layout over id and body only, without X-Timestamp', async () => {
+    const event = exampleEvent('payment.status_changed', 'earlier');
+    const body = JSON.stringify(event);
+    const signed = await signWebhook({ id: event.id, body, secret: SECRET, layout: 'earlier', timestamp: T0 });
+    expect(signed).toEqual(earlierSigned(body, event.id));
+  });
+
+  it('rejects a later-layout delivery replayed as the earlier layout with its timestamp moved into X-Event-ID', async () => {
+    const { body, headers } = delivery();
+    const downgraded = { ...headers, 'X-Event-ID': `${headers['X-Event-ID']}.${headers['X-Timestamp']}` };
+    delete downgraded['X-Timestamp'];
+    const error = await rejection(verifyWebhook(body, downgraded, SECRET, { allowEarlierLayout: true }));
+    expect([error.reason, error.header]).toEqual(['header_mismatch', 'X-Event-ID']);
+    expect(error.message).toContain('may be forged or replayed');
   });
 
   it('validates an earlier-layout body against the earlier schema', async () => {
