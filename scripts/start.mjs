@@ -1,15 +1,22 @@
-// `npm start`: serves both bundled specs through the Prism mock until Ctrl-C.
-// Ports: --port-a/--port-b or MOCK_PORT_A/MOCK_PORT_B (4010/4011); host: --host or MOCK_HOST.
+// `npm start`: serves both bundled specs through the Prism mock, and the docs site, until Ctrl-C.
+// Ports: --port-a/--port-b/--port-docs or MOCK_PORT_A/MOCK_PORT_B/DOCS_PORT (4010/4011/4012); host: --host or MOCK_HOST.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { assertPortFree, watchParent } from './lib/child.mjs';
+import { defaultOutDir } from './docs.mjs';
+import { assertPortFree, collectOutput, spawnTiedNode, watchParent } from './lib/child.mjs';
 import { startPrism } from './lib/prism.mjs';
+import { startStaticServer } from './lib/static-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: flags } = parseArgs({
-  options: { 'port-a': { type: 'string' }, 'port-b': { type: 'string' }, host: { type: 'string' } },
+  options: {
+    'port-a': { type: 'string' },
+    'port-b': { type: 'string' },
+    'port-docs': { type: 'string' },
+    host: { type: 'string' },
+  },
 });
 const host = flags.host ?? process.env.MOCK_HOST ?? '127.0.0.1';
 
@@ -28,6 +35,18 @@ const servers = [
     files: ['generated/openapi/variant-b.yaml'],
     start: (s) => startPrism({ spec: path.join(root, s.files[0]), port: s.port, host, echo: prefixed(s.name) }),
     hint: (url) => `curl -H 'X-Public-Key: pk_test' -H 'X-Secret-Key: sk_test' ${url}/merchant/v1/payments`,
+  },
+  {
+    name: 'docs',
+    port: portOf(flags['port-docs'] ?? process.env.DOCS_PORT ?? '4012', 'port-docs'),
+    files: ['generated/openapi/variant-a.yaml', 'generated/openapi/variant-b.yaml', 'docs/assumptions.md'],
+    // Note: rebuilt on every start, in a child process while Prism starts, so the pages always match the specs.
+    start: async (s) => {
+      await assertPortFree(s.port, host);
+      await buildDocsInChild();
+      return startStaticServer({ dir: path.join(root, defaultOutDir), port: s.port, host });
+    },
+    hint: (url) => `guides ${url}/  reference ${url}/variant-a.html ${url}/variant-b.html`,
   },
 ];
 
@@ -58,7 +77,7 @@ async function main() {
     console.error(`${s.name} exited unexpectedly (${code}); stopping the others.`);
     shutdown(1);
   }));
-  console.log(`Mock servers ready in ${Date.now() - started} ms (Ctrl-C to stop):`);
+  console.log(`Mock servers and docs ready in ${Date.now() - started} ms (Ctrl-C to stop):`);
   servers.forEach((s, i) => {
     console.log(`  ${s.name}  ${running[i].url}`);
     console.log(`    ${s.hint(running[i].url)}`);
@@ -71,6 +90,15 @@ async function shutdown(code) {
   stopping = true;
   await Promise.all(running.map((r) => r.stop()));
   process.exit(code);
+}
+
+/** Runs `scripts/docs.mjs` in a child tied to this process; rejects with its output if it fails. */
+function buildDocsInChild() {
+  const child = spawnTiedNode(path.join(root, 'scripts/docs.mjs'), [], { cwd: root });
+  const output = collectOutput(child);
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run docs failed (${code}):\n${output()}`))));
+  });
 }
 
 function portOf(value, flag) {

@@ -1,0 +1,126 @@
+// Builds the docs site: Redoc HTML per variant (renders offline), the guides from docs/*.md, and an index.
+//   node scripts/docs.mjs [--out <dir>]   (default docs/site)
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { parse } from 'yaml';
+import { apis } from './lib/apis.mjs';
+import { escapeHtml, layout, renderGuide } from './lib/site.mjs';
+import { requireFile, root, runTool } from './lib/tools.mjs';
+
+/** Where `npm run docs` writes the site, relative to the repository root. */
+export const defaultOutDir = 'docs/site';
+
+/** The guides in reading order; any other docs/*.md follows, alphabetically. */
+export const guideOrder = ['authentication', 'idempotency', 'errors', 'pagination', 'webhooks', 'variants', 'assumptions'];
+
+const SITE_TITLE = 'Merchant payments API';
+const MARKER = '.built-by-npm-run-docs';
+// Note: Redoc's "API docs by Redocly" badge loads its logo from a CDN; the same wordmark as an inline SVG keeps the
+// attribution and lets the page render without any request leaving the docs server.
+const LOGO = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="56" height="14" viewBox="0 0 56 14">' +
+    '<text x="0" y="11" font-family="sans-serif" font-size="11" font-weight="600" fill="#0044d4">Redocly</text></svg>',
+)}`;
+
+/** Builds the whole site into `outDir`; returns the pages written: [{ file, title, kind }]. */
+export function buildDocs({ outDir = path.join(root, defaultOutDir) } = {}) {
+  prepare(outDir);
+  const references = Object.entries(apis).map(([name, api]) => buildReference(name, api, outDir));
+  const guides = guideFiles().map((file) => buildGuide(file, outDir, references));
+  const index = buildIndex(outDir, references, guides);
+  return [index, ...references, ...guides].map(({ file, title, kind }) => ({ file, title, kind }));
+}
+
+// Clears a previous build; refuses to clear a non-empty folder that is not one.
+function prepare(outDir) {
+  if (existsSync(outDir) && readdirSync(outDir).length > 0) {
+    if (!existsSync(path.join(outDir, MARKER))) {
+      throw new Error(`${outDir} is not empty and holds no previous docs build; choose an empty or new folder.`);
+    }
+    rmSync(outDir, { recursive: true, force: true });
+  }
+  mkdirSync(path.join(outDir, 'openapi'), { recursive: true });
+  writeFileSync(path.join(outDir, MARKER), 'Written by npm run docs; the whole folder is replaced on every build.\n');
+}
+
+function buildReference(name, api, outDir) {
+  requireFile(api.output, 'run npm run bundle first');
+  const spec = path.join(root, api.output);
+  const { info } = parse(readFileSync(spec, 'utf8'));
+  const file = `${name}.html`;
+  const target = path.join(outDir, file);
+  const { status, stderr } = runTool(
+    '@redocly/cli',
+    'redocly',
+    ['build-docs', spec, '--inlineBundle', '--openapi.disableTelemetry=true', '--title', info.title, '--output', target],
+    { capture: true },
+  );
+  if (status !== 0) throw new Error(`redocly build-docs ${name} failed:\n${stderr}`);
+  const html = readFileSync(target, 'utf8').replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g, LOGO);
+  writeFileSync(target, html);
+  copyFileSync(spec, path.join(outDir, 'openapi', path.basename(api.output)));
+  return { file, title: info.title, summary: info.summary ?? '', kind: 'reference', spec: `openapi/${path.basename(api.output)}` };
+}
+
+function guideFiles() {
+  const rank = (file) => {
+    const i = guideOrder.indexOf(path.basename(file, '.md'));
+    return i === -1 ? guideOrder.length : i;
+  };
+  const files = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md'));
+  for (const name of guideOrder) requireFile(`docs/${name}.md`, name === 'assumptions' ? 'run npm run assumptions first' : 'a guide the site lists');
+  return files.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+function buildGuide(file, outDir, references) {
+  const source = path.join('docs', file);
+  const { title, summary, html } = renderGuide(readFileSync(path.join(root, source), 'utf8'), source);
+  const page = `${path.basename(file, '.md')}.html`;
+  writeFileSync(path.join(outDir, page), layout({ title, siteTitle: SITE_TITLE, nav: navOf(references), current: page, content: html }));
+  return { file: page, title, summary, kind: 'guide' };
+}
+
+function buildIndex(outDir, references, guides) {
+  const card = ({ file, title, summary }, extra = '') =>
+    `<li><a href="${escapeHtml(file)}">${escapeHtml(title)}</a><p>${escapeHtml(summary)}</p>${extra}</li>`;
+  const content = `<h1>${SITE_TITLE}</h1>
+<p>The contract of the merchant payments interface in its two published layouts: Variant A (bearer token, no
+path prefix) and Variant B (key-pair headers, every path under <code>/merchant/v1</code>). Elements the source
+description does not state are marked as assumptions, each with its reason.</p>
+<h2 id="reference">API reference</h2>
+<ul class="cards">
+${references.map((r) => card(r, `<p><a href="${escapeHtml(r.spec)}">Bundled OpenAPI file</a></p>`)).join('\n')}
+</ul>
+<h2 id="guides">Guides</h2>
+<ul class="cards">
+${guides.map((g) => card(g)).join('\n')}
+</ul>`;
+  writeFileSync(path.join(outDir, 'index.html'), layout({ title: SITE_TITLE, siteTitle: SITE_TITLE, nav: navOf(references), current: 'index.html', content }));
+  return { file: 'index.html', title: SITE_TITLE, kind: 'index' };
+}
+
+function navOf(references) {
+  return [
+    ...references.map(({ file, title }) => ({ href: file, label: title.replace(/^.*\((.*)\)$/, '$1') })),
+    ...guideOrder.map((name) => ({ href: `${name}.html`, label: navLabel(name) })),
+  ];
+}
+
+function navLabel(name) {
+  return { variants: 'Differences between the variants', assumptions: 'Assumptions register' }[name] ?? name[0].toUpperCase() + name.slice(1);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    const { values } = parseArgs({ options: { out: { type: 'string' } } });
+    const outDir = path.resolve(values.out ?? path.join(root, defaultOutDir));
+    const started = Date.now();
+    const pages = buildDocs({ outDir });
+    for (const page of pages) console.log(`  ${page.kind.padEnd(9)} ${path.relative(process.cwd(), path.join(outDir, page.file))}  ${page.title}`);
+    console.log(`built ${pages.length} pages in ${Date.now() - started} ms`);
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
+}
