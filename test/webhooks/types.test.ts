@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { components } from '../../generated/types/variant-a.js';
 import {
@@ -6,8 +7,10 @@ import {
   type EarlierWebhookEvent,
   type PaymentStatusChangedEvent,
   type PayoutStatusChangedEvent,
+  type WebhookBody,
   type WebhookEvent,
   type WebhookEventData,
+  type WebhookHeaders,
   type WebhookEventOf,
   type WebhookEventType,
 } from '../../src/webhooks/index.js';
@@ -59,5 +62,12 @@ describe('verifyWebhook', () => {
     expectTypeOf(later).returns.resolves.toEqualTypeOf<WebhookEvent>();
     expectTypeOf(either).returns.resolves.toEqualTypeOf<WebhookEvent | EarlierWebhookEvent>();
     expectTypeOf(unknown).returns.resolves.toEqualTypeOf<WebhookEvent | EarlierWebhookEvent>();
+  });
+
+  it('takes the raw body and headers in the forms receivers get them', () => {
+    expectTypeOf<string | Buffer | Uint8Array>().toExtend<WebhookBody>();
+    expectTypeOf<Headers | IncomingHttpHeaders | Record<string, string>>().toExtend<WebhookHeaders>();
+    // @ts-expect-error a parsed JSON object is not a raw body: the signature covers the bytes as received
+    expectTypeOf(() => verifyWebhook({ id: 'evt_1' }, {}, 'whsec_')).toBeFunction();
   });
 });
