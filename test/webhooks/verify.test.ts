@@ -164,6 +164,16 @@ describe('verifyWebhook', () => {
     expect(error.message).toContain("contract's WebhookEvent schema: /data/status must be equal to one of the allowed values");
   });
 
+  it('skips schema validation only with validateSchema: false, still checking the signature', async () => {
+    const event = exampleEvent();
+    (event.data as Record<string, unknown>)['status'] = 'teleported';
+    const body = JSON.stringify(event);
+    const unchecked = await verifyWebhook(body, standardSigned(body), SECRET, { now: at(T0), validateSchema: false });
+    expect((unchecked.data as Record<string, unknown>)['status']).toBe('teleported');
+    const forged = await rejection(verifyWebhook(body, standardSigned(`${body} `), SECRET, { now: at(T0), validateSchema: false }));
+    expect(forged.reason).toBe('no_matching_signature');
+  });
+
   it('rejects an unknown event type with schema_mismatch', async () => {
     const body = JSON.stringify({ ...exampleEvent(), type: 'payment.teleported' });
     const error = await rejection(verifyWebhook(body, standardSigned(body), SECRET, { now: at(T0) }));

@@ -1,0 +1,25 @@
+// Builds the package's TypeScript sources into one ESM file with esbuild and imports it, as a user's bundler would.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { root } from '../lib/tools.mjs';
+
+/** Scratch folder for benchmark builds; inside node_modules so bundles resolve the project's packages. */
+export const scratch = path.join(root, 'node_modules/.cache/merchant-payments-bench');
+
+/** Bundles `entry` (relative to the root), dependencies left external, and imports the result. */
+export async function loadSource(entry) {
+  mkdirSync(scratch, { recursive: true });
+  const outfile = path.join(scratch, `${path.basename(entry, '.ts')}-${process.pid}.mjs`);
+  await build({
+    entryPoints: [path.join(root, entry)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'error',
+  });
+  return import(pathToFileURL(outfile).href);
+}

@@ -1,0 +1,32 @@
+// Pipeline: wall time of the contract loop's steps, each run as a user runs it (`npm run <script>`).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { quietEnv, root } from '../lib/tools.mjs';
+import { interleaved, summarize, timeMs } from './stats.mjs';
+
+/** Runs `npm run <script>` quietly; rejects with its output when it fails. */
+export function npmRun(script) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', script], { cwd: root, env: quietEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => { output += chunk; });
+    child.stderr.on('data', (chunk) => { output += chunk; });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run ${script} failed (${code}):\n${output.slice(-2000)}`))));
+  });
+}
+
+/** Rows: the quick steps `runs` times (interleaved), then the whole `npm test` once; ratio = step / npm test. */
+export async function pipelineTimes({ runs, fullTest }) {
+  const scripts = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts;
+  const steps = ['lint', 'bundle', 'generate', 'docs'].filter((name) => scripts[name]);
+  const results = await interleaved(Object.fromEntries(steps.map((s) => [s, () => timeMs(() => npmRun(s))])), { runs, warmup: 0 });
+  const rows = Object.entries(results).map(([name, s]) => ({ section: 'pipeline', name: `npm run ${name}`, unit: 'ms', ...s }));
+  if (fullTest) {
+    const whole = summarize([await timeMs(() => npmRun('test'))]);
+    for (const row of rows) Object.assign(row, { ratio: row.median / whole.median, baseline: 'npm test' });
+    rows.push({ section: 'pipeline', name: 'npm test (whole suite)', unit: 'ms', ...whole });
+  }
+  return rows;
+}

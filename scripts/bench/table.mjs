@@ -1,0 +1,43 @@
+// Renders benchmark rows as one aligned text table (terminal) or a Markdown table (docs/benchmarks.md).
+
+/**
+ * A row: { section, name, unit, median, min, max, runs, ratio?, baseline?, target?, met? }.
+ * `ratio` is median / baseline median from the same run; `target` a text such as "<= 1.10".
+ */
+const COLUMNS = [
+  ['section', (r) => r.section],
+  ['measurement', (r) => r.name],
+  ['median', (r) => fmt(r.median, r.unit)],
+  ['min', (r) => fmt(r.min, r.unit)],
+  ['max', (r) => fmt(r.max, r.unit)],
+  ['runs', (r) => String(r.runs)],
+  ['ratio', (r) => (r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}x ${r.baseline}`)],
+  ['target', (r) => (r.target === undefined ? '' : `${r.target} ${r.met ? 'met' : 'MISSED'}`)],
+];
+
+/** Formats a value with its unit. */
+export function fmt(value, unit) {
+  if (value === undefined) return '';
+  if (unit === 'B') return value >= 1024 ? `${(value / 1024).toFixed(2)} KB` : `${value} B`;
+  if (unit === 'ops/s') return `${Math.round(value).toLocaleString('en-US')} ops/s`;
+  if (unit === 'ms') return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(value < 10 ? 3 : 1)} ms`;
+  return `${value} ${unit}`;
+}
+
+/** An aligned plain-text table. */
+export function textTable(rows) {
+  const cells = [COLUMNS.map(([h]) => h), ...rows.map((r) => COLUMNS.map(([, f]) => f(r)))];
+  const widths = COLUMNS.map((_, i) => Math.max(...cells.map((c) => c[i].length)));
+  const line = (c) => c.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+}
+
+/** A Markdown table. */
+export function markdownTable(rows) {
+  const escape = (v) => v.replaceAll('|', '\\|');
+  return [
+    `| ${COLUMNS.map(([h]) => h).join(' | ')} |`,
+    `|${COLUMNS.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${COLUMNS.map(([, f]) => escape(f(r))).join(' | ')} |`),
+  ].join('\n');
+}
