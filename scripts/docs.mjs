@@ -15,6 +15,7 @@ export const defaultOutDir = 'docs/site';
 export const guideOrder = ['authentication', 'idempotency', 'errors', 'pagination', 'webhooks', 'variants', 'assumptions'];
 
 const SITE_TITLE = 'Merchant payments API';
+const THEME = 'docs/theme';
 const MARKER = '.built-by-npm-run-docs';
 // Note: Redoc's "API docs by Redocly" badge loads its logo from a CDN; the same wordmark as an inline SVG keeps the
 // attribution and lets the page render without any request leaving the docs server.
@@ -42,6 +43,8 @@ function prepare(outDir) {
   }
   mkdirSync(path.join(outDir, 'openapi'), { recursive: true });
   writeFileSync(path.join(outDir, MARKER), 'Written by npm run docs; the whole folder is replaced on every build.\n');
+  requireFile(`${THEME}/favicon.svg`);
+  copyFileSync(path.join(root, THEME, 'favicon.svg'), path.join(outDir, 'favicon.svg'));
 }
 
 function buildReference(name, api, outDir) {
@@ -50,12 +53,12 @@ function buildReference(name, api, outDir) {
   const { info } = parse(readFileSync(spec, 'utf8'));
   const file = `${name}.html`;
   const target = path.join(outDir, file);
-  const { status, stderr } = runTool(
-    '@redocly/cli',
-    'redocly',
-    ['build-docs', spec, '--inlineBundle', '--openapi.disableTelemetry=true', '--title', info.title, '--output', target],
-    { capture: true },
-  );
+  const template = path.join(root, THEME, 'redoc.hbs');
+  requireFile(path.relative(root, template));
+  const args = ['build-docs', spec, '--inlineBundle', '--openapi.disableTelemetry=true', '--template', template];
+  const { status, stderr } = runTool('@redocly/cli', 'redocly', [...args, '--title', info.title, '--output', target], {
+    capture: true,
+  });
   if (status !== 0) throw new Error(`redocly build-docs ${name} failed:\n${stderr}`);
   const html = readFileSync(target, 'utf8').replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g, LOGO);
   writeFileSync(target, html);

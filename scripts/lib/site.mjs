@@ -32,9 +32,14 @@ export function renderGuide(markdown, file) {
   const summary = tokens.slice(tokens.indexOf(heading) + 1).find((t) => t.type === 'paragraph');
   return {
     title: heading.text.replace(/`/g, ''),
-    summary: summary ? summary.text.replace(/\s+/g, ' ').replace(/`/g, '') : '',
+    summary: summary ? firstSentence(summary.text) : '',
     html: marked.parse(markdown),
   };
+}
+
+function firstSentence(text) {
+  const plain = text.replace(/\s+/g, ' ').replace(/`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+  return /^.*?\.(?=\s|$)/.exec(plain)?.[0] ?? plain;
 }
 
 const STYLE = `
@@ -72,6 +77,7 @@ export function layout({ title, siteTitle, nav, current, content }) {
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>${escapeHtml(title === siteTitle ? title : `${title} · ${siteTitle}`)}</title>
+  <link rel="icon" href="favicon.svg" type="image/svg+xml">
   <style>${STYLE}</style>
 </head>
 <body>

@@ -1,0 +1,177 @@
+// Browser test of the docs site: headless Chromium opens every page from a local server, as a reader would.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guideOrder } from '../../scripts/docs.mjs';
+import { startStaticServer } from '../../scripts/lib/static-server.mjs';
+import { root } from '../../scripts/lib/tools.mjs';
+
+/** Debian's chromium, as .ci/run installs it; playwright-core never downloads a browser. */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const screenshots = path.join(root, 'artifacts/screenshots');
+
+interface Operation {
+  operationId: string;
+  summary: string;
+  tag: string;
+}
+
+/** Every operation and webhook of a bundled spec, with the summary Redoc shows as its heading. */
+function operationsOf(file: string): Operation[] {
+  const doc = parse(readFileSync(path.join(root, file), 'utf8'));
+  const all = [...Object.values(doc.paths ?? {}), ...Object.values(doc.webhooks ?? {})] as Record<string, any>[];
+  return all.flatMap((item) =>
+    Object.values(item)
+      .filter((op) => op && typeof op === 'object' && typeof op.operationId === 'string')
+      .map((op) => ({ operationId: op.operationId, summary: op.summary, tag: op.tags[0] })),
+  );
+}
+
+/** What went wrong on a page: script errors, console errors and any request that tried to leave the docs server. */
+interface Watched {
+  page: Page;
+  problems: string[];
+}
+
+let dir: string;
+let site: string;
+let server: Awaited<ReturnType<typeof startStaticServer>>;
+let browser: Browser;
+
+async function open(file: string): Promise<Watched> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`script error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()} (${message.location().url})`);
+  });
+  // Note: the pages must render offline; anything fetched from elsewhere (a CDN, telemetry) is refused and reported.
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${server.url}/`)) return route.continue();
+    problems.push(`request outside the docs server: ${url}`);
+    return route.abort();
+  });
+  const response = await page.goto(`${server.url}/${file}`, { waitUntil: 'load' });
+  expect(response?.status()).toBe(200);
+  return { page, problems };
+}
+
+/** Resolves once the element is visible; fails the test if it does not become visible. */
+async function expectVisible(page: Page, selector: string, what: string): Promise<void> {
+  const locator = page.locator(selector).first();
+  await locator.waitFor({ state: 'visible', timeout: 15_000 }).catch(() => {
+    throw new Error(`${what} is not visible on ${page.url()}`);
+  });
+  expect(await locator.isVisible()).toBe(true);
+}
+
+const headingLink = (summary: string) => `h2:has(a[aria-label=${JSON.stringify(`link to ${summary}`)}])`;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'docs-site-'));
+  site = path.join(dir, 'site');
+  const build = spawnSync(process.execPath, ['scripts/docs.mjs', '--out', site], { cwd: root, encoding: 'utf8' });
+  expect(build.status, build.stderr).toBe(0);
+  server = await startStaticServer({ dir: site, port: 0, host: '127.0.0.1' });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  mkdirSync(screenshots, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the index page', () => {
+  it('links to both references and to every guide, and every link answers', async () => {
+    const { page, problems } = await open('index.html');
+    await expectVisible(page, 'h1', 'the title');
+    const hrefs = await page.locator('main a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    const guides = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => f.replace(/\.md$/, '.html'));
+    for (const name of guideOrder) expect(guides).toContain(`${name}.html`);
+    expect(hrefs).toEqual(expect.arrayContaining(['variant-a.html', 'variant-b.html', 'openapi/variant-a.yaml', 'openapi/variant-b.yaml', ...guides]));
+    for (const href of hrefs) {
+      const answer = await page.request.get(`${server.url}/${href}`);
+      expect(answer.status(), href ?? '').toBe(200);
+    }
+    await page.screenshot({ path: path.join(screenshots, 'index.png') });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe.each([
+  { variant: 'variant-a', spec: 'generated/openapi/variant-a.yaml' },
+  { variant: 'variant-b', spec: 'generated/openapi/variant-b.yaml' },
+])('the $variant reference', ({ variant, spec }) => {
+  const operations = operationsOf(spec);
+
+  it('shows every operation and webhook by its summary, with no script error and nothing fetched from elsewhere', async () => {
+    expect(operations.length).toBeGreaterThan(10);
+    const { page, problems } = await open(`${variant}.html`);
+    const title = parse(readFileSync(path.join(root, spec), 'utf8')).info.title as string;
+    await expectVisible(page, `h1:has-text(${JSON.stringify(title)})`, 'the API title');
+    await page.screenshot({ path: path.join(screenshots, `${variant}.png`) });
+    for (const { operationId, summary, tag } of operations) {
+      // Note: Redoc routes every operation to #/<tag>/<operationId in lower case>, as its own menu links do.
+      await page.goto(`${server.url}/${variant}.html#/${tag.toLowerCase()}/${operationId.toLowerCase()}`);
+      await expectVisible(page, headingLink(summary), `${operationId} ("${summary}")`);
+    }
+    await page.screenshot({ path: path.join(screenshots, `${variant}-last-operation.png`) });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the webhook section with both layouts of onStatusChange', async () => {
+    const webhooks = operations.filter((op) => op.tag === 'Webhooks');
+    expect(webhooks.map((op) => op.operationId).sort()).toEqual(['onStatusChange', 'onStatusChangeEarlier']);
+    const { page, problems } = await open(`${variant}.html#/webhooks`);
+    await expectVisible(page, headingLink('Webhooks'), 'the Webhooks section');
+    for (const { operationId } of webhooks) {
+      await expectVisible(page, `a[href="#/webhooks/${operationId.toLowerCase()}"]`, `the ${operationId} entry`);
+    }
+    await page.goto(`${server.url}/${variant}.html#/webhooks/onstatuschange`);
+    await expectVisible(page, headingLink('On Status Change'), 'the onStatusChange operation');
+    for (const header of ['X-Event-ID', 'X-Timestamp', 'X-Signature']) {
+      await expectVisible(page, `a[aria-label="link to ${header}"]`, `the ${header} header`);
+    }
+    await page.screenshot({ path: path.join(screenshots, `${variant}-webhook.png`) });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the guides', () => {
+  const guides = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md'));
+
+  it.each(guides)('%s renders with its title, and its links answer', async (file) => {
+    const markdown = readFileSync(path.join(root, 'docs', file), 'utf8');
+    const title = /^# (.+)$/m.exec(markdown)?.[1]?.replace(/`/g, '') ?? '';
+    const name = file.replace(/\.md$/, '');
+    const { page, problems } = await open(`${name}.html`);
+    await expectVisible(page, `h1:has-text(${JSON.stringify(title)})`, `the title "${title}"`);
+    const hrefs = await page.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+    for (const href of hrefs.filter((h) => !/^([a-z]+:|#)/i.test(h))) {
+      const answer = await page.request.get(`${server.url}/${href.replace(/#.*$/, '')}`);
+      expect(answer.status(), `${file} links to ${href}`).toBe(200);
+    }
+    await page.screenshot({ path: path.join(screenshots, `guide-${name}.png`), fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
