@@ -11,9 +11,11 @@ const KEY = Buffer.from(SECRET.slice('whsec_'.length), 'base64');
 export function eventOfSize(example, bytes) {
   const event = structuredClone(example);
   const base = JSON.stringify(event).length;
-  const keys = 40;
-  const each = Math.max(1, Math.floor((bytes - base - keys * 12) / keys));
-  event.data.metadata = { order_id: 'order-1042' };
+  // Note: metadata holds at most 50 keys (the contract's bound), so a large event has long values.
+  const keys = bytes > 4096 ? 40 : 1;
+  const each = Math.floor((bytes - base - keys * 12) / keys);
+  if (each < 1) throw new Error(`the example event is already ${base} bytes, over ${bytes}`);
+  event.data.metadata = { ...event.data.metadata };
   for (let i = 0; i < keys; i++) event.data.metadata[`note_${String(i).padStart(2, '0')}`] = 'x'.repeat(each);
   return JSON.stringify(event);
 }
@@ -22,7 +24,7 @@ export function eventOfSize(example, bytes) {
 export async function webhookThroughput({ pkg, example, runs, verifications }) {
   const rows = [];
   for (const size of [1024, 64 * 1024]) {
-    const body = size <= 1024 ? JSON.stringify(example) : eventOfSize(example, size);
+    const body = eventOfSize(example, size);
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = await pkg.signWebhook({ id: example.id, timestamp, body, secret: SECRET });
     headers['X-Event-Type'] = example.type;
@@ -38,6 +40,12 @@ export async function webhookThroughput({ pkg, example, runs, verifications }) {
         const mac = createHmac('sha256', KEY).update(`${headers['X-Event-ID']}.${headers['X-Timestamp']}.`).update(bodyBuffer).digest();
         if (!timingSafeEqual(mac, expected)) throw new Error('raw HMAC did not match');
       },
+      // The floor for any verifier that returns the parsed event: the HMAC plus one JSON.parse of the body.
+      'raw HMAC + JSON.parse': () => {
+        const mac = createHmac('sha256', KEY).update(`${headers['X-Event-ID']}.${headers['X-Timestamp']}.`).update(bodyBuffer).digest();
+        if (!timingSafeEqual(mac, expected)) throw new Error('raw HMAC did not match');
+        return JSON.parse(bodyBuffer.toString('utf8'));
+      },
       'ours, no schema validation': () => pkg.verifyWebhook(bodyBuffer, headers, SECRET, { now, validateSchema: false }),
       'ours, with schema validation': () => pkg.verifyWebhook(bodyBuffer, headers, SECRET, { now }),
       standardwebhooks: () => standard.verify(body, standardHeaders),
@@ -52,14 +60,17 @@ export async function webhookThroughput({ pkg, example, runs, verifications }) {
     }]));
     const results = await interleaved(batch, { runs, warmup: 1 });
     const raw = results['raw HMAC (node:crypto)'].median;
-    const standardOps = results.standardwebhooks.median;
+    const baselines = { 'raw HMAC + JSON.parse': results['raw HMAC + JSON.parse'].median, standardwebhooks: results.standardwebhooks.median };
     for (const [name, s] of Object.entries(results)) {
       const row = { section: 'webhook verification', name: `${label}: ${name}`, unit: 'ops/s', ...s };
       if (name !== 'raw HMAC (node:crypto)') Object.assign(row, { ratio: s.median / raw, baseline: 'raw HMAC' });
       if (name === 'ours, no schema validation') Object.assign(row, { target: '>= 0.8x raw', met: s.median / raw >= 0.8 });
       rows.push(row);
-      if (name.startsWith('ours')) {
-        rows.push({ section: 'webhook verification', name: `${label}: ${name} vs standardwebhooks`, unit: 'ops/s', ...s, ratio: s.median / standardOps, baseline: 'standardwebhooks', target: '>= 1.0x', met: s.median / standardOps >= 1 });
+      if (!name.startsWith('ours')) continue;
+      for (const [baseline, ops] of Object.entries(baselines)) {
+        const extra = { ratio: s.median / ops, baseline };
+        if (baseline === 'standardwebhooks') Object.assign(extra, { target: '>= 1.0x', met: s.median / ops >= 1 });
+        rows.push({ section: 'webhook verification', name: `${label}: ${name} (vs ${baseline})`, unit: 'ops/s', ...s, ...extra });
       }
     }
   }

@@ -6,8 +6,13 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const CACHE_LIMIT = 32;
 const encoder = new TextEncoder();
 
+interface NodeHmac {
+  update(data: Uint8Array | string): NodeHmac;
+  digest(encoding: 'base64'): string;
+}
+
 interface NodeCrypto {
-  createHmac(algorithm: 'sha256', key: Uint8Array): { update(data: Uint8Array): { digest(encoding: 'base64'): string } };
+  createHmac(algorithm: 'sha256', key: Uint8Array): NodeHmac;
   timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
 }
 
@@ -83,10 +88,18 @@ function nodeCrypto(): NodeCrypto | undefined {
 
 const webKeys = new Map<KeyBytes, Promise<CryptoKey>>();
 
-/** Base64 HMAC-SHA256 of the content: node:crypto when the runtime has it, Web Crypto otherwise. */
-export async function hmacSha256Base64(key: KeyBytes, content: Uint8Array<ArrayBuffer>): Promise<string> {
+/** Signed content as its parts, in order: hashing them one after another avoids copying a large body. */
+export type SignedParts = readonly (string | Uint8Array)[];
+
+/** Base64 HMAC-SHA256 of the parts' concatenation: node:crypto when the runtime has it, Web Crypto otherwise. */
+export async function hmacSha256Base64(key: KeyBytes, parts: SignedParts): Promise<string> {
   const node = nodeCrypto();
-  if (node) return node.createHmac('sha256', key).update(content).digest('base64');
+  if (node) {
+    const hmac = node.createHmac('sha256', key);
+    for (const part of parts) hmac.update(part);
+    return hmac.digest('base64');
+  }
+  const content = concatBytes(...parts.map((part) => (typeof part === 'string' ? utf8(part) : part)));
   let cryptoKey = webKeys.get(key);
   if (!cryptoKey) {
     cryptoKey = crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);

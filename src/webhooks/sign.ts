@@ -1,4 +1,4 @@
-import { bodyBytes, concatBytes, hmacSha256Base64, secretKeyList, utf8, type WebhookBody } from './crypto.js';
+import { bodyBytes, hmacSha256Base64, secretKeyList, type SignedParts, type WebhookBody } from './crypto.js';
 import type { WebhookLayout } from './types.js';
 
 /** What signWebhook signs: the event id, the delivery time, the exact body bytes, with one secret or several. */
@@ -26,10 +26,10 @@ export type WebhookSignatureHeaders = {
 /** Header values that authenticate an earlier-layout delivery (no timestamp). */
 export type EarlierWebhookSignatureHeaders = Omit<WebhookSignatureHeaders, 'X-Timestamp'>;
 
-/** The bytes a signature covers: `${id}.${timestamp}.${body}`, or `${id}.${body}` without a timestamp. */
-export function signedContent(id: string, timestamp: string | undefined, body: WebhookBody): Uint8Array<ArrayBuffer> {
+/** What a signature covers: `${id}.${timestamp}.${body}`, or `${id}.${body}` without a timestamp (UTF-8 prefix, raw body bytes). */
+export function signedContent(id: string, timestamp: string | undefined, body: WebhookBody): SignedParts {
   const prefix = timestamp === undefined ? `${id}.` : `${id}.${timestamp}.`;
-  return concatBytes(utf8(prefix), bodyBytes(body));
+  return [prefix, bodyBytes(body)];
 }
 
 /** Signs a delivery and returns its X-Event-ID, X-Timestamp and X-Signature header values. */

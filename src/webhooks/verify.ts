@@ -1,4 +1,4 @@
-import { hmacSha256Base64, secretKeyList, timingSafeEqualText, type KeyBytes, type WebhookBody } from './crypto.js';
+import { hmacSha256Base64, secretKeyList, timingSafeEqualText, type KeyBytes, type SignedParts, type WebhookBody } from './crypto.js';
 import { WebhookVerificationError } from './errors.js';
 import { getHeader, WEBHOOK_HEADERS, type WebhookHeaders } from './headers.js';
 import { parseWebhookJson, schemaIssues } from './payload.js';
@@ -185,7 +185,7 @@ function checkTimestamp(timestamp: number, tolerance: number, now: VerifyWebhook
   }
 }
 
-async function anyMatches(content: Uint8Array<ArrayBuffer>, keys: KeyBytes[], signatures: string[]): Promise<boolean> {
+async function anyMatches(content: SignedParts, keys: KeyBytes[], signatures: string[]): Promise<boolean> {
   if (signatures.length === 0) return false;
   for (const key of keys) {
     const expected = await hmacSha256Base64(key, content);
