@@ -1,10 +1,11 @@
 // What both variants' factories share: options, the time-out transport, idempotency, auth and retry middleware, and a safe printout.
-import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import createClient, { type Middleware } from 'openapi-fetch';
 import { idempotencyKeyMiddleware } from './idempotency.js';
 import { resolveOptions, type ClientOptions } from './options.js';
 import { createScrubber } from './redact.js';
 import { retryMiddleware } from './retry.js';
 import { createTransport } from './transport.js';
+import type { TypedClient } from './typed-client.js';
 import { canSetUserAgent } from './user-agent.js';
 
 /** What a variant adds to the shared client: its name, its auth middleware and the secrets to keep out of output. */
@@ -17,7 +18,7 @@ export interface VariantSetup {
 const ACCEPT = 'application/json, application/problem+json';
 
 /** Builds an openapi-fetch client for `Paths` with the shared behaviour and the variant's auth. */
-export function buildClient<Paths extends {}>(options: ClientOptions, setup: VariantSetup): Client<Paths> {
+export function buildClient<Paths extends {}>(options: ClientOptions, setup: VariantSetup): TypedClient<Paths> {
   const resolved = resolveOptions(options);
   const headers: Record<string, string> = { Accept: ACCEPT, ...resolved.headers };
   if (canSetUserAgent()) headers['User-Agent'] = resolved.userAgent;
@@ -29,7 +30,8 @@ export function buildClient<Paths extends {}>(options: ClientOptions, setup: Var
   if (resolved.generateIdempotencyKey) client.use(idempotencyKeyMiddleware(resolved.generateIdempotencyKey));
   client.use(setup.auth);
   client.use(retryMiddleware(resolved.retry, { onRetry: resolved.onRetry, logger: resolved.logger, scrub }));
-  return describeSafely(client, { variant: setup.variant, baseUrl: resolved.baseUrl });
+  // Note: the same functions, typed more strictly (see TypedClient).
+  return describeSafely(client as unknown as TypedClient<Paths>, { variant: setup.variant, baseUrl: resolved.baseUrl });
 }
 
 // Note: the client holds credentials only in middleware closures; these make JSON.stringify and

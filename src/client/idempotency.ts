@@ -1,5 +1,6 @@
 // Idempotency-Key: generated once per state-changing call (before any retry), and optional in the client's types.
 import type { Middleware } from 'openapi-fetch';
+import type { HttpMethod, RequiredKeys } from './type-helpers.js';
 
 /** The header name, as the contract spells it. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -24,10 +25,6 @@ export function idempotencyKeyMiddleware(generate: () => string): Middleware {
 }
 
 type Key = typeof IDEMPOTENCY_KEY_HEADER;
-
-// Note: defined here rather than imported from openapi-typescript-helpers, which is not a direct dependency.
-type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
-type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
 
 /** A header parameter object with Idempotency-Key made optional. */
 type OptionalKeyHeader<Header> = Omit<Header, Key> & { [K in Key & keyof Header]?: Header[K] };

@@ -1,7 +1,8 @@
 // Walks a list operation page by page (limit/offset) and yields its items until `pagination.total`.
-import type { Client, HeadersOptions } from 'openapi-fetch';
+import type { HeadersOptions } from 'openapi-fetch';
 import { ProblemError } from './errors/problem-error.js';
 import { describeProblem, isProblem } from './problem.js';
+import type { TypedClient } from './typed-client.js';
 
 type JsonOf<Operation> = Operation extends { responses: { 200: { content: { 'application/json': infer Body } } } } ? Body : never;
 
@@ -39,7 +40,7 @@ type LooseGet = (path: string, init: object) => Promise<{ data?: Page; error?: u
 
 /** Yields every item of a list operation, fetching pages on demand; throws ProblemError (with the Problem) when a page fails. */
 export async function* paginate<Paths extends {}, Path extends ListPath<Paths>>(
-  client: Client<Paths>,
+  client: TypedClient<Paths>,
   path: Path,
   init: PaginateInit<ListQuery<Paths, Path>> = {},
 ): AsyncGenerator<ListItem<Paths, Path>, void, undefined> {

@@ -1,17 +1,17 @@
 // The Variant A client: bearer token auth, paths without a prefix.
-import type { Client } from 'openapi-fetch';
 import type { paths } from '../../generated/types/variant-a.js';
 import { bearerAuth } from './auth.js';
 import { buildClient } from './create-client.js';
 import { ClientConfigError } from './errors/client-config-error.js';
 import type { WithOptionalIdempotencyKey } from './idempotency.js';
+import type { TypedClient } from './typed-client.js';
 import { requireCredential, type ClientOptions } from './options.js';
 
 /** Variant A's paths as the client takes them: Idempotency-Key optional. */
 export type VariantAPaths = WithOptionalIdempotencyKey<paths>;
 
 /** The Variant A client: `client.GET('/payments')`, `client.POST('/payments/{id}/confirm', …)`, each returning `{ data, error, response }`. */
-export type VariantAClient = Client<VariantAPaths>;
+export type VariantAClient = TypedClient<VariantAPaths>;
 
 /** Options of createVariantAClient. */
 export interface VariantAClientOptions extends ClientOptions {

@@ -1,17 +1,17 @@
 // The Variant B client: X-Public-Key and X-Secret-Key, every path under /merchant/v1.
-import type { Client } from 'openapi-fetch';
 import type { paths } from '../../generated/types/variant-b.js';
 import { keyPairAuth } from './auth.js';
 import { buildClient } from './create-client.js';
 import { ClientConfigError } from './errors/client-config-error.js';
 import type { WithOptionalIdempotencyKey } from './idempotency.js';
+import type { TypedClient } from './typed-client.js';
 import { requireCredential, type ClientOptions } from './options.js';
 
 /** Variant B's paths as the client takes them: Idempotency-Key optional. */
 export type VariantBPaths = WithOptionalIdempotencyKey<paths>;
 
 /** The Variant B client: `client.GET('/merchant/v1/payments')`, each call returning `{ data, error, response }`. */
-export type VariantBClient = Client<VariantBPaths>;
+export type VariantBClient = TypedClient<VariantBPaths>;
 
 /** Options of createVariantBClient. */
 export interface VariantBClientOptions extends ClientOptions {

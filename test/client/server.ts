@@ -17,13 +17,16 @@ export type Reply =
   | 'hang'
   | 'stall-body';
 
+/** A reply, or a function of the request that returns one. */
+export type Responder = Reply | ((request: ReceivedRequest) => Reply);
+
 /** A running scripted server. */
 export interface ScriptedServer {
   url: string;
   /** Every request received, in order. */
   requests: ReceivedRequest[];
   /** Queues replies; once the queue is empty every request gets `fallback`. */
-  reply(...replies: Reply[]): void;
+  reply(...replies: Responder[]): void;
   /** Closes the server and every connection still open. */
   close(): Promise<void>;
 }
@@ -38,15 +41,17 @@ export function problemReply(status: number, code: string, headers: Record<strin
 }
 
 /** Starts a scripted server on a free port of 127.0.0.1; `fallback` answers when nothing is queued. */
-export async function startScriptedServer(fallback: Reply = problemReply(500, 'nothing_scripted')): Promise<ScriptedServer> {
+export async function startScriptedServer(fallback: Responder = problemReply(500, 'nothing_scripted')): Promise<ScriptedServer> {
   const requests: ReceivedRequest[] = [];
-  const queue: Reply[] = [];
+  const queue: Responder[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      requests.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const reply = queue.shift() ?? fallback;
+      const request = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      requests.push(request);
+      const responder = queue.shift() ?? fallback;
+      const reply = typeof responder === 'function' ? responder(request) : responder;
       if (reply === 'reset') return req.socket.destroy();
       if (reply === 'hang') return;
       if (reply === 'stall-body') {

@@ -1,0 +1,36 @@
+// The client type both variants return: openapi-fetch's Client, with request options checked exactly.
+import type { Client, FetchOptions, FetchResponse } from 'openapi-fetch';
+import type { HttpMethod, PathsWithMethod, RequiredKeys } from './type-helpers.js';
+
+type InitArgs<Operation> = RequiredKeys<FetchOptions<Operation>> extends never
+  ? [init?: FetchOptions<Operation>]
+  : [init: FetchOptions<Operation>];
+
+// Note: openapi-fetch infers the whole init object as a type parameter and adds `[key: string]: unknown`,
+// so a misspelt or unknown body field compiles (openapi-ts/openapi-typescript#2329). Here the init is
+// typed from the path alone, so TypeScript checks object literals for excess properties at any depth.
+/** One HTTP method of a typed client: `client.POST('/payments', { body })`, resolving to `{ data, error, response }`. */
+export type TypedMethod<Paths, Method extends HttpMethod> = <Path extends PathsWithMethod<Paths, Method>>(
+  url: Path,
+  ...init: InitArgs<Paths[Path][Method & keyof Paths[Path]]>
+) => Promise<
+  FetchResponse<
+    Paths[Path][Method & keyof Paths[Path]] & Record<string | number, any>,
+    FetchOptions<Paths[Path][Method & keyof Paths[Path]]>,
+    `${string}/${string}`
+  >
+>;
+
+/** An openapi-fetch client whose method calls are checked exactly against `Paths`; `use` and `eject` add or remove middleware. */
+export interface TypedClient<Paths extends {}> extends Pick<Client<Paths>, 'use' | 'eject'> {
+  /** Calls a GET operation. */
+  GET: TypedMethod<Paths, 'get'>;
+  /** Calls a PUT operation. */
+  PUT: TypedMethod<Paths, 'put'>;
+  /** Calls a POST operation. */
+  POST: TypedMethod<Paths, 'post'>;
+  /** Calls a DELETE operation. */
+  DELETE: TypedMethod<Paths, 'delete'>;
+  /** Calls a PATCH operation. */
+  PATCH: TypedMethod<Paths, 'patch'>;
+}

@@ -1,0 +1,119 @@
+// Type-level expectations, checked by `tsc --noEmit -p .` (part of `npm test`); the runtime bodies only keep vitest's count honest.
+import { describe, expectTypeOf, it } from 'vitest';
+import type { components as ComponentsA, operations as OperationsA } from '../../generated/types/variant-a.js';
+import type { components as ComponentsB } from '../../generated/types/variant-b.js';
+import {
+  isProblem,
+  paginate,
+  type ListItem,
+  type Problem,
+  type VariantA,
+  type VariantAClient,
+  type VariantB,
+  type VariantBClient,
+  type VariantBPaths,
+} from '../../src/index.js';
+
+type DataOf<Call extends (...args: never[]) => Promise<{ data?: unknown }>> = NonNullable<Awaited<ReturnType<Call>>['data']>;
+type ErrorOf<Call extends (...args: never[]) => Promise<{ error?: unknown }>> = NonNullable<Awaited<ReturnType<Call>>['error']>;
+type IsOptional<T, K extends keyof T> = {} extends Pick<T, K> ? true : false;
+// Note: openapi-fetch rebuilds response types as mapped types, which expect-type's toEqualTypeOf tells
+// apart from the intersections they came from; mutual assignability is the equality that matters here.
+type Equivalent<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+const confirm = (c: VariantAClient) => c.POST('/payments/{id}/confirm', { params: { path: { id: 'pay_1' } }, body: { reference: 'TRX-1' } });
+const retrieveB = (c: VariantBClient) => c.GET('/merchant/v1/payments/{paymentId}', { params: { path: { paymentId: 'pay_1' } } });
+const listB = (c: VariantBClient) => c.GET('/merchant/v1/payments');
+
+describe('client types', () => {
+  it('refuse a body field the operation does not have, or of the wrong type', () => {
+    (c: VariantBClient) => {
+      // @ts-expect-error `amount_cents` is not a field of the create-payment body
+      void c.POST('/merchant/v1/payments', { body: { amount: '10.00', currency: 'EUR', requisite: { type: 'card' }, amount_cents: 1000 } });
+      // @ts-expect-error `bnak` is a misspelt field of the requisite
+      void c.POST('/merchant/v1/payments', { body: { amount: '10.00', currency: 'EUR', requisite: { type: 'card', bnak: 'Example Bank' } } });
+      // @ts-expect-error `amount` is a decimal string
+      void c.POST('/merchant/v1/payments', { body: { amount: 10, currency: 'EUR', requisite: { type: 'card' } } });
+      // @ts-expect-error Variant B has no confirm operation
+      void c.POST('/merchant/v1/payments/{paymentId}/confirm', { params: { path: { paymentId: 'pay_1' } } });
+      // @ts-expect-error Variant B names its path parameter paymentId, not id
+      void c.GET('/merchant/v1/payments/{paymentId}', { params: { path: { id: 'pay_1' } } });
+    };
+    (c: VariantAClient) => {
+      // @ts-expect-error `receipt.url` must be a string
+      void c.POST('/payments/{id}/confirm', { params: { path: { id: 'pay_1' } }, body: { reference: 'TRX-1', receipt: { url: 1 } } });
+    };
+  });
+
+  it('give the Variant A confirm response finalized_at and reason_code, and no updated_at', () => {
+    type Confirmed = DataOf<typeof confirm>['data'];
+    expectTypeOf<Equivalent<Confirmed, VariantA.ConfirmedPayment>>().toEqualTypeOf<true>();
+    expectTypeOf<Confirmed>().toHaveProperty('finalized_at').toEqualTypeOf<string>();
+    expectTypeOf<Confirmed>().toHaveProperty('reason_code').toEqualTypeOf<VariantA.ReasonCode>();
+    expectTypeOf<Confirmed['requisite']>().toHaveProperty('holder');
+    expectTypeOf<Confirmed>().not.toHaveProperty('updated_at');
+  });
+
+  it('give the Variant B payment updated_at, and no finalized_at', () => {
+    type Retrieved = DataOf<typeof retrieveB>['data'];
+    type Listed = DataOf<typeof listB>['data'][number];
+    expectTypeOf<Equivalent<Retrieved, VariantB.Payment>>().toEqualTypeOf<true>();
+    expectTypeOf<Equivalent<Listed, VariantB.Payment>>().toEqualTypeOf<true>();
+    expectTypeOf<Retrieved>().toHaveProperty('updated_at').toEqualTypeOf<string>();
+    expectTypeOf<Retrieved['requisite']>().toHaveProperty('card_number');
+    expectTypeOf<Retrieved>().not.toHaveProperty('finalized_at');
+  });
+
+  it('make Idempotency-Key optional for callers, where the contract requires it', () => {
+    type ConfirmParams = VariantA.Paths['/payments/{id}/confirm']['post']['parameters'];
+    expectTypeOf<IsOptional<ConfirmParams, 'header'>>().toEqualTypeOf<true>();
+    expectTypeOf<Equivalent<NonNullable<ConfirmParams['header']>, { 'Idempotency-Key'?: string }>>().toEqualTypeOf<true>();
+    expectTypeOf<IsOptional<OperationsA['confirmPayment']['parameters'], 'header'>>().toEqualTypeOf<false>();
+    (c: VariantBClient) => {
+      void c.POST('/merchant/v1/payouts/{payoutId}/cancel', { params: { path: { payoutId: 'po_1' } } });
+      void c.POST('/merchant/v1/payouts/{payoutId}/cancel', { params: { path: { payoutId: 'po_1' }, header: { 'Idempotency-Key': 'k-1' } } });
+      // @ts-expect-error the key is a string
+      void c.POST('/merchant/v1/payouts/{payoutId}/cancel', { params: { path: { payoutId: 'po_1' }, header: { 'Idempotency-Key': 1 } } });
+    };
+  });
+
+  it('type every error as the Problem, which isProblem narrows to', () => {
+    expectTypeOf<ErrorOf<typeof confirm>>().toEqualTypeOf<Problem>();
+    expectTypeOf<ErrorOf<typeof listB>>().toEqualTypeOf<VariantB.Problem>();
+    const body: unknown = {};
+    if (isProblem(body)) expectTypeOf(body.code).toEqualTypeOf<string>();
+  });
+
+  it('type paginate by the list path and refuse a path that is not a list', () => {
+    expectTypeOf<ListItem<VariantBPaths, '/merchant/v1/payouts'>>().toEqualTypeOf<VariantB.Payout>();
+    (c: VariantBClient) => {
+      expectTypeOf(paginate(c, '/merchant/v1/appeals')).toEqualTypeOf<AsyncGenerator<VariantB.Appeal, void, undefined>>();
+      // @ts-expect-error balance is not a list
+      void paginate(c, '/merchant/v1/balance');
+      // @ts-expect-error `status` of payouts has no value `settled`
+      void paginate(c, '/merchant/v1/payouts', { params: { query: { status: 'settled' } } });
+    };
+  });
+});
+
+describe('named types', () => {
+  it('narrow a webhook event by its type', () => {
+    (event: VariantA.WebhookEvent) => {
+      if (event.type === 'payment.status_changed') {
+        expectTypeOf(event.data).toExtend<VariantA.ConfirmedPayment>();
+        expectTypeOf(event.data.finalized_at).toEqualTypeOf<string>();
+      }
+      if (event.type === 'payout.status_changed') expectTypeOf(event.data.status).toEqualTypeOf<VariantB.PayoutStatus>();
+    };
+    expectTypeOf<Equivalent<VariantB.EarlierWebhookEvent['data'], VariantB.CreatePaymentRequest>>().toEqualTypeOf<true>();
+  });
+
+  it('are the same in both variants wherever both have the schema', () => {
+    type A = ComponentsA['schemas'];
+    type B = ComponentsB['schemas'];
+    type Both = keyof A & keyof B;
+    expectTypeOf<Pick<A, Both>>().toEqualTypeOf<Pick<B, Both>>();
+    expectTypeOf<VariantA.PaymentWithReason>().toEqualTypeOf<A['PaymentWithReason']>();
+    expectTypeOf<VariantB.Payout>().toEqualTypeOf<B['Payout']>();
+  });
+});
