@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// merchant-payments-mock: serves the bundled spec of one variant, as shipped in this package, with the Prism mock.
+//   merchant-payments-mock --variant a|b [--port <port>] [--host <host>] [-- <command> [args...]]
+// With a command after `--`, the mock runs only while the command does, and the exit code is the command's.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { prismEntry, startPrism } from '../scripts/lib/prism.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const DEFAULT_PORTS = { a: 4010, b: 4011 };
+const PRISM_VERSION = '5.14.2';
+/** The variable that tells the command where the mock listens. */
+const URL_VARIABLE = 'MERCHANT_PAYMENTS_MOCK_URL';
+const usage = `usage: merchant-payments-mock --variant a|b [--port <port>] [--host <host>] [-- <command> [args...]]
+
+Serves Variant A or Variant B of the merchant payments contract with Prism, from the bundled spec in
+this package. Requests are validated against the contract (422 on a violation, 401 without credentials).
+
+  --variant a|b   which layout to serve (required)
+  --port <port>   TCP port (default 4010 for a, 4011 for b)
+  --host <host>   address to bind (default 127.0.0.1)
+  -- <command>    run <command> once the mock listens, with ${URL_VARIABLE} set; stop the mock when it
+                  exits and exit with its code
+
+Needs @stoplight/prism-cli next to this package: npm install --save-dev @stoplight/prism-cli@${PRISM_VERSION}`;
+
+function fail(message, code = 2) {
+  console.error(`merchant-payments-mock: ${message}`);
+  process.exit(code);
+}
+
+const argv = process.argv.slice(2);
+const dashes = argv.indexOf('--');
+const command = dashes === -1 ? [] : argv.slice(dashes + 1);
+let flags;
+try {
+  ({ values: flags } = parseArgs({
+    args: dashes === -1 ? argv : argv.slice(0, dashes),
+    options: {
+      variant: { type: 'string', short: 'v' },
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }));
+} catch (error) {
+  fail(`${error.message}\n${usage}`);
+}
+if (flags.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const variant = flags.variant?.toLowerCase();
+if (variant !== 'a' && variant !== 'b') fail(`--variant must be "a" or "b"${flags.variant ? `, got "${flags.variant}"` : ''}\n${usage}`);
+if (dashes !== -1 && command.length === 0) fail(`a command must follow --\n${usage}`);
+const port = Number(flags.port ?? DEFAULT_PORTS[variant]);
+if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`--port must be a TCP port from 1 to 65535, got "${flags.port}"`);
+const host = flags.host ?? '127.0.0.1';
+
+const spec = path.join(here, '..', 'generated', 'openapi', `variant-${variant}.yaml`);
+if (!existsSync(spec)) fail(`the bundled spec ${spec} is missing from this installation; reinstall the package`, 1);
+try {
+  prismEntry();
+} catch {
+  fail(
+    'Prism is not installed. It is an optional peer dependency of this package, needed only for the mock:\n' +
+      `  npm install --save-dev @stoplight/prism-cli@${PRISM_VERSION}`,
+    1,
+  );
+}
+
+let server;
+try {
+  // Note: Prism announces its start on every launch; the ready line below says it better.
+  const echo = (line) => /Starting Prism/.test(line) || process.stderr.write(`[prism] ${line}\n`);
+  server = await startPrism({ spec, port, host, echo });
+} catch (error) {
+  fail(error.message, 1);
+}
+console.log(`merchant-payments-mock: Variant ${variant.toUpperCase()} listening on ${server.url}`);
+
+let stopping = false;
+let child;
+async function stop(code) {
+  if (stopping) return;
+  stopping = true;
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  await server.stop();
+  process.exit(code);
+}
+server.exited.then((code) => {
+  if (!stopping) console.error(`merchant-payments-mock: Prism exited unexpectedly (${code})`);
+  stop(1);
+});
+
+if (command.length === 0) {
+  process.once('SIGINT', () => stop(0));
+  process.once('SIGTERM', () => stop(0));
+} else {
+  child = spawn(command[0], command.slice(1), { stdio: 'inherit', env: { ...process.env, [URL_VARIABLE]: server.url } });
+  // Note: a signal to this process is passed on; the mock stops once the command has exited.
+  for (const name of ['SIGINT', 'SIGTERM']) process.on(name, () => child.kill(name));
+  child.once('error', (error) => {
+    console.error(`merchant-payments-mock: could not run ${command[0]}: ${error.message}`);
+    stop(127);
+  });
+  child.once('exit', (code, sig) => stop(code ?? 128 + (constants.signals[sig] ?? 0)));
+}

@@ -1,0 +1,99 @@
+// The merchant-payments-mock command: serves a variant's bundled spec with Prism, runs a command against it, stops cleanly.
+import type { ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { assertPortFree, collectOutput, freePort, spawnTiedNode, stopChild } from '../../scripts/lib/child.mjs';
+import { root } from '../../scripts/lib/tools.mjs';
+
+const bin = path.join(root, 'bin/merchant-payments-mock.mjs');
+const started: ChildProcess[] = [];
+afterAll(async () => {
+  await Promise.all(started.map((child) => stopChild(child)));
+});
+
+/** Runs the command to completion; resolves to its exit code and output. */
+function run(script: string, args: string[], cwd = root): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnTiedNode(script, args, { cwd });
+  started.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => (stdout += chunk));
+  child.stderr?.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** Starts the mock in the foreground and resolves once it prints that it listens. */
+async function startMock(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawnTiedNode(bin, args, { cwd: root });
+  started.push(child);
+  const output = collectOutput(child);
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const match = /listening on (http:\/\/\S+)/.exec(chunk.toString());
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`the mock exited (${code}) before listening:\n${output()}`)));
+  });
+  return { child, url };
+}
+
+describe('merchant-payments-mock', () => {
+  it('serves Variant B from the bundled spec, enforcing its key pair, and stops on SIGTERM', async () => {
+    const port = await freePort();
+    const { child, url } = await startMock(['--variant', 'b', '--port', String(port)]);
+    expect(url).toBe(`http://127.0.0.1:${port}`);
+
+    const listed = await fetch(`${url}/merchant/v1/payments`, { headers: { 'X-Public-Key': 'pk_test', 'X-Secret-Key': 'sk_test' } });
+    expect(listed.status).toBe(200);
+    const body = (await listed.json()) as { data: { id: string }[]; pagination: { total: number } };
+    expect(body.data[0]?.id).toMatch(/^pay_/);
+    expect(typeof body.pagination.total).toBe('number');
+    expect((await fetch(`${url}/merchant/v1/payments`, { headers: { 'X-Public-Key': 'pk_test' } })).status).toBe(401);
+    expect((await fetch(`${url}/payments`, { headers: { 'X-Public-Key': 'pk_test', 'X-Secret-Key': 'sk_test' } })).status).toBe(404);
+
+    const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    process.kill(child.pid!, 'SIGTERM');
+    expect(await exited).toBe(0);
+    // Prism was stopped with it: the port is free again.
+    await expect(assertPortFree(port, '127.0.0.1')).resolves.toBeUndefined();
+  });
+
+  it('runs a command against the mock with its URL set, then stops it and exits with the command\'s code', async () => {
+    const port = await freePort();
+    const probe = [
+      "const url = process.env.MERCHANT_PAYMENTS_MOCK_URL + '/payments';",
+      "fetch(url, { headers: { Authorization: 'Bearer t' } }).then((r) => process.exit(r.status === 200 ? 7 : 1));",
+    ].join('\n');
+    const { code, stdout } = await run(bin, ['--variant', 'a', '--port', String(port), '--', process.execPath, '-e', probe]);
+    expect(stdout).toContain(`Variant A listening on http://127.0.0.1:${port}`);
+    expect(code).toBe(7);
+    await expect(assertPortFree(port, '127.0.0.1')).resolves.toBeUndefined();
+  });
+
+  it('refuses a missing or unknown variant with its usage', async () => {
+    for (const args of [[], ['--variant', 'c'], ['--variant', 'a', 'extra'], ['--variant', 'a', '--']]) {
+      const { code, stderr } = await run(bin, args);
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr).toContain('usage: merchant-payments-mock --variant a|b');
+    }
+  });
+
+  it('says how to install Prism when it is not installed', async () => {
+    // The package's layout without any node_modules around it: Prism cannot be resolved from there.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mock-bin-'));
+    try {
+      for (const file of ['bin/merchant-payments-mock.mjs', 'scripts/lib/prism.mjs', 'scripts/lib/child.mjs', 'scripts/lib/exit-with-parent.mjs', 'generated/openapi/variant-b.yaml']) {
+        cpSync(path.join(root, file), path.join(dir, file));
+      }
+      const { code, stderr } = await run(path.join(dir, 'bin/merchant-payments-mock.mjs'), ['--variant', 'b'], dir);
+      const { devDependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+      expect(code).toBe(1);
+      expect(stderr).toContain('Prism is not installed');
+      expect(stderr).toContain(`npm install --save-dev @stoplight/prism-cli@${devDependencies['@stoplight/prism-cli']}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
