@@ -1,8 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Test discovery and timeouts; lint and mock tests spawn CLIs, so timeouts are generous.
 // The global setup starts the Prism mock of each variant for the client contract tests.
+// The alias lets examples/ import the package by its name, as a user would (tsconfig.json maps it too).
 export default defineConfig({
+  resolve: {
+    alias: { '@merchant-payments/contract': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+  },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/client/global-setup.ts'],
