@@ -6,7 +6,10 @@ import { defineConfig } from 'vitest/config';
 // The alias lets examples/ import the package by its name, as a user would (tsconfig.json maps it too).
 export default defineConfig({
   resolve: {
-    alias: { '@merchant-payments/contract': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+    alias: [
+      { find: /^@merchant-payments\/contract\/webhooks$/, replacement: fileURLToPath(new URL('./src/webhooks/index.ts', import.meta.url)) },
+      { find: /^@merchant-payments\/contract$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+    ],
   },
   test: {
     include: ['test/**/*.test.ts'],

@@ -1,0 +1,62 @@
+// The README shows the files in examples/ verbatim; this keeps the two from drifting apart.
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]);
+const examples = readdirSync(new URL('../examples/', import.meta.url)).filter((name) => name.endsWith('.ts'));
+
+describe('README', () => {
+  it.each(examples)('shows examples/%s verbatim in a ts code block', (name) => {
+    const source = readFileSync(new URL(`../examples/${name}`, import.meta.url), 'utf8');
+    expect(readme).toContain(`\`examples/${name}\``);
+    expect(blocks).toContain(source);
+  });
+
+  it('shows no TypeScript block that is not one of the type-checked examples', () => {
+    const sources = examples.map((name) => readFileSync(new URL(`../examples/${name}`, import.meta.url), 'utf8'));
+    for (const block of blocks) expect(sources).toContain(block);
+  });
+});
+
+describe('examples/webhook-receiver.ts', () => {
+  const secret = `whsec_${Buffer.from('example-receiver-secret-24-bytes!').toString('base64')}`;
+
+  it('describes each verified event type and names the reason of a rejected one', async () => {
+    const { describeDelivery } = await import('../examples/webhook-receiver.js');
+    const { signWebhook } = await import('../src/webhooks/index.js');
+    const { webhookExamples } = await import('../generated/validators/webhook-examples.js');
+    const lines: string[] = [];
+    for (const { value } of webhookExamples.layouts.later.examples) {
+      const body = JSON.stringify(value);
+      const headers = { ...(await signWebhook({ id: value.id, body, secret })), 'X-Event-Type': value.type };
+      lines.push(await describeDelivery(body, headers, secret));
+      lines.push(await describeDelivery(`${body} `, headers, secret));
+    }
+    // The contract's examples, in the order the generator lists them.
+    expect(lines).toEqual([
+      'appeal APL-2026-000123 is under_review', 'rejected: no_matching_signature',
+      'payment pay_8f3k2m9q4w7x is succeeded (no reason)', 'rejected: no_matching_signature',
+      'payout po_3h6j9l2n5p8r is processing', 'rejected: no_matching_signature',
+    ]);
+  });
+
+  it('runs the Node receiver: 200 once, a duplicate acknowledged without a second call, 401 on a wrong secret', async () => {
+    const { startReceiver } = await import('../examples/webhook-receiver.js');
+    const { sendWebhookExample } = await import('../src/webhooks/index.js');
+    const seen: string[] = [];
+    const server = startReceiver(0, [secret], async (event) => void seen.push(event.id));
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+      const first = await sendWebhookExample({ url, secret });
+      const again = await sendWebhookExample({ url, secret });
+      const forged = await sendWebhookExample({ url, secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}` });
+      expect([first.status, again.status, forged.status]).toEqual([200, 200, 401]);
+      expect(seen).toEqual([first.event.id]);
+      expect(JSON.parse(forged.body)).toMatchObject({ status: 401, code: 'no_matching_signature' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
