@@ -11,9 +11,9 @@ import { interleaved, timeMs } from './stats.mjs';
 const CLIENTS = { 'variant-a': 'a', 'variant-b': 'b' };
 
 /** TypeScript source that calls every operation of both variants through the typed clients. */
-export function consumerSource() {
+export function consumerSource(entry) {
   const lines = [
-    "import { createVariantAClient, createVariantBClient } from '../../../src/index.js';",
+    `import { createVariantAClient, createVariantBClient } from '${entry}';`,
     '',
     "const a = createVariantAClient({ baseUrl: 'http://127.0.0.1:4010', accessToken: 'token' });",
     "const b = createVariantBClient({ baseUrl: 'http://127.0.0.1:4011', publicKey: 'pk', secretKey: 'sk' });",
@@ -48,8 +48,10 @@ export async function typecheckCost({ scratch, runs }) {
   const dir = path.join(scratch, 'typecheck');
   rmSync(dir, { recursive: true, force: true });
   const projects = {};
-  for (const [name, source] of [['empty', 'export {};\n'], ['consumer', consumerSource()]]) {
+  for (const name of ['empty', 'consumer']) {
     const folder = path.join(dir, name);
+    const entry = path.relative(folder, path.join(root, 'src/index.js')).split(path.sep).join('/');
+    const source = name === 'empty' ? 'export {};\n' : consumerSource(entry);
     mkdirSync(folder, { recursive: true });
     writeFileSync(path.join(folder, 'index.ts'), source);
     const config = {
