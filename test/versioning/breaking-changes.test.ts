@@ -104,11 +104,11 @@ describe('checkBreaking', () => {
 });
 
 describe('the release baseline', () => {
-  it('holds the bundled specs of every API of the last release, in the version of package.json or before it', () => {
+  it('holds the bundled specs of every API, and the current specs pass the check against it', () => {
     const manifest = JSON.parse(readFileSync(path.join(root, baselineDir, 'manifest.json'), 'utf8'));
     expect(manifest.specs).toEqual(Object.values(apis).map((api) => path.basename(api.output)));
     const result = checkBreaking();
-    expect(result.ok, JSON.stringify(result.results.map((r) => r.breaking), null, 2)).toBe(true);
+    expect(result.ok, JSON.stringify(result.results.map((r: { breaking: unknown[] }) => r.breaking), null, 2)).toBe(true);
   });
 
   it('is replaced by --record only after the version moved past it', () => {

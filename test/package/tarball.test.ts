@@ -1,0 +1,150 @@
+// The package as users get it: packed once, linted (publint, attw), installed into a new project, type-checked under
+// node16 and bundler resolution, and run against the mock command it ships.
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePorts } from '../../scripts/lib/child.mjs';
+import { binPath, root } from '../../scripts/lib/tools.mjs';
+
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+let dir: string;
+let tarball: string;
+let files: string[];
+
+/** Runs a command to completion with a generous buffer; the output is returned, never inherited. */
+function run(command: string, args: string[], cwd: string): SpawnSyncReturns<string> {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_UPDATE_NOTIFIER: '1' } });
+  if (result.error) throw result.error;
+  return result;
+}
+
+const output = (r: SpawnSyncReturns<string>) => `${r.stdout}\n${r.stderr}`;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'package-'));
+  // Note: npm pack runs prepack, which builds dist/ first, exactly as npm publish would.
+  const packed = run('npm', ['pack', '--json', '--pack-destination', dir], root);
+  expect(packed.status, output(packed)).toBe(0);
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  tarball = path.join(dir, info!.filename);
+  files = info!.files.map((f) => f.path);
+}, 120_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the packed tarball', () => {
+  it('holds what the exports, the bin and the mock need, and nothing from the repository besides', () => {
+    const targets = [
+      pkg.main,
+      pkg.types,
+      ...Object.values(pkg.exports as Record<string, string | Record<string, string>>).flatMap((t) => (typeof t === 'string' ? [t] : Object.values(t))),
+      ...Object.values(pkg.bin as Record<string, string>),
+    ].map((t: string) => t.replace(/^\.\//, ''));
+    expect(files).toEqual(expect.arrayContaining(targets));
+    // The generated types and validators the code imports are compiled along with it.
+    expect(files).toEqual(expect.arrayContaining([
+      'dist/generated/types/variant-a.js', 'dist/generated/types/variant-b.d.ts',
+      'dist/generated/validators/webhook-validators.js', 'dist/generated/validators/webhook-examples.d.ts',
+      'scripts/lib/prism.mjs', 'scripts/lib/child.mjs', 'scripts/lib/exit-with-parent.mjs', 'LICENSE', 'README.md', 'CHANGELOG.md',
+    ]));
+    const unexpected = files.filter((f) => !/^(dist\/.*\.(js|d\.ts)|bin\/.*\.mjs|generated\/openapi\/variant-[ab]\.yaml|scripts\/lib\/[a-z-]+\.mjs|LICENSE|README\.md|CHANGELOG\.md|package\.json)$/.test(f));
+    expect(unexpected).toEqual([]);
+  });
+
+  it('passes publint with nothing to report', () => {
+    // Note: publint's exports hide its package.json, so its CLI is found through node_modules/.bin.
+    const lint = run(process.execPath, [realpathSync(path.join(root, 'node_modules/.bin/publint')), 'run', tarball, '--strict'], root);
+    expect(output(lint)).toContain('All good!');
+    expect(lint.status).toBe(0);
+  });
+
+  it('passes @arethetypeswrong/cli with no problem for ESM consumers and bundlers', () => {
+    // Note: .attw.json picks the esm-only profile (the package is ESM; Node >= 20.19 also require()s it, checked below)
+    // and leaves out the two YAML entries, which are data, not modules.
+    const attw = run(process.execPath, [binPath('@arethetypeswrong/cli', 'attw'), tarball, '--format', 'json'], root);
+    expect(attw.status, output(attw)).toBe(0);
+    const { analysis } = JSON.parse(attw.stdout);
+    const problems = Object.values(analysis.problems as Record<string, { resolutionKind?: string }[]>).flat();
+    expect(problems.filter((p) => p.resolutionKind === 'node16-esm' || p.resolutionKind === 'bundler' || !p.resolutionKind)).toEqual([]);
+    expect(Object.keys(analysis.entrypoints).sort()).toEqual(['.', './package.json', './webhooks']);
+  });
+});
+
+describe('a project that installs the tarball', () => {
+  let project: string;
+  const npmInstall = (args: string[]) => run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...args], project);
+  const mockBin = () => path.join(project, 'node_modules/.bin/merchant-payments-mock');
+  const modes = {
+    node16: { module: 'node16', moduleResolution: 'node16', noEmit: false, outDir: 'out' },
+    bundler: { module: 'esnext', moduleResolution: 'bundler', noEmit: true },
+  };
+  /** Type-checks consumer.ts in the project under one resolution mode (node16 also emits out/consumer.js). */
+  const typecheck = (mode: keyof typeof modes) => {
+    const tsconfig = {
+      compilerOptions: { target: 'ES2022', lib: ['ES2022'], types: ['node'], strict: true, skipLibCheck: false, ...modes[mode] },
+      files: ['consumer.ts'],
+    };
+    writeFileSync(path.join(project, `tsconfig.${mode}.json`), JSON.stringify(tsconfig));
+    return run(process.execPath, [path.join(project, 'node_modules/typescript/bin/tsc'), '-p', `tsconfig.${mode}.json`], project);
+  };
+
+  beforeAll(() => {
+    project = path.join(dir, 'consumer');
+    mkdirSync(project);
+    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    const dev = pkg.devDependencies as Record<string, string>;
+    const installed = npmInstall([tarball, `typescript@${dev.typescript}`, `@types/node@${dev['@types/node']}`]);
+    expect(installed.status, output(installed)).toBe(0);
+    copyFileSync(path.join(root, 'test/package/consumer/consumer.ts'), path.join(project, 'consumer.ts'));
+    const example = parse(readFileSync(path.join(root, 'openapi/components/examples/PaymentStatusChanged.yaml'), 'utf8'));
+    writeFileSync(path.join(project, 'event.json'), JSON.stringify(example.value));
+  }, 120_000);
+
+  it('gets only openapi-fetch besides the package: Prism is an optional peer, and the mock says how to add it', () => {
+    expect(readFileSync(path.join(project, 'node_modules/@merchant-payments/contract/package.json'), 'utf8')).toContain('"version"');
+    expect(existsSync(path.join(project, 'node_modules/openapi-fetch'))).toBe(true);
+    expect(existsSync(path.join(project, 'node_modules/@stoplight/prism-cli'))).toBe(false);
+    const mock = run(mockBin(), ['--variant', 'b'], project);
+    expect(mock.status).toBe(1);
+    expect(mock.stderr).toContain(`npm install --save-dev @stoplight/prism-cli@${pkg.devDependencies['@stoplight/prism-cli']}`);
+  });
+
+  it.each(['node16', 'bundler'] as const)('type-checks a file using both clients and the webhook verifier under moduleResolution %s', (mode) => {
+    const tsc = typecheck(mode);
+    expect(output(tsc).trim()).toBe('');
+    expect(tsc.status).toBe(0);
+  });
+
+  it('runs that file against both mocks started by the shipped command', async () => {
+    if (!existsSync(path.join(project, 'out/consumer.js'))) expect(typecheck('node16').status).toBe(0);
+    const withPrism = npmInstall(['--save-dev', `@stoplight/prism-cli@${pkg.devDependencies['@stoplight/prism-cli']}`]);
+    expect(withPrism.status, output(withPrism)).toBe(0);
+    const [portA, portB] = await freePorts(2);
+    const [urlA, urlB] = [`http://127.0.0.1:${portA}`, `http://127.0.0.1:${portB}`];
+    // One mock runs the other, which runs the consumer: both stop when it exits.
+    const consumer = run(
+      mockBin(),
+      ['--variant', 'a', '--port', String(portA), '--', mockBin(), '--variant', 'b', '--port', String(portB), '--', process.execPath, 'out/consumer.js', urlA, urlB],
+      project,
+    );
+    expect(consumer.status, output(consumer)).toBe(0);
+    const result = JSON.parse(consumer.stdout.trim().split('\n').at(-1)!);
+    expect(result).toEqual({
+      confirmed: { status: 'succeeded', finalizedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      payouts: [expect.stringMatching(/^po_/)],
+      refund: { http: 200, status: 'refunded' },
+      webhook: { type: 'payment.status_changed', id: expect.stringMatching(/^evt_/), tampered: 'no_matching_signature' },
+      spec: 'openapi: 3.1.0',
+    });
+  }, 120_000);
+
+  it('can be required from CommonJS on Node 20.19 and later', () => {
+    const script = "const root = require('@merchant-payments/contract'); const hooks = require('@merchant-payments/contract/webhooks');" +
+      "console.log(typeof root.createVariantAClient, typeof root.createVariantBClient, typeof hooks.verifyWebhook);";
+    const required = run(process.execPath, ['--input-type=commonjs', '-e', script], project);
+    expect(required.stdout.trim(), output(required)).toBe('function function function');
+  });
+});
