@@ -3,6 +3,7 @@ import createClient, { type Middleware } from 'openapi-fetch';
 import { idempotencyKeyMiddleware } from './idempotency.js';
 import { resolveOptions, type ClientOptions } from './options.js';
 import { createScrubber } from './redact.js';
+import { createBodyStore } from './request-body.js';
 import { retryMiddleware } from './retry.js';
 import { createTransport } from './transport.js';
 import type { TypedClient } from './typed-client.js';
@@ -23,13 +24,14 @@ export function buildClient<Paths extends {}>(options: ClientOptions, setup: Var
   const headers: Record<string, string> = { Accept: ACCEPT, ...resolved.headers };
   if (canSetUserAgent()) headers['User-Agent'] = resolved.userAgent;
   const scrub = createScrubber(setup.secrets);
-  const fetch = createTransport({ fetch: resolved.fetch, timeoutMs: resolved.timeoutMs, logger: resolved.logger, scrub });
-  // Note: only these three options reach openapi-fetch: it spreads unknown options into every RequestInit.
-  const client = createClient<Paths>({ baseUrl: resolved.baseUrl, fetch, headers });
+  const bodies = createBodyStore();
+  const fetch = createTransport({ fetch: resolved.fetch, timeoutMs: resolved.timeoutMs, logger: resolved.logger, scrub, bodies });
+  // Note: only these four options reach openapi-fetch: it spreads unknown options into every RequestInit.
+  const client = createClient<Paths>({ baseUrl: resolved.baseUrl, fetch, headers, Request: bodies.Request });
   // Note: the order matters: retries resend the request as the key and auth middleware left it.
   if (resolved.generateIdempotencyKey) client.use(idempotencyKeyMiddleware(resolved.generateIdempotencyKey));
   client.use(setup.auth);
-  client.use(retryMiddleware(resolved.retry, { onRetry: resolved.onRetry, logger: resolved.logger, scrub }));
+  client.use(retryMiddleware(resolved.retry, { onRetry: resolved.onRetry, logger: resolved.logger, scrub, bodies }));
   // Note: the same functions, typed more strictly (see TypedClient).
   return describeSafely(client as unknown as TypedClient<Paths>, { variant: setup.variant, baseUrl: resolved.baseUrl });
 }

@@ -81,7 +81,8 @@ export interface RetryPolicy {
 /** ClientOptions after validation, with defaults applied. */
 export interface ResolvedOptions {
   baseUrl: string;
-  fetch: FetchLike;
+  /** The caller's fetch; undefined for globalThis.fetch. */
+  fetch: FetchLike | undefined;
   timeoutMs: number;
   retry: RetryPolicy;
   userAgent: string;
@@ -112,7 +113,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   const retry = resolveRetry(options.retry);
   return {
     baseUrl: parseBaseUrl(options.baseUrl),
-    fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
+    fetch: options.fetch,
     timeoutMs: resolveTimeout(options.timeoutMs),
     retry,
     userAgent: resolveUserAgent(options.userAgent),

@@ -6,12 +6,14 @@ import { TimeoutError } from './errors/timeout-error.js';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency.js';
 import type { ClientLogger, FetchLike, RetryInfo, RetryPolicy } from './options.js';
 import type { Scrubber } from './redact.js';
+import type { BodyStore } from './request-body.js';
 
 /** Who hears about retries. */
 export interface RetryHooks {
   onRetry?: ((info: RetryInfo) => void) | undefined;
   logger?: ClientLogger | undefined;
   scrub: Scrubber;
+  bodies: BodyStore;
 }
 
 /** True for requests that are safe to send again: GET, HEAD, and anything carrying an Idempotency-Key. */
@@ -25,7 +27,7 @@ type Failure = { response: Response; error?: undefined } | { error: NetworkError
 // already carries the Idempotency-Key and the credentials, and every attempt sends the same key.
 /** Middleware that sends a request again, up to `policy.attempts` in all, after a network error, a time-out, 429 or 5xx. */
 export function retryMiddleware(policy: RetryPolicy, hooks: RetryHooks): Middleware {
-  // The untouched copy of each retryable request, taken before fetch reads its body.
+  // Each retryable request, or an untouched clone of it when its body is a stream fetch will read.
   const copies = new WeakMap<Request, Request>();
   const takeCopy = (request: Request) => {
     const copy = copies.get(request);
@@ -45,7 +47,7 @@ export function retryMiddleware(policy: RetryPolicy, hooks: RetryHooks): Middlew
       report(copy, attempt, delayMs, failure);
       await policy.sleep(delayMs, copy.signal);
       try {
-        const response = await fetch(copy.clone());
+        const response = await fetch(hooks.bodies.again(copy));
         if (!isRetryableStatus(response.status)) return response;
         failure = { response };
       } catch (error) {
@@ -68,7 +70,7 @@ export function retryMiddleware(policy: RetryPolicy, hooks: RetryHooks): Middlew
 
   return {
     onRequest({ request }) {
-      if (policy.attempts > 1 && isRetryableRequest(request)) copies.set(request, request.clone());
+      if (policy.attempts > 1 && isRetryableRequest(request)) copies.set(request, hooks.bodies.replayable(request) ? request : request.clone());
       return undefined;
     },
     async onResponse({ request, response, options }) {

@@ -1,20 +1,28 @@
 // The fetch the clients hand to openapi-fetch: one attempt under a time-out, its body read in full, failures as named errors.
+import { BufferedResponse } from './buffered-response.js';
 import { NetworkError } from './errors/network-error.js';
 import { TimeoutError } from './errors/timeout-error.js';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency.js';
 import type { ClientLogger, FetchLike } from './options.js';
 import { redactHeaders, type Scrubber } from './redact.js';
+import type { BodyStore } from './request-body.js';
 
 /** What createTransport needs. */
 export interface TransportOptions {
-  fetch: FetchLike;
+  /** The caller's fetch; undefined for globalThis.fetch, looked up per call. */
+  fetch?: FetchLike | undefined;
   timeoutMs: number;
   logger?: ClientLogger | undefined;
   scrub: Scrubber;
+  bodies: BodyStore;
 }
 
 /** Wraps a fetch so each call is one attempt bounded by `timeoutMs`; throws NetworkError or TimeoutError when no response arrives. */
 export function createTransport(options: TransportOptions): FetchLike {
+  const custom = options.fetch;
+  // Note: the global fetch gets the Request and what to change in it: it builds one copy with this signal and
+  // the kept body. A caller's fetch takes one Request, so it gets that copy built here.
+  const send = (request: Request, init: RequestInit) => (custom ? custom(new Request(request, init)) : globalThis.fetch(request, init));
   return async function transport(request) {
     const callerSignal = request.signal;
     if (callerSignal.aborted) throw callerSignal.reason;
@@ -31,7 +39,10 @@ export function createTransport(options: TransportOptions): FetchLike {
     const { method, url } = request;
     options.logger?.debug?.(options.scrub.text(`${method} ${url} headers ${JSON.stringify(redactHeaders(request.headers))}`));
     try {
-      const response = await options.fetch(new Request(request, { signal: controller.signal }));
+      const init: RequestInit = { signal: controller.signal };
+      const body = options.bodies.get(request);
+      if (body !== undefined) init.body = body;
+      const response = await send(request, init);
       // Note: the body is read here so that the time-out covers it and a reset mid-body is retried too.
       return await buffered(response);
     } catch (error) {
@@ -51,8 +62,5 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 
 async function buffered(response: Response): Promise<Response> {
   if (response.body === null || response.status < 200 || NULL_BODY_STATUSES.has(response.status)) return response;
-  const body = await response.arrayBuffer();
-  const copy = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-  Object.defineProperties(copy, { url: { value: response.url }, redirected: { value: response.redirected } });
-  return copy;
+  return new BufferedResponse(new Uint8Array(await response.arrayBuffer()), response);
 }
