@@ -5,28 +5,27 @@ const decoder = new TextDecoder();
 // Note: the transport reads every body under the time-out, so the Response it returns holds bytes, not a
 // connection. `new Response(bytes)` would wrap them in a new ReadableStream, which in Node costs more than
 // the rest of the response handling together; text() and json() (what openapi-fetch calls) read the bytes
-// directly, and a stream is built only when `body`, clone() or another reader is used.
+// directly, and a real Response over them is built only when `body`, clone() after a read, or another reader is used.
 /** A Response over a body that was read in full: same status, headers, url and bytes as the one it replaces. */
 export class BufferedResponse extends Response {
   readonly #bytes: Uint8Array<ArrayBuffer>;
-  readonly #url: string;
-  readonly #redirected: boolean;
+  readonly #from: Response;
   #used = false;
-  #streamed: Response | undefined;
+  #real: Response | undefined;
 
   constructor(bytes: Uint8Array<ArrayBuffer>, from: Response) {
-    super(null, { status: from.status, statusText: from.statusText, headers: from.headers });
+    // Note: a Response is a valid ResponseInit: its status, statusText and headers are copied.
+    super(null, from);
     this.#bytes = bytes;
-    this.#url = from.url;
-    this.#redirected = from.redirected;
+    this.#from = from;
   }
 
   override get url(): string {
-    return this.#url;
+    return this.#from.url;
   }
 
   override get redirected(): boolean {
-    return this.#redirected;
+    return this.#from.redirected;
   }
 
   override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
@@ -34,12 +33,12 @@ export class BufferedResponse extends Response {
   }
 
   override get bodyUsed(): boolean {
-    return this.#used || (this.#streamed?.bodyUsed ?? false);
+    return this.#used || Boolean(this.#real?.bodyUsed);
   }
 
   override text(): Promise<string> {
-    if (this.#streamed) return this.#streamed.text();
-    if (this.#used) return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
+    // Note: once the body was read, the real Response's own reader rejects with the usual TypeError.
+    if (this.#used || this.#real) return this.#stream().text();
     this.#used = true;
     return Promise.resolve(decoder.decode(this.#bytes));
   }
@@ -65,17 +64,16 @@ export class BufferedResponse extends Response {
   }
 
   override clone(): Response {
-    if (this.bodyUsed) throw new TypeError('Response.clone: Body has already been consumed.');
-    return new BufferedResponse(this.#bytes, this);
+    return this.bodyUsed ? this.#stream().clone() : new BufferedResponse(this.#bytes, this);
   }
 
-  // A real Response over the same bytes, made on first need; every later read goes through it.
+  // The real Response over the same bytes, made on first need; every later read goes through it. After
+  // text() or json() its stream is locked, so it is spent as a fetched body would be.
   #stream(): Response {
-    if (!this.#streamed) {
-      this.#streamed = new Response(this.#bytes, { status: this.status, statusText: this.statusText, headers: this.headers });
-      // Note: once text() or json() has read the body, its stream is spent, as a fetched body's would be.
-      if (this.#used) void this.#streamed.body?.getReader();
+    if (!this.#real) {
+      this.#real = new Response(this.#bytes, this);
+      if (this.#used) void this.#real.body?.getReader();
     }
-    return this.#streamed;
+    return this.#real;
   }
 }
