@@ -2,6 +2,7 @@
 import type { Middleware } from 'openapi-fetch';
 import { backoffDelay, isRetryableStatus, responseDelay } from './backoff.js';
 import { NetworkError } from './errors/network-error.js';
+import { RequestError } from './errors/request-error.js';
 import { TimeoutError } from './errors/timeout-error.js';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency.js';
 import type { ClientLogger, FetchLike, RetryInfo, RetryPolicy } from './options.js';
@@ -73,12 +74,12 @@ export function retryMiddleware(policy: RetryPolicy, hooks: RetryHooks): Middlew
       if (policy.attempts > 1 && isRetryableRequest(request)) copies.set(request, hooks.bodies.replayable(request) ? request : request.clone());
       return undefined;
     },
-    async onResponse({ request, response, options }) {
+    onResponse({ request, response, options }) {
       const copy = takeCopy(request);
       if (!copy || !isRetryableStatus(response.status)) return undefined;
       return retry(copy, { response }, options.fetch);
     },
-    async onError({ request, error, options }) {
+    onError({ request, error, options }) {
       const copy = takeCopy(request);
       if (!copy || !isTransportError(error)) return undefined;
       return retry(copy, { error }, options.fetch);
@@ -87,7 +88,7 @@ export function retryMiddleware(policy: RetryPolicy, hooks: RetryHooks): Middlew
 }
 
 function isTransportError(error: unknown): error is NetworkError | TimeoutError {
-  return error instanceof NetworkError || error instanceof TimeoutError;
+  return error instanceof RequestError;
 }
 
 function withAttempts(error: NetworkError | TimeoutError, attempts: number): NetworkError | TimeoutError {

@@ -31,6 +31,14 @@ describe('request and response bodies', () => {
     expect(bodies()).toEqual(sent);
   });
 
+  it('resends the same body when one call passes its own fetch, which reads the request it is given', async () => {
+    server.reply(problemReply(503, 'unavailable'), payment);
+    const client = testClientB(server.url);
+    const { data } = await client.POST(createPayment, { body: createPaymentBody, fetch: (request: Request) => fetch(request) });
+    expect(data).toEqual(payment.body);
+    expect(bodies()).toEqual(Array(2).fill(JSON.stringify(createPaymentBody)));
+  });
+
   it('resends a body the client cannot keep as text (a custom bodySerializer), on every attempt', async () => {
     server.reply(problemReply(503, 'unavailable'), 'reset', payment);
     const client = testClientB(server.url);
