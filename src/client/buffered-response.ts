@@ -1,6 +1,7 @@
 // A Response whose body has already arrived in full, handed on without building a second stream for it.
 
-const decoder = new TextDecoder();
+// Note: marked pure so that bundlers which do not know TextDecoder can still drop this module when it is unused.
+const decoder = /* @__PURE__ */ new TextDecoder();
 
 // Note: the transport reads every body under the time-out, so the Response it returns holds bytes, not a
 // connection. `new Response(bytes)` would wrap them in a new ReadableStream, which in Node costs more than
