@@ -91,14 +91,19 @@ const webKeys = new Map<KeyBytes, Promise<CryptoKey>>();
 /** Signed content as its parts, in order: hashing them one after another avoids copying a large body. */
 export type SignedParts = readonly (string | Uint8Array)[];
 
-/** Base64 HMAC-SHA256 of the parts' concatenation: node:crypto when the runtime has it, Web Crypto otherwise. */
-export async function hmacSha256Base64(key: KeyBytes, parts: SignedParts): Promise<string> {
+/**
+ * Base64 HMAC-SHA256 of the parts' concatenation: synchronously with node:crypto when the runtime has it,
+ * as a promise with Web Crypto otherwise.
+ */
+export function hmacSha256Base64(key: KeyBytes, parts: SignedParts): string | Promise<string> {
   const node = nodeCrypto();
-  if (node) {
-    const hmac = node.createHmac('sha256', key);
-    for (const part of parts) hmac.update(part);
-    return hmac.digest('base64');
-  }
+  if (!node) return webHmacSha256Base64(key, parts);
+  const hmac = node.createHmac('sha256', key);
+  for (const part of parts) hmac.update(part);
+  return hmac.digest('base64');
+}
+
+async function webHmacSha256Base64(key: KeyBytes, parts: SignedParts): Promise<string> {
   const content = concatBytes(...parts.map((part) => (typeof part === 'string' ? utf8(part) : part)));
   let cryptoKey = webKeys.get(key);
   if (!cryptoKey) {
