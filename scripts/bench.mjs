@@ -21,7 +21,7 @@ const { values: flags } = parseArgs({ options: { quick: { type: 'boolean' }, 'no
 const quick = Boolean(flags.quick);
 const settings = {
   requests: quick ? 100 : 500,
-  clientRuns: quick ? 3 : 9,
+  clientRuns: quick ? 3 : 15,
   verifications: quick ? 200 : 2000,
   webhookRuns: quick ? 3 : 9,
   pipelineRuns: quick ? 1 : 3,
