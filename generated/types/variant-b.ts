@@ -649,16 +649,12 @@ export interface components {
          * @enum {string}
          */
         EventType: "payment.status_changed" | "payout.status_changed" | "appeal.status_changed";
-        /** @description The fields every `onStatusChange` body carries in both layouts (stated: id, type, created_at, data). */
+        /** @description The fields every `onStatusChange` body carries in both layouts (stated: id, type, created_at, data). `data`, the object whose status changed, is defined by each event schema, so that its type is exact. */
         WebhookEventBase: {
             /** @description The event id, equal to the `X-Event-ID` header and the same on every delivery attempt. */
             id: components["schemas"]["ResourceId"];
             type: components["schemas"]["EventType"];
             created_at: components["schemas"]["Timestamp"];
-            /** @description The object whose status changed; each event type narrows it. */
-            data: {
-                [key: string]: unknown;
-            };
         };
         /** @description The requisite as returned by Variant A's Confirm Payment and in the later webhook layout (stated: `type` (the value `card` appears), `card`, `holder`, `bank`, all strings). */
         ConfirmedRequisite: {

@@ -25,7 +25,7 @@ const formats = {
 export const validateWebhookEvent: WebhookSchemaValidator = validate53;
 const schema20 = {"oneOf":[{"$ref":"#/$defs/PaymentStatusChangedEvent"},{"$ref":"#/$defs/PayoutStatusChangedEvent"},{"$ref":"#/$defs/AppealStatusChangedEvent"}]};
 const schema21 = {"allOf":[{"$ref":"#/$defs/WebhookEventBase"},{"type":"object","required":["type","data"],"properties":{"type":{"const":"payment.status_changed"},"data":{"$ref":"#/$defs/ConfirmedPayment"}}}]};
-const schema22 = {"type":"object","required":["id","type","created_at","data"],"properties":{"id":{"$ref":"#/$defs/ResourceId"},"type":{"$ref":"#/$defs/EventType"},"created_at":{"$ref":"#/$defs/Timestamp"},"data":{"type":"object","additionalProperties":true}}};
+const schema22 = {"type":"object","required":["id","type","created_at"],"properties":{"id":{"$ref":"#/$defs/ResourceId"},"type":{"$ref":"#/$defs/EventType"},"created_at":{"$ref":"#/$defs/Timestamp"}}};
 const schema23 = {"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$","minLength":1,"maxLength":64};
 const func1 = (function ucs2length(str) {
     const len = str.length;
@@ -162,7 +162,7 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.created_at === undefined) && (missing0 = "created_at"))) || ((data.data === undefined) && (missing0 = "data"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.created_at === undefined) && (missing0 = "created_at"))){
 validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -202,24 +202,6 @@ var valid0 = _errs3 === errors;
 else {
 var valid0 = true;
 }
-if(valid0){
-if(data.data !== undefined){
-let data3 = data.data;
-const _errs4 = errors;
-if(errors === _errs4){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -232,7 +214,7 @@ return false;
 validate55.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"id":true,"type":true,"created_at":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"props":{"id":true,"type":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema26 = {"allOf":[{"$ref":"#/$defs/PaymentCore"},{"type":"object","required":["requisite","reason_code","finalized_at"],"properties":{"requisite":{"$ref":"#/$defs/ConfirmedRequisite"},"reason_code":{"$ref":"#/$defs/ReasonCode"},"finalized_at":{"$ref":"#/$defs/Timestamp"}}}]};
 const schema27 = {"type":"object","required":["id","type","requested","status","expires_at","created_at"],"properties":{"id":{"$ref":"#/$defs/ResourceId"},"type":{"$ref":"#/$defs/TypeCode"},"requested":{"$ref":"#/$defs/Money"},"initialized":{"$ref":"#/$defs/Money"},"processed":{"$ref":"#/$defs/Money"},"refunded":{"$ref":"#/$defs/Money"},"status":{"$ref":"#/$defs/PaymentStatus"},"expires_at":{"$ref":"#/$defs/Timestamp"},"created_at":{"$ref":"#/$defs/Timestamp"},"metadata":{"$ref":"#/$defs/Metadata"}}};

@@ -2,28 +2,21 @@
 import type { components } from '../../generated/types/variant-a.js';
 
 type Schemas = components['schemas'];
-type OpenData = Schemas['WebhookEventBase']['data'];
-
-// Note: every event schema narrows WebhookEventBase's open `data` object with allOf, which the generated types
-// render as an intersection with an index signature; without it, a misspelt field of `data` is a type error.
-type Narrowed<Event> = Event extends { type: infer Type; data: OpenData & infer Data }
-  ? { id: Schemas['WebhookEventBase']['id']; type: Type; created_at: Schemas['WebhookEventBase']['created_at']; data: Data }
-  : never;
 
 /** Body of the later `onStatusChange` layout; `type` narrows `data`. */
-export type WebhookEvent = Narrowed<Schemas['WebhookEvent']>;
+export type WebhookEvent = Schemas['WebhookEvent'];
 
 /** The later-layout event sent when a payment changes status; `data` is the payment. */
-export type PaymentStatusChangedEvent = Narrowed<Schemas['PaymentStatusChangedEvent']>;
+export type PaymentStatusChangedEvent = Schemas['PaymentStatusChangedEvent'];
 
 /** The later-layout event sent when a payout changes status; `data` is the payout. */
-export type PayoutStatusChangedEvent = Narrowed<Schemas['PayoutStatusChangedEvent']>;
+export type PayoutStatusChangedEvent = Schemas['PayoutStatusChangedEvent'];
 
 /** The later-layout event sent when an appeal changes status; `data` is the appeal. */
-export type AppealStatusChangedEvent = Narrowed<Schemas['AppealStatusChangedEvent']>;
+export type AppealStatusChangedEvent = Schemas['AppealStatusChangedEvent'];
 
 /** Body of the deprecated earlier layout (no X-Timestamp; `data` is a create-payment request). */
-export type EarlierWebhookEvent = Narrowed<Schemas['EarlierWebhookEvent']>;
+export type EarlierWebhookEvent = Schemas['EarlierWebhookEvent'];
 
 /** Every `type` value of the later layout. */
 export type WebhookEventType = WebhookEvent['type'];
