@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// merchant-payments-mock: serves the bundled spec of one variant, as shipped in this package, with the Prism mock.
-//   merchant-payments-mock --variant a|b [--port <port>] [--host <host>] [-- <command> [args...]]
+// merchant-payments-mock: serves the bundled spec of one variant, as shipped in this package, with the Prism mock,
+// or, with --upstream, checks a real server against it through Prism's validating proxy.
+//   merchant-payments-mock --variant a|b [--port <port>] [--host <host>] [--upstream <url>] [-- <command> [args...]]
 // With a command after `--`, the mock runs only while the command does, and the exit code is the command's.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,14 +16,17 @@ const DEFAULT_PORTS = { a: 4010, b: 4011 };
 const PRISM_VERSION = '5.14.2';
 /** The variable that tells the command where the mock listens. */
 const URL_VARIABLE = 'MERCHANT_PAYMENTS_MOCK_URL';
-const usage = `usage: merchant-payments-mock --variant a|b [--port <port>] [--host <host>] [-- <command> [args...]]
+const usage = `usage: merchant-payments-mock --variant a|b [--port <port>] [--host <host>] [--upstream <url>] [-- <command> [args...]]
 
 Serves Variant A or Variant B of the merchant payments contract with Prism, from the bundled spec in
 this package. Requests are validated against the contract (422 on a violation, 401 without credentials).
 
-  --variant a|b   which layout to serve (required)
-  --port <port>   TCP port (default 4010 for a, 4011 for b)
-  --host <host>   address to bind (default 127.0.0.1)
+  --variant a|b     which layout to serve (required)
+  --port <port>     TCP port (default 4010 for a, 4011 for b)
+  --host <host>     address to bind (default 127.0.0.1)
+  --upstream <url>  check a real server instead of mocking: forward every request to <url> and answer 500
+                    (application/problem+json, the violations in "validation" and the sl-violations header)
+                    whenever the request or the server's response breaks the contract
   -- <command>    run <command> once the mock listens, with ${URL_VARIABLE} set; stop the mock when it
                   exits and exit with its code
 
@@ -44,6 +48,7 @@ try {
       variant: { type: 'string', short: 'v' },
       port: { type: 'string', short: 'p' },
       host: { type: 'string' },
+      upstream: { type: 'string', short: 'u' },
       help: { type: 'boolean', short: 'h' },
     },
   }));
@@ -60,6 +65,19 @@ if (dashes !== -1 && command.length === 0) fail(`a command must follow --\n${usa
 const port = Number(flags.port ?? DEFAULT_PORTS[variant]);
 if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`--port must be a TCP port from 1 to 65535, got "${flags.port}"`);
 const host = flags.host ?? '127.0.0.1';
+const upstream = flags.upstream === undefined ? undefined : upstreamUrl(flags.upstream);
+
+/** The upstream as an absolute http(s) URL, or a clear failure. */
+function upstreamUrl(value) {
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    fail(`--upstream must be an absolute http(s) URL such as https://payments.internal, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(`--upstream must use http or https, got "${value}"`);
+  return url.href.replace(/\/$/, '');
+}
 
 const spec = path.join(here, '..', 'generated', 'openapi', `variant-${variant}.yaml`);
 if (!existsSync(spec)) fail(`the bundled spec ${spec} is missing from this installation; reinstall the package`, 1);
@@ -77,11 +95,12 @@ let server;
 try {
   // Note: Prism announces its start on every launch; the ready line below says it better.
   const echo = (line) => /Starting Prism/.test(line) || process.stderr.write(`[prism] ${line}\n`);
-  server = await startPrism({ spec, port, host, echo });
+  server = await startPrism({ spec, port, host, echo, upstream });
 } catch (error) {
   fail(error.message, 1);
 }
-console.log(`merchant-payments-mock: Variant ${variant.toUpperCase()} listening on ${server.url}`);
+const role = upstream === undefined ? '' : ` (checking ${upstream} against the contract)`;
+console.log(`merchant-payments-mock: Variant ${variant.toUpperCase()} listening on ${server.url}${role}`);
 
 let stopping = false;
 let child;

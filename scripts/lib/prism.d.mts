@@ -22,11 +22,13 @@ export interface StartPrismOptions {
   logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
   echo?: (line: string) => void;
   timeoutMs?: number;
+  /** Proxy to this server instead of mocking: requests and responses that break the spec become 500 problems (with `errors`). */
+  upstream?: string;
 }
 
 /** Absolute path of Prism's JS entry. */
 export function prismEntry(): string;
-/** Starts `prism mock <spec>` and resolves once it listens. */
+/** Starts `prism mock <spec>` (or `prism proxy <spec> <upstream>`) and resolves once it listens. */
 export function startPrism(options: StartPrismOptions): Promise<PrismServer>;
 /** Returns a free TCP port on `host`. */
 export function freePort(host?: string): Promise<number>;

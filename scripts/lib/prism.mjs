@@ -17,15 +17,20 @@ export function prismEntry() {
   return path.resolve(path.dirname(manifest), typeof bin === 'string' ? bin : bin.prism);
 }
 
-/** Starts `prism mock <spec>` and resolves to `{ url, port, pid, stop, output, exited }` once it listens. */
+/**
+ * Starts `prism mock <spec>`, or `prism proxy <spec> <upstream>` when `upstream` is given (every request and
+ * response passing through is checked against the spec), and resolves to `{ url, port, pid, stop, output, exited }`
+ * once it listens.
+ */
 export async function startPrism({
-  spec, port, host = '127.0.0.1', errors = true, logLevel = 'warn', echo, timeoutMs = 30000,
+  spec, port, host = '127.0.0.1', errors = true, logLevel = 'warn', echo, timeoutMs = 30000, upstream,
 }) {
   if (!existsSync(spec)) throw new Error(`Spec not found: ${spec}`);
   await assertPortFree(port, host);
+  const mode = upstream === undefined ? ['mock', spec] : ['proxy', spec, upstream];
   // Note: --no-multiprocess because NODE_ENV=production would otherwise fork a cluster worker,
   // and the pid we hold would not be the one serving requests.
-  const args = ['mock', spec, '-h', host, '-p', String(port), '-v', logLevel, '--no-multiprocess'];
+  const args = [...mode, '-h', host, '-p', String(port), '-v', logLevel, '--no-multiprocess'];
   if (errors) args.push('--errors');
   const child = spawnTiedNode(prismEntry(), args, { env: { ...process.env, FORCE_COLOR: '0' } });
   const output = collectOutput(child, { echo });
