@@ -50,15 +50,13 @@ export type CreatePaymentRequest = Schemas['CreatePaymentRequest'];
 export type CreatePayoutRequest = Schemas['CreatePayoutRequest'];
 /** Body of Create Appeal. */
 export type CreateAppealRequest = Schemas['CreateAppealRequest'];
-/** Body of the `onStatusChange` webhook (later layout); `type` narrows `data`. */
-export type WebhookEvent = Schemas['WebhookEvent'];
+// The webhook events, the same types as the ./webhooks entry exports.
+export type {
+  AppealStatusChangedEvent,
+  EarlierWebhookEvent,
+  PaymentStatusChangedEvent,
+  PayoutStatusChangedEvent,
+  WebhookEvent,
+} from '../webhooks/types.js';
 /** Every `type` of a webhook event. */
 export type EventType = Schemas['EventType'];
-/** Webhook event for a payment; `data` is a ConfirmedPayment. */
-export type PaymentStatusChangedEvent = Schemas['PaymentStatusChangedEvent'];
-/** Webhook event for a payout. */
-export type PayoutStatusChangedEvent = Schemas['PayoutStatusChangedEvent'];
-/** Webhook event for an appeal. */
-export type AppealStatusChangedEvent = Schemas['AppealStatusChangedEvent'];
-/** Body of the deprecated earlier webhook layout; `data` is a create-payment request. */
-export type EarlierWebhookEvent = Schemas['EarlierWebhookEvent'];
