@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import {
   createFetchWebhookHandler,
+  createMemoryDedupe,
   createNodeWebhookHandler,
   verifyWebhook,
   WebhookVerificationError,
@@ -27,12 +28,11 @@ export async function describeDelivery(rawBody: string | Uint8Array, headers: He
 
 /** A Node receiver: reads the raw body itself, answers 200, or 400/401 with a problem body naming the reason. */
 export function startReceiver(port: number, secrets: string[], onEvent: (event: WebhookEvent) => Promise<void>): Server {
-  const processed = new Set<string>(); // use your database: delivery is at least once
   const handler = createNodeWebhookHandler({
     secrets, // several during a rotation
-    isDuplicate: (id) => processed.has(id), // de-duplicate on X-Event-ID
-    markProcessed: (id) => processed.add(id),
-    onEvent,
+    // Delivery is at least once. In production claim X-Event-ID in your database (INSERT … ON CONFLICT DO NOTHING).
+    dedupe: createMemoryDedupe(), // in memory: one process only
+    onEvent, // throwing releases the claim and answers 500, so the retry is processed
   });
   return createServer(handler).listen(port, '127.0.0.1');
 }

@@ -7,6 +7,12 @@ export const WEBHOOK_HEADERS = {
   userAgent: 'User-Agent',
 } as const;
 
+/**
+ * Longest X-Signature the contract allows (its schema's maxLength). Longer headers are refused before any hashing.
+ * At 48 characters a v1 entry, it holds at most 21 signatures: plenty for a rotation, and a bound on the work.
+ */
+export const MAX_SIGNATURE_LENGTH = 1024;
+
 /** Request headers as receivers get them: a fetch `Headers`, Node's `IncomingHttpHeaders`, or a plain record. */
 export type WebhookHeaders =
   | { get(name: string): string | null }

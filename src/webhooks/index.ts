@@ -1,4 +1,5 @@
 // Public entry of `./webhooks`: verify, sign, receive and test-send the `onStatusChange` webhook.
+export { createMemoryDedupe, type MemoryDedupeOptions, type WebhookDedupe } from './adapters/dedupe.js';
 export { createFetchWebhookHandler, type FetchWebhookHandler } from './adapters/fetch.js';
 export type { WebhookHandlerContext, WebhookHandlerOptions } from './adapters/handle.js';
 export { createNodeWebhookHandler, type NodeWebhookHandler } from './adapters/node.js';
@@ -11,6 +12,7 @@ export {
 } from './errors.js';
 export { WEBHOOK_HEADERS, type WebhookHeaders } from './headers.js';
 export { sendWebhookExample, type SendWebhookExampleOptions, type SendWebhookExampleResult } from './send.js';
+export { WebhookSendError, type WebhookSendReason } from './send-error.js';
 export {
   signWebhook,
   type EarlierWebhookSignatureHeaders,

@@ -4,24 +4,44 @@ import {
   webhookEventValidators,
   type WebhookSchemaError,
 } from '../../generated/validators/webhook-validators.js';
+import secureJson from 'secure-json-parse';
 import { bodyBytes, type WebhookBody } from './crypto.js';
 import { WebhookVerificationError, type WebhookSchemaIssue } from './errors.js';
 import type { WebhookLayout } from './types.js';
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+// Note: ignoreBOM keeps a leading BOM in the text, so bytes and strings reach the same check below.
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const BOM = 0xfeff;
 
-/** Parses the raw body as JSON; throws WebhookVerificationError `invalid_json` when it is not UTF-8 JSON. */
+/**
+ * Parses the raw body as JSON; throws WebhookVerificationError `invalid_json` when it is not UTF-8 JSON, starts with a
+ * byte order mark, or has a `__proto__` or `constructor.prototype` key that could poison a merchant's objects.
+ */
 export function parseWebhookJson(rawBody: WebhookBody): unknown {
+  let text: string;
   try {
-    return JSON.parse(typeof rawBody === 'string' ? rawBody : decoder.decode(bodyBytes(rawBody)));
+    text = typeof rawBody === 'string' ? rawBody : decoder.decode(bodyBytes(rawBody));
   } catch (cause) {
-    // Note: the parser's own message quotes the body, so it stays in `cause` and out of the message.
-    throw new WebhookVerificationError(
-      'invalid_json',
-      'The body is not valid UTF-8 JSON although its signature matches; report the delivery to the sender.',
-      { cause },
+    throw invalidJson('The body is not valid UTF-8 although its signature matches', cause);
+  }
+  // Note: RFC 8259 forbids a BOM in networked JSON; refusing it keeps string and byte bodies alike.
+  if (text.charCodeAt(0) === BOM) throw invalidJson('The body starts with a byte order mark, which JSON sent over a network must not');
+  try {
+    return secureJson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
+  } catch (cause) {
+    // Note: the parser's own message may quote the body, so it stays in `cause` and out of the message.
+    const poisoned = cause instanceof SyntaxError && cause.message.includes('forbidden prototype property');
+    throw invalidJson(
+      poisoned
+        ? 'The body has a "__proto__" or "constructor.prototype" key, refused because it could change the prototype of objects it is copied into'
+        : 'The body is not valid JSON although its signature matches',
+      cause,
     );
   }
+}
+
+function invalidJson(why: string, cause?: unknown): WebhookVerificationError {
+  return new WebhookVerificationError('invalid_json', `${why}; report the delivery to the sender.`, cause === undefined ? {} : { cause });
 }
 
 /** How a parsed body breaks the layout's schema (validators generated from the contract), or undefined when it fits. */

@@ -1,6 +1,6 @@
 import { hmacSha256Base64, secretKeyList, timingSafeEqualText, type KeyBytes, type SignedParts, type WebhookBody } from './crypto.js';
 import { WebhookVerificationError } from './errors.js';
-import { getHeader, WEBHOOK_HEADERS, type WebhookHeaders } from './headers.js';
+import { getHeader, MAX_SIGNATURE_LENGTH, WEBHOOK_HEADERS, type WebhookHeaders } from './headers.js';
 import { parseWebhookJson, schemaIssues } from './payload.js';
 import { signedContent } from './sign.js';
 import type { EarlierWebhookEvent, VerifiedWebhookEvent, WebhookEvent, WebhookLayout } from './types.js';
@@ -145,23 +145,29 @@ function requireHeader(headers: WebhookHeaders, name: string): string {
 }
 
 function parseSignatures(header: string): string[] {
+  if (header.length > MAX_SIGNATURE_LENGTH) {
+    throw malformedSignature(`longer than the ${MAX_SIGNATURE_LENGTH} characters the contract allows`);
+  }
   const v1: string[] = [];
   // Note: a trailing comma is dropped because fetch joins repeated headers with ", ".
   for (const entry of header.split(/\s+/).map((part) => part.replace(/,$/, ''))) {
     const match = SIGNATURE_ENTRY.exec(entry);
     const [version, value] = [match?.[1], match?.[2] ?? ''];
     if (!match || (version === 'v1' && !V1_SIGNATURE.test(value))) {
-      throw new WebhookVerificationError(
-        'malformed_signature',
-        'The X-Signature header is malformed: expected space-separated "v1,<base64 HMAC-SHA256>" values. ' +
-          'Check that nothing between the sender and this receiver rewrites it.',
-        { header: WEBHOOK_HEADERS.signature },
-      );
+      throw malformedSignature('expected space-separated "v1,<base64 HMAC-SHA256>" values');
     }
     // Note: other versions (e.g. asymmetric "v1a") are skipped, as Standard Webhooks prescribes.
     if (version === 'v1') v1.push(value);
   }
   return v1;
+}
+
+function malformedSignature(problem: string): WebhookVerificationError {
+  return new WebhookVerificationError(
+    'malformed_signature',
+    `The X-Signature header is malformed: ${problem}. Check that nothing between the sender and this receiver rewrites it.`,
+    { header: WEBHOOK_HEADERS.signature },
+  );
 }
 
 function checkTimestamp(timestamp: number, tolerance: number, now: VerifyWebhookOptions['now']): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createFetchWebhookHandler, type WebhookEvent } from '../../src/webhooks/index.js';
+import { createFetchWebhookHandler, createMemoryDedupe, type WebhookEvent } from '../../src/webhooks/index.js';
 import { at, delivery, OTHER_SECRET, SECRET, standardSigned, T0 } from './fixtures.js';
 
 const post = (body: BodyInit, headers: Record<string, string>) =>
@@ -47,25 +47,24 @@ describe('createFetchWebhookHandler', () => {
     expect(await response.json()).toMatchObject({ code: 'schema_mismatch', errors: [{ pointer: '/created_at' }] });
   });
 
-  it('acknowledges a duplicate X-Event-ID with 200 without calling onEvent again', async () => {
+  it('acknowledges a claimed X-Event-ID with 200 without calling onEvent again', async () => {
     const { body, headers } = delivery();
-    const seen = new Set<string>();
-    const { handle, onEvent } = handler({ isDuplicate: (id) => seen.has(id), markProcessed: (id) => void seen.add(id) });
+    const { handle, onEvent } = handler({ dedupe: createMemoryDedupe() });
     expect((await handle(post(body, headers))).status).toBe(200);
     const again = await handle(post(body, headers));
     expect([again.status, await again.json()]).toEqual([200, { duplicate: true }]);
     expect(onEvent).toHaveBeenCalledTimes(1);
   });
 
-  it('answers 500 when onEvent throws, without marking the event processed or leaking the error', async () => {
+  it('answers 500 when onEvent throws, releasing the claim without leaking the error', async () => {
     const { body, headers } = delivery();
-    const markProcessed = vi.fn();
+    const dedupe = { claim: vi.fn(() => true), release: vi.fn() };
     const onError = vi.fn();
-    const { handle } = handler({ onEvent: () => Promise.reject(new Error('database password wrong')), markProcessed, onError });
+    const { handle } = handler({ onEvent: () => Promise.reject(new Error('database password wrong')), dedupe, onError });
     const response = await handle(post(body, headers));
     expect(response.status).toBe(500);
     expect(await response.text()).not.toContain('password');
-    expect(markProcessed).not.toHaveBeenCalled();
+    expect(dedupe.release).toHaveBeenCalledWith(headers['X-Event-ID']);
     expect(onError).toHaveBeenCalledWith(expect.any(Error), 500);
   });
 
@@ -87,5 +86,16 @@ describe('createFetchWebhookHandler', () => {
 
   it('rejects a malformed secret when the handler is created', () => {
     expect(() => createFetchWebhookHandler({ secrets: 'whsec_short', onEvent: () => {} })).toThrow(TypeError);
+  });
+
+  it('rejects the replaced isDuplicate and markProcessed hooks, a dedupe without release and a bad readTimeoutMs when created', () => {
+    const replaced = { secrets: SECRET, onEvent: () => {}, isDuplicate: () => false } as Parameters<typeof createFetchWebhookHandler>[0];
+    expect(() => createFetchWebhookHandler(replaced)).toThrow(/replaced by dedupe/);
+    const halfDedupe = { claim: () => true } as unknown as ReturnType<typeof createMemoryDedupe>;
+    expect(() => createFetchWebhookHandler({ secrets: SECRET, onEvent: () => {}, dedupe: halfDedupe })).toThrow(/claim\(id\) and release\(id\)/);
+    for (const readTimeoutMs of [0, -1, 1.5, Number.POSITIVE_INFINITY, Number.NaN, 2 ** 31]) {
+      expect(() => createFetchWebhookHandler({ secrets: SECRET, onEvent: () => {}, readTimeoutMs }), String(readTimeoutMs)).toThrow(/readTimeoutMs/);
+    }
+    expect(() => createFetchWebhookHandler({ secrets: SECRET, onEvent: () => {}, readTimeoutMs: 2 ** 31 - 1 })).not.toThrow();
   });
 });

@@ -1,21 +1,7 @@
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createNodeWebhookHandler, signWebhook, type NodeWebhookHandler } from '../../src/webhooks/index.js';
 import { delivery, SECRET } from './fixtures.js';
-import { serveNode, type Receiver } from './server.js';
-
-/** POSTs chunks without a Content-Length (chunked transfer) and returns the status and body of the answer. */
-function postChunked(url: string, chunks: Buffer[], headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (chunk) => (body += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    for (const chunk of chunks) req.write(chunk);
-    req.end();
-  });
-}
+import { post, serveNode, type Receiver } from './server.js';
 
 describe('createNodeWebhookHandler', () => {
   const onEvent = vi.fn();
@@ -45,7 +31,7 @@ describe('createNodeWebhookHandler', () => {
 
   it('answers 413 to a streamed body over maxBodyBytes without calling onEvent', async () => {
     const { headers } = delivery();
-    const answer = await postChunked(limited.url, [Buffer.alloc(800, 32), Buffer.alloc(800, 32)], headers);
+    const answer = await post(limited.url, [Buffer.alloc(800, 32), Buffer.alloc(800, 32)], headers);
     expect([answer.status, JSON.parse(answer.body).code]).toEqual([413, 'body_too_large']);
     expect(onEvent).not.toHaveBeenCalled();
   });
@@ -53,7 +39,7 @@ describe('createNodeWebhookHandler', () => {
   it('reads a chunked body within the limit and verifies it', async () => {
     const { body, headers } = delivery();
     const bytes = Buffer.from(body);
-    const answer = await postChunked(limited.url, [bytes.subarray(0, 10), bytes.subarray(10)], headers);
+    const answer = await post(limited.url, [bytes.subarray(0, 10), bytes.subarray(10)], headers);
     expect(answer.status).toBe(200);
     expect(onEvent).toHaveBeenCalledTimes(1);
   });
@@ -61,20 +47,20 @@ describe('createNodeWebhookHandler', () => {
   it('answers 400 invalid_json to a signed body that is not JSON', async () => {
     const body = 'not json';
     const headers = await signWebhook({ id: 'evt_1', body, secret: SECRET });
-    const answer = await postChunked(limited.url, [Buffer.from(body)], headers);
+    const answer = await post(limited.url, [Buffer.from(body)], headers);
     expect([answer.status, JSON.parse(answer.body).code]).toEqual([400, 'invalid_json']);
   });
 
   it('answers 500 raw_body_unavailable when a body parser consumed the stream first', async () => {
     const { body, headers } = delivery();
-    const answer = await postChunked(consumed.url, [Buffer.from(body)], headers);
+    const answer = await post(consumed.url, [Buffer.from(body)], headers);
     expect([answer.status, JSON.parse(answer.body).code]).toEqual([500, 'raw_body_unavailable']);
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringContaining('before JSON body parsers') }), 500);
   });
 
   it('uses raw bytes already on req.body (express.raw)', async () => {
     const { body, headers } = delivery();
-    const answer = await postChunked(preParsed.url, [Buffer.from(body)], headers);
+    const answer = await post(preParsed.url, [Buffer.from(body)], headers);
     expect(answer.status).toBe(200);
   });
 });

@@ -1,47 +1,52 @@
+import { concatBytes } from '../crypto.js';
 import {
+  answerDelivery,
   checkHandlerOptions,
-  handleWebhook,
-  problem,
-  tooLarge,
-  type WebhookAnswer,
+  type BodyRead,
+  type ReadLimits,
   type WebhookHandlerOptions,
 } from './handle.js';
 
 /** A receiver for fetch-style runtimes (edge functions, Bun, Deno, service workers). */
 export type FetchWebhookHandler = (request: Request) => Promise<Response>;
 
-/** Creates a receiver that verifies each POSTed delivery and hands its typed event to `onEvent`. */
+/** Creates a receiver that verifies each POSTed delivery and hands its typed event to `onEvent`; it always resolves to a Response. */
 export function createFetchWebhookHandler<AllowEarlier extends boolean = false>(
   options: WebhookHandlerOptions<AllowEarlier>,
 ): FetchWebhookHandler {
-  const limit = checkHandlerOptions(options as WebhookHandlerOptions<boolean>);
+  const shared = options as WebhookHandlerOptions<boolean>;
+  const limits = checkHandlerOptions(shared);
   return async (request) => {
-    if (request.method !== 'POST') return toResponse(problem(405, 'method_not_allowed', 'Webhook deliveries are POST requests.'));
-    const body = await readLimited(request, limit);
-    if (!body) return toResponse(tooLarge(limit));
-    return toResponse(await handleWebhook(body, request.headers, options as WebhookHandlerOptions<boolean>));
+    const delivery = { method: request.method, headers: request.headers, read: (limits: ReadLimits) => readBody(request, limits) };
+    const answer = await answerDelivery(delivery, limits, shared);
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
   };
 }
 
-async function readLimited(request: Request, limit: number): Promise<Uint8Array | undefined> {
-  if (Number(request.headers.get('content-length') ?? 0) > limit) return undefined;
+async function readBody(request: Request, { maxBodyBytes, readTimeoutMs }: ReadLimits): Promise<BodyRead> {
+  if (Number(request.headers.get('content-length') ?? 0) > maxBodyBytes) return 'too_large';
   if (!request.body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   const reader = request.body.getReader();
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    size += next.value.length;
-    if (size > limit) {
-      await reader.cancel();
-      return undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<'timed_out'>((resolve) => (timer = setTimeout(resolve, readTimeoutMs, 'timed_out')));
+  try {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const next = await Promise.race([reader.read(), deadline]);
+      if (next === 'timed_out') return stop(reader, next);
+      if (next.done) return concatBytes(...chunks);
+      size += next.value.length;
+      if (size > maxBodyBytes) return stop(reader, 'too_large');
+      chunks.push(next.value);
     }
-    chunks.push(next.value);
+  } finally {
+    clearTimeout(timer);
   }
-  const body = new Uint8Array(size);
-  chunks.reduce((offset, chunk) => (body.set(chunk, offset), offset + chunk.length), 0);
-  return body;
 }
 
-function toResponse(answer: WebhookAnswer): Response {
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+function stop(reader: ReadableStreamDefaultReader<Uint8Array>, outcome: 'timed_out' | 'too_large'): BodyRead {
+  // Note: not awaited, since a stalled sender may never let the cancellation finish.
+  reader.cancel().catch(() => undefined);
+  return outcome;
 }

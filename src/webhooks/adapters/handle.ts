@@ -1,9 +1,20 @@
-// The receiver logic both adapters share: verify, de-duplicate, call the merchant's handler, choose the answer.
+// The receiver logic both adapters share: verify, claim the event id, call the merchant's handler, choose the answer.
 import { secretKeyList } from '../crypto.js';
-import { WebhookVerificationError, type WebhookVerificationReason } from '../errors.js';
+import { WebhookVerificationError } from '../errors.js';
 import type { WebhookHeaders } from '../headers.js';
 import type { VerifiedWebhookEvent, WebhookLayout } from '../types.js';
 import { verifyWebhookDelivery, type VerifyWebhookOptions, type WebhookSecrets } from '../verify.js';
+import type { WebhookDedupe } from './dedupe.js';
+import {
+  bodyTimeout,
+  handlerFailed,
+  notPost,
+  ok,
+  rawBodyUnavailable,
+  rejected,
+  tooLarge,
+  type WebhookAnswer,
+} from './problem.js';
 
 /** What the merchant's handler is told besides the event. */
 export interface WebhookHandlerContext {
@@ -20,65 +31,86 @@ export interface WebhookHandlerOptions<AllowEarlier extends boolean = false>
   secrets: WebhookSecrets;
   /** Also accept the earlier layout (no X-Timestamp); the handler then receives either layout's event. */
   allowEarlierLayout?: AllowEarlier;
-  /** Called once per verified, not yet processed event; throwing answers 500 so the sender retries. */
+  /** Called once per verified event that this receiver claimed; throwing answers 500 so the sender retries. */
   onEvent(event: VerifiedWebhookEvent<AllowEarlier>, context: WebhookHandlerContext): unknown;
-  /** True when this X-Event-ID was already processed: the delivery is acknowledged without calling onEvent. */
-  isDuplicate?(id: string): boolean | Promise<boolean>;
-  /** Records that this X-Event-ID was processed, after onEvent succeeded. */
-  markProcessed?(id: string): unknown;
-  /** Told about every rejected delivery and every handler failure, e.g. for logging. */
-  onError?(error: unknown, status: number): void;
+  /** Claims each X-Event-ID before onEvent; a delivery whose id is already taken gets 200 `{"duplicate":true}`. */
+  dedupe?: WebhookDedupe;
+  /** Told about every rejected delivery (with the detailed error) and every failed hook; what it throws is ignored. */
+  onError?(error: unknown, status: number): unknown;
   /** Largest accepted body in bytes (default 1 MiB); larger bodies get 413. */
   maxBodyBytes?: number;
+  /** Longest wait for the whole body, in milliseconds (default 10,000); a slower body gets 408. */
+  readTimeoutMs?: number;
 }
 
-/** An HTTP answer, independent of the server API. */
-export interface WebhookAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
+/** The read limits of an adapter, checked when it is created. */
+export interface ReadLimits {
+  maxBodyBytes: number;
+  readTimeoutMs: number;
 }
 
-const STATUS: Record<WebhookVerificationReason, 400 | 401> = {
-  missing_header: 400,
-  malformed_timestamp: 401,
-  malformed_signature: 401,
-  no_matching_signature: 401,
-  timestamp_too_old: 401,
-  timestamp_in_future: 401,
-  invalid_json: 400,
-  schema_mismatch: 400,
-  header_mismatch: 400,
-};
-const TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  405: 'Method Not Allowed',
-  413: 'Content Too Large',
-  500: 'Internal Server Error',
-};
+/** What reading a body gave: its bytes, or why there are none. */
+export type BodyRead = Uint8Array | 'too_large' | 'timed_out';
+
+/** A request as the shared logic needs it, whatever the server API. */
+export interface DeliveryRequest {
+  method: string | undefined;
+  headers: WebhookHeaders;
+  read(limits: ReadLimits): Promise<BodyRead>;
+}
 
 /** The default body limit of the adapters. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** The default read deadline of the adapters, in milliseconds. */
+export const DEFAULT_READ_TIMEOUT_MS = 10_000;
+// Note: timers treat a longer delay as 1 ms, which would time every body out at once.
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** Checks the options once, when an adapter is created, so a bad secret fails at start-up. */
-export function checkHandlerOptions(options: WebhookHandlerOptions<boolean>): number {
+/** Checks the options once, when an adapter is created, so a bad secret or limit fails at start-up. */
+export function checkHandlerOptions(options: WebhookHandlerOptions<boolean>): ReadLimits {
   secretKeyList(options.secrets);
   if (typeof options.onEvent !== 'function') throw new TypeError('onEvent must be a function.');
-  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError('maxBodyBytes must be a positive integer.');
-  return limit;
+  if ('isDuplicate' in options || 'markProcessed' in options) {
+    throw new TypeError('isDuplicate and markProcessed were replaced by dedupe: { claim(id), release(id) }.');
+  }
+  const { dedupe } = options;
+  if (dedupe !== undefined && (typeof dedupe?.claim !== 'function' || typeof dedupe.release !== 'function')) {
+    throw new TypeError('dedupe must have claim(id) and release(id) functions.');
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw new TypeError('maxBodyBytes must be a positive integer.');
+  const readTimeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+  if (!Number.isInteger(readTimeoutMs) || readTimeoutMs < 1 || readTimeoutMs > MAX_TIMER_MS) {
+    throw new TypeError(`readTimeoutMs must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}.`);
+  }
+  return { maxBodyBytes, readTimeoutMs };
 }
 
-/** An RFC 9457 problem answer with a stable `code`. */
-export function problem(status: number, code: string, detail: string, extra: Record<string, unknown> = {}): WebhookAnswer {
-  const body = { type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail, code, ...extra };
-  const headers: Record<string, string> = { 'content-type': 'application/problem+json' };
-  if (status === 405) headers['allow'] = 'POST';
-  return { status, headers, body: JSON.stringify(body) };
+/** Answers one request; never rejects, whatever the merchant's hooks do. */
+export async function answerDelivery(
+  request: DeliveryRequest,
+  limits: ReadLimits,
+  options: WebhookHandlerOptions<boolean>,
+): Promise<WebhookAnswer> {
+  try {
+    if (request.method !== 'POST') return notPost();
+    let body: BodyRead;
+    try {
+      body = await request.read(limits);
+    } catch (error) {
+      report(options, error, 500);
+      return rawBodyUnavailable();
+    }
+    if (body === 'too_large') return tooLarge(limits.maxBodyBytes);
+    if (body === 'timed_out') return bodyTimeout();
+    return await handleWebhook(body, request.headers, options);
+  } catch (error) {
+    report(options, error, 500);
+    return handlerFailed();
+  }
 }
 
-/** Verifies one POSTed delivery and runs the merchant's handler on it. */
+/** Verifies one POSTed delivery, claims its id and runs the merchant's handler on it. */
 export async function handleWebhook(
   rawBody: Uint8Array,
   headers: WebhookHeaders,
@@ -89,32 +121,58 @@ export async function handleWebhook(
     verified = await verifyWebhookDelivery(rawBody, headers, options.secrets, options);
   } catch (error) {
     if (!(error instanceof WebhookVerificationError)) return failed(error, options);
-    const status = STATUS[error.reason];
-    options.onError?.(error, status);
-    const errors = error.errors?.map((issue) => ({ pointer: issue.instancePath, detail: issue.message }));
-    return problem(status, error.reason, error.message, errors ? { errors } : {});
+    const answer = rejected(error);
+    report(options, error, answer.status);
+    return answer;
   }
+  const { id, event, layout } = verified;
+  const { dedupe } = options;
+  let claimed = true;
   try {
-    if (await options.isDuplicate?.(verified.id)) return ok({ duplicate: true });
-    await options.onEvent(verified.event, { id: verified.id, layout: verified.layout });
-    await options.markProcessed?.(verified.id);
+    if (dedupe) claimed = claimResult(await dedupe.claim(id));
+  } catch (error) {
+    return failed(error, options);
+  }
+  if (!claimed) return ok({ duplicate: true });
+  try {
+    await options.onEvent(event, { id, layout });
     return ok({});
   } catch (error) {
+    if (dedupe) await release(dedupe, id, options);
     return failed(error, options);
   }
 }
 
-/** The answer for a delivery over the body limit. */
-export function tooLarge(limit: number): WebhookAnswer {
-  return problem(413, 'body_too_large', `The body exceeds this receiver's limit of ${limit} bytes.`);
+/** Tells onError, if any; what it throws or rejects with is dropped so that it changes no answer and crashes nothing. */
+export function report(options: WebhookHandlerOptions<boolean>, error: unknown, status: number): void {
+  try {
+    const result = options.onError?.(error, status);
+    if (isThenable(result)) result.then(undefined, () => undefined);
+  } catch {
+    // Note: a failing onError has nowhere left to be reported to.
+  }
 }
 
-function ok(body: Record<string, unknown>): WebhookAnswer {
-  return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+function claimResult(value: unknown): boolean {
+  // Note: a claim that forgot to return would otherwise read as "taken" and drop every event without a trace.
+  if (typeof value !== 'boolean') throw new TypeError('dedupe.claim(id) must return true or false, or a promise of one.');
+  return value;
+}
+
+async function release(dedupe: WebhookDedupe, id: string, options: WebhookHandlerOptions<boolean>): Promise<void> {
+  try {
+    await dedupe.release(id);
+  } catch (error) {
+    // Note: the id stays claimed, so the sender's retry is answered as a duplicate; onError must hear of it.
+    report(options, error, 500);
+  }
 }
 
 function failed(error: unknown, options: WebhookHandlerOptions<boolean>): WebhookAnswer {
-  options.onError?.(error, 500);
-  // Note: the handler's own error stays out of the answer; it may carry internal details.
-  return problem(500, 'handler_failed', 'The event could not be processed; the sender will deliver it again.');
+  report(options, error, 500);
+  return handlerFailed();
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }

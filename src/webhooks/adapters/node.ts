@@ -1,42 +1,33 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  answerDelivery,
   checkHandlerOptions,
-  handleWebhook,
-  problem,
-  tooLarge,
-  type WebhookAnswer,
+  type BodyRead,
+  type ReadLimits,
   type WebhookHandlerOptions,
 } from './handle.js';
+import type { WebhookAnswer } from './problem.js';
 
 /** A receiver for Node's http server and frameworks built on it (Express, Fastify's raw request, Next.js API routes). */
 export type NodeWebhookHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /**
- * Creates a receiver that reads the raw body itself (up to `maxBodyBytes`), verifies the delivery and hands its typed
- * event to `onEvent`. Mount it before any JSON body parser, or give it the raw bytes (e.g. `express.raw()`).
+ * Creates a receiver that reads the raw body itself (up to `maxBodyBytes`, within `readTimeoutMs`), verifies the
+ * delivery and hands its typed event to `onEvent`. Mount it before any JSON body parser, or give it the raw bytes
+ * (e.g. `express.raw()`). Its promise never rejects, so servers that ignore it stay up.
  */
 export function createNodeWebhookHandler<AllowEarlier extends boolean = false>(
   options: WebhookHandlerOptions<AllowEarlier>,
 ): NodeWebhookHandler {
-  const limit = checkHandlerOptions(options as WebhookHandlerOptions<boolean>);
+  const shared = options as WebhookHandlerOptions<boolean>;
+  const limits = checkHandlerOptions(shared);
   return async (req, res) => {
-    if (req.method !== 'POST') return send(res, problem(405, 'method_not_allowed', 'Webhook deliveries are POST requests.'));
-    let body: Uint8Array | undefined;
-    try {
-      body = await readBody(req, limit);
-    } catch (error) {
-      options.onError?.(error, 500);
-      return send(res, problem(500, 'raw_body_unavailable', 'The receiver could not read the raw request body.'));
-    }
-    if (!body) {
-      res.setHeader('connection', 'close');
-      return send(res, tooLarge(limit));
-    }
-    send(res, await handleWebhook(body, req.headers, options as WebhookHandlerOptions<boolean>));
+    const request = { method: req.method, headers: req.headers, read: (limits: ReadLimits) => readBody(req, limits) };
+    send(res, await answerDelivery(request, limits, shared));
   };
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
+async function readBody(req: IncomingMessage, { maxBodyBytes, readTimeoutMs }: ReadLimits): Promise<BodyRead> {
   const parsed = (req as IncomingMessage & { body?: unknown }).body;
   if (typeof parsed === 'string') return new TextEncoder().encode(parsed);
   if (parsed instanceof Uint8Array) return parsed;
@@ -44,23 +35,33 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array
     // Note: once a JSON parser has consumed the stream, the exact bytes the signature covers are gone.
     throw new TypeError('The request body was already consumed; mount the webhook handler before JSON body parsers.');
   }
-  if (Number(req.headers['content-length'] ?? 0) > limit) return undefined;
+  if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return 'too_large';
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const finish = (outcome: BodyRead | Error): void => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', finish).off('close', onClose);
+      // Note: the stream keeps flowing, so the rest is drained and dropped and the answer can still be written.
+      req.resume();
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      req.off('data', onData);
-      req.resume(); // Note: the rest is drained and dropped so the 413 answer can still be written.
-      resolve(undefined);
+      if (size <= maxBodyBytes) chunks.push(chunk);
+      else finish('too_large');
     };
-    req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks, size)));
-    req.once('error', reject);
+    const onEnd = (): void => finish(Buffer.concat(chunks, size));
+    const onClose = (): void => finish(new Error('The sender closed the connection before the body ended.'));
+    const timer = setTimeout(() => finish('timed_out'), readTimeoutMs);
+    req.on('data', onData).once('end', onEnd).once('error', finish).once('close', onClose);
   });
 }
 
 function send(res: ServerResponse, answer: WebhookAnswer): void {
-  res.writeHead(answer.status, answer.headers).end(answer.body);
+  if (res.headersSent || res.destroyed) return;
+  // Note: after 408 or 413 part of the request is unread, so the connection cannot carry another request.
+  const unread = answer.status === 408 || answer.status === 413;
+  res.writeHead(answer.status, unread ? { ...answer.headers, connection: 'close' } : answer.headers).end(answer.body);
 }
