@@ -1,13 +1,24 @@
 #!/usr/bin/env node
 // Sends a signed example webhook, built from the contract's named examples, and prints the receiver's answer.
-//   npm run webhook:send -- --url <receiver> --secret <whsec_…> [--type payment.status_changed] [--layout later|earlier]
-//                           [--id <event id>]
-// The secret may come from WEBHOOK_SECRET instead of --secret (keeps it out of shell history).
+// Bounded like a real delivery: a time-out, a cap on the answer's size, and no redirects.
 import { register } from 'node:module';
 import { parseArgs } from 'node:util';
 
-const usage =
-  'usage: npm run webhook:send -- --url <receiver> --secret <whsec_…> [--type <event type>] [--layout later|earlier] [--id <event id>]';
+const usage = `usage: npm run webhook:send -- --url <receiver> [--type <event type>] [--layout later|earlier] [--id <event id>]
+                            [--timeout-ms <ms>] [--max-response-bytes <bytes>] [--secret <whsec_…>]
+
+The secret comes from WEBHOOK_SECRET (preferred: flags end up in shell history) or --secret.
+  --timeout-ms <ms>              how long the receiver may take to answer in full (default 10000)
+  --max-response-bytes <bytes>   how much of the answer is read before giving up (default 65536)
+Redirects are not followed: a 3xx answer is a failure.
+
+Exit codes: 0 the receiver answered 2xx; 1 it answered otherwise, or the delivery failed (time-out, answer too
+large, redirect, network); 2 usage error.`;
+
+function usageError(message) {
+  console.error(`webhook:send: ${message}\n${usage}`);
+  process.exit(2);
+}
 
 let args;
 try {
@@ -18,39 +29,49 @@ try {
       type: { type: 'string' },
       layout: { type: 'string', default: 'later' },
       id: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      'max-response-bytes': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   }));
 } catch (error) {
-  console.error(`webhook:send: ${error.message}\n${usage}`);
-  process.exit(2);
+  usageError(error.message);
 }
 if (args.help) {
   console.log(usage);
   process.exit(0);
 }
 const secret = args.secret ?? process.env.WEBHOOK_SECRET;
-if (!args.url || !secret) {
-  console.error(`webhook:send: --url and --secret (or WEBHOOK_SECRET) are required\n${usage}`);
-  process.exit(2);
-}
-if (args.layout !== 'later' && args.layout !== 'earlier') {
-  console.error(`webhook:send: --layout must be "later" or "earlier"\n${usage}`);
-  process.exit(2);
-}
+if (!args.url || !secret) usageError('--url and WEBHOOK_SECRET (or --secret) are required');
+if (args.layout !== 'later' && args.layout !== 'earlier') usageError('--layout must be "later" or "earlier"');
+const number = (flag) => (args[flag] === undefined ? undefined : Number(args[flag]));
 
 // Note: the sender is TypeScript in src/; these hooks transpile it on the fly, so no build step or extra tool is needed.
 register('./lib/typescript-hooks.mjs', import.meta.url);
 const { sendWebhookExample } = await import('../src/webhooks/send.ts');
+const { WebhookSendError } = await import('../src/webhooks/send-error.ts');
 
 try {
-  const result = await sendWebhookExample({ url: args.url, secret, type: args.type, layout: args.layout, id: args.id });
+  const result = await sendWebhookExample({
+    url: args.url,
+    secret,
+    type: args.type,
+    layout: args.layout,
+    id: args.id,
+    timeoutMs: number('timeout-ms'),
+    maxResponseBytes: number('max-response-bytes'),
+  });
   console.log(`sent ${result.event.type} ${result.event.id} (${args.layout} layout) to ${args.url}`);
   console.log(`status: ${result.status}`);
   console.log(`body: ${result.body}`);
   process.exit(result.status >= 200 && result.status < 300 ? 0 : 1);
 } catch (error) {
+  if (error instanceof WebhookSendError) {
+    console.error(`webhook:send: ${error.reason}: ${error.message}`);
+    process.exit(1);
+  }
+  // Note: options the sender refuses before sending anything (bad URL, secret, type or limit) are usage errors.
+  if (error instanceof TypeError || error instanceof RangeError) usageError(error.message);
   console.error(`webhook:send: ${error instanceof Error ? error.message : String(error)}`);
-  if (error?.cause) console.error(`  cause: ${error.cause.message ?? error.cause}`);
   process.exit(1);
 }

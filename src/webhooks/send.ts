@@ -1,4 +1,5 @@
 import { webhookExamples, type WebhookExample } from '../../generated/validators/webhook-examples.js';
+import { checkLimits, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, deliver } from './deliver.js';
 import { WEBHOOK_HEADERS } from './headers.js';
 import { signWebhook } from './sign.js';
 import type { WebhookLayout } from './types.js';
@@ -19,6 +20,10 @@ export interface SendWebhookExampleOptions {
   now?: () => number | Date;
   /** The fetch to send with (default the global one). */
   fetch?: (url: string, init: RequestInit) => Promise<Response>;
+  /** How long the receiver may take to answer, headers and body together (default 10 000 ms; at most 2^31-1). */
+  timeoutMs?: number;
+  /** How many bytes of the answer are read before giving up (default 65 536). */
+  maxResponseBytes?: number;
 }
 
 /** What the receiver answered, and what was sent. */
@@ -32,8 +37,15 @@ export interface SendWebhookExampleResult {
 const DEFAULT_USER_AGENT = 'merchant-payments-webhook-sender/0.1 (test delivery)';
 const DEFAULT_TYPE = 'payment.status_changed';
 
-/** Sends one signed example event, built from the contract's named examples, and returns the receiver's answer. */
+/**
+ * Sends one signed example event, built from the contract's named examples, and returns the receiver's answer;
+ * throws WebhookSendError on a time-out, an answer over the size cap, a redirect or a network failure.
+ */
 export async function sendWebhookExample(options: SendWebhookExampleOptions): Promise<SendWebhookExampleResult> {
+  const url = receiverUrl(options.url);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  checkLimits(timeoutMs, maxResponseBytes);
   const layout = options.layout ?? 'later';
   const contract = webhookExamples.layouts[layout];
   if (!contract) throw new TypeError(`Unknown layout "${String(layout)}"; use "later" or "earlier".`);
@@ -55,8 +67,16 @@ export async function sendWebhookExample(options: SendWebhookExampleOptions): Pr
     if (value === undefined) throw new Error(`The contract's ${contract.webhook} lists header ${name}, which the sender cannot fill.`);
     headers[name] = value;
   }
-  const response = await (options.fetch ?? fetch)(String(options.url), { method: 'POST', headers, body });
-  return { status: response.status, body: await response.text(), event, headers };
+  const answer = await deliver(url, { headers, body }, { timeoutMs, maxResponseBytes, fetch: options.fetch ?? fetch });
+  return { ...answer, event, headers };
+}
+
+function receiverUrl(value: string | URL): URL {
+  const url = URL.canParse(String(value)) ? new URL(String(value)) : undefined;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new TypeError('The receiver URL must be an absolute http:// or https:// URL.');
+  }
+  return url;
 }
 
 function pickExample(examples: readonly WebhookExample[], type: string | undefined): WebhookExample {

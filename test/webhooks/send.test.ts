@@ -1,16 +1,17 @@
 import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { webhookExamples } from '../../generated/validators/webhook-examples.js';
 import {
   createFetchWebhookHandler,
   createNodeWebhookHandler,
   sendWebhookExample,
+  WebhookSendError,
   type EarlierWebhookEvent,
   type WebhookEvent,
   type WebhookHandlerContext,
 } from '../../src/webhooks/index.js';
 import { exampleTypes, OTHER_SECRET, SECRET } from './fixtures.js';
+import { endlessReceiver, fixedReceiver, redirectingReceiver, silentReceiver, type HostileReceiver } from './hostile.js';
 import { serveFetch, serveNode, type Receiver } from './server.js';
 
 type Delivered = { event: WebhookEvent | EarlierWebhookEvent; context: WebhookHandlerContext };
@@ -22,8 +23,7 @@ function receiverOptions(delivered: Delivered[]) {
     secrets: SECRET,
     allowEarlierLayout: true as boolean,
     onEvent: (event: WebhookEvent | EarlierWebhookEvent, context: WebhookHandlerContext) => void delivered.push({ event, context }),
-    isDuplicate: (id: string) => seen.has(id),
-    markProcessed: (id: string) => void seen.add(id),
+    dedupe: { claim: (id: string) => !seen.has(id) && Boolean(seen.add(id)), release: (id: string) => seen.delete(id) },
   };
 }
 
@@ -80,6 +80,16 @@ describe.each(Object.entries(adapters))('sendWebhookExample to a %s receiver', (
   });
 });
 
+/** Runs `npm run webhook:send` (its script, directly) with the secret in WEBHOOK_SECRET; resolves to its exit code and output. */
+function webhookSend(args: string[], secret = SECRET): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env, WEBHOOK_SECRET: secret };
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['scripts/webhook-send.mjs', ...args], { env, timeout: 20_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
+  });
+}
+
 describe('npm run webhook:send', () => {
   let receiver: Receiver;
   beforeAll(async () => {
@@ -88,20 +98,97 @@ describe('npm run webhook:send', () => {
   afterAll(() => receiver.close());
 
   it('prints the status and body of the receiver and exits 0 on 2xx', async () => {
-    const run = promisify(execFile);
-    const args = ['scripts/webhook-send.mjs', '--url', receiver.url, '--secret', SECRET, '--type', 'payout.status_changed'];
-    const { stdout } = await run(process.execPath, args);
+    const { code, stdout } = await webhookSend(['--url', receiver.url, '--type', 'payout.status_changed']);
+    expect(code).toBe(0);
     expect(stdout).toContain('sent payout.status_changed');
     expect(stdout).toContain('status: 200');
     expect(stdout).toContain('body: {}');
   });
 
   it('exits 1 and prints the problem when the receiver refuses the delivery', async () => {
-    const run = promisify(execFile);
-    const args = ['scripts/webhook-send.mjs', '--url', receiver.url, '--secret', OTHER_SECRET];
-    const failure = await run(process.execPath, args).then(() => undefined, (error: { code: number; stdout: string }) => error);
-    expect(failure?.code).toBe(1);
-    expect(failure?.stdout).toContain('status: 401');
-    expect(failure?.stdout).toContain('no_matching_signature');
+    const { code, stdout } = await webhookSend(['--url', receiver.url], OTHER_SECRET);
+    expect(code).toBe(1);
+    expect(stdout).toContain('status: 401');
+    expect(stdout).toContain('no_matching_signature');
+  });
+
+  it('exits 2 with its usage when a limit is out of range', async () => {
+    const { code, stderr } = await webhookSend(['--url', receiver.url, '--timeout-ms', String(2 ** 31)]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('timeoutMs must be');
+    expect(stderr).toContain('usage: npm run webhook:send');
+  });
+});
+
+describe('sendWebhookExample against a receiver that misbehaves', () => {
+  const started: HostileReceiver[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((receiver) => receiver.close()));
+  });
+  const track = <T extends HostileReceiver>(receiver: T) => (started.push(receiver), receiver);
+  const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+
+  it('fails with reason timeout when the receiver never answers', async () => {
+    const silent = track(await silentReceiver());
+    const error = await failure(sendWebhookExample({ url: silent.url, secret: SECRET, timeoutMs: 200 }));
+    expect(error).toBeInstanceOf(WebhookSendError);
+    expect(error).toMatchObject({ name: 'WebhookSendError', reason: 'timeout' });
+    expect((error as Error).message).toContain('within 200 ms');
+    expect(silent.requests).toBe(1);
+  });
+
+  it('fails with reason response_too_large and hangs up when the answer never ends', async () => {
+    const endless = track(await endlessReceiver(64 * 1024 * 1024));
+    const error = await failure(sendWebhookExample({ url: endless.url, secret: SECRET, maxResponseBytes: 64 * 1024 }));
+    expect(error).toMatchObject({ name: 'WebhookSendError', reason: 'response_too_large' });
+    await endless.state.hungUp;
+    // The sender stopped reading at the cap: far less than the receiver's 64 MiB was ever written to the socket.
+    expect(endless.state.written).toBeLessThan(8 * 1024 * 1024);
+  });
+
+  it('reads an answer of exactly maxResponseBytes, and refuses one a byte longer', async () => {
+    const fixed = track(await fixedReceiver('x'.repeat(100)));
+    const result = await sendWebhookExample({ url: fixed.url, secret: SECRET, maxResponseBytes: 100 });
+    expect([result.status, result.body.length]).toEqual([200, 100]);
+    const error = await failure(sendWebhookExample({ url: fixed.url, secret: SECRET, maxResponseBytes: 99 }));
+    expect(error).toMatchObject({ reason: 'response_too_large' });
+  });
+
+  it.each([302, 307])('fails with reason redirect on a %i to another origin, which receives nothing', async (status) => {
+    const elsewhere = track(await fixedReceiver('{}'));
+    const redirecting = track(await redirectingReceiver(status, `${elsewhere.url}?token=abc`));
+    const error = await failure(sendWebhookExample({ url: redirecting.url, secret: SECRET }));
+    expect(error).toMatchObject({ name: 'WebhookSendError', reason: 'redirect', location: elsewhere.url });
+    expect((error as Error).message).toContain(`redirect to ${elsewhere.url}`);
+    expect((error as Error).message).toContain('Webhooks are not redirected');
+    expect(elsewhere.requests).toBe(0);
+  });
+
+  it('fails with reason network when nothing listens, naming the cause', async () => {
+    const closed = await fixedReceiver('');
+    await closed.close();
+    const error = await failure(sendWebhookExample({ url: closed.url, secret: SECRET }));
+    expect(error).toMatchObject({ reason: 'network' });
+    expect((error as Error).message).toContain('ECONNREFUSED');
+  });
+
+  it('refuses limits a timer or a byte count cannot hold, before sending anything', async () => {
+    const fixed = track(await fixedReceiver('{}'));
+    for (const limits of [{ timeoutMs: 0 }, { timeoutMs: 2 ** 31 }, { timeoutMs: Infinity }, { timeoutMs: Number.NaN }, { maxResponseBytes: -1 }, { maxResponseBytes: 1.5 }]) {
+      await expect(sendWebhookExample({ url: fixed.url, secret: SECRET, ...limits }), JSON.stringify(limits)).rejects.toThrow(RangeError);
+    }
+    expect(fixed.requests).toBe(0);
+  });
+
+  it.each([
+    ['timeout', () => silentReceiver(), ['--timeout-ms', '200']],
+    ['response_too_large', () => endlessReceiver(64 * 1024 * 1024), []],
+    ['redirect', () => redirectingReceiver(307, 'http://127.0.0.1:9/elsewhere'), []],
+  ] as const)('makes npm run webhook:send exit 1 naming %s, without the secret in its output', async (reason, serve, flags) => {
+    const hostile = track(await serve());
+    const { code, stdout, stderr } = await webhookSend(['--url', hostile.url, ...flags]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`webhook:send: ${reason}: `);
+    expect(`${stdout}${stderr}`).not.toContain(SECRET.slice('whsec_'.length));
   });
 });
