@@ -1,10 +1,20 @@
 // Package root: typed clients for both variants, their named types, errors, pagination, and webhook verification.
 export { createVariantAClient, type VariantAClient, type VariantAClientOptions, type VariantAPaths } from './client/variant-a.js';
 export { createVariantBClient, type VariantBClient, type VariantBClientOptions, type VariantBPaths } from './client/variant-b.js';
-export type { ClientLogger, ClientOptions, FetchLike, RetryInfo, RetryOptions, Sleep } from './client/options.js';
+export type { ClientLogger, ClientOptions, FetchLike, RedirectMode, RetryInfo, RetryOptions, Sleep } from './client/options.js';
 export { paginate, type ListItem, type ListPath, type ListQuery, type PaginateInit } from './client/paginate.js';
 export { describeProblem, hasProblemCode, isProblem, type Problem, type ProblemFieldError } from './client/problem.js';
-export { ClientConfigError, NetworkError, ProblemError, TimeoutError, type RequestErrorDetails } from './client/errors/index.js';
+export {
+  ClientConfigError,
+  NetworkError,
+  ProblemError,
+  RedirectError,
+  RequestError,
+  ResponseParseError,
+  ResponseTooLargeError,
+  TimeoutError,
+  type RequestErrorDetails,
+} from './client/errors/index.js';
 export type * as VariantA from './types/variant-a.js';
 export type * as VariantB from './types/variant-b.js';
 export * from './webhooks/index.js';

@@ -1,9 +1,15 @@
 // How long to wait before the next attempt: exponential backoff with full jitter, or what Retry-After asks, both capped.
 import type { RetryPolicy } from './options.js';
 
-/** Statuses worth another attempt: rate limited, or a failure on the service's side. */
+// Note: these say the request itself can never succeed there (not implemented, HTTP version, network login).
+const PERMANENT_5XX = new Set([501, 505, 511]);
+
+/** The problem code a 409 carries while the first request with the same Idempotency-Key is still running. */
+export const IN_PROGRESS_CODE = 'idempotency_request_in_progress';
+
+/** Statuses worth another attempt whatever the body: rate limited, or a transient failure on the service's side. */
 export function isRetryableStatus(status: number): boolean {
-  return status === 429 || status >= 500;
+  return status === 429 || (status >= 500 && !PERMANENT_5XX.has(status));
 }
 
 /** Wait before attempt `failedAttempt + 1`: a random time up to min(maxDelayMs, baseDelayMs * 2^(failedAttempt-1)). */
@@ -21,9 +27,10 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Wait after a response: Retry-After on 429 and 503 when present, otherwise backoff; never more than maxDelayMs. */
+/** Wait after a response: Retry-After on 429, 409 and 503 when present, otherwise backoff; never more than maxDelayMs. */
 export function responseDelay(policy: RetryPolicy, failedAttempt: number, response: Response): number {
-  const asked = response.status === 429 || response.status === 503 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
+  const honours = response.status === 429 || response.status === 409 || response.status === 503;
+  const asked = honours ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
   // Note: a Retry-After above maxDelayMs is cut to it, so a buggy or hostile header cannot stall the caller;
   // the service may answer 429 again, which uses up an attempt.
   return asked === undefined ? backoffDelay(policy, failedAttempt) : Math.min(asked, policy.maxDelayMs);

@@ -1,18 +1,17 @@
-// What both variants' factories share: options, the time-out transport, idempotency, auth and retry middleware, and a safe printout.
-import createClient, { type Middleware } from 'openapi-fetch';
+// What both variants' factories share: options, the transport that owns each attempt, idempotency and auth middleware, and a safe printout.
+import createClient from 'openapi-fetch';
+import { authMiddleware } from './auth.js';
 import { idempotencyKeyMiddleware } from './idempotency.js';
 import { resolveOptions, type ClientOptions } from './options.js';
 import { createScrubber } from './redact.js';
-import { createBodyStore } from './request-body.js';
-import { retryMiddleware } from './retry.js';
 import { createTransport } from './transport.js';
 import type { TypedClient } from './typed-client.js';
 import { canSetUserAgent } from './user-agent.js';
 
-/** What a variant adds to the shared client: its name, its auth middleware and the secrets to keep out of output. */
+/** What a variant adds to the shared client: its name, its credential headers and the secrets to keep out of output. */
 export interface VariantSetup {
   variant: 'A' | 'B';
-  auth: Middleware;
+  credentials: Record<string, string>;
   secrets: readonly string[];
 }
 
@@ -23,15 +22,11 @@ export function buildClient<Paths extends {}>(options: ClientOptions, setup: Var
   const resolved = resolveOptions(options);
   const headers: Record<string, string> = { Accept: ACCEPT, ...resolved.headers };
   if (canSetUserAgent()) headers['User-Agent'] = resolved.userAgent;
-  const scrub = createScrubber(setup.secrets);
-  const bodies = createBodyStore();
-  const fetch = createTransport({ fetch: resolved.fetch, timeoutMs: resolved.timeoutMs, logger: resolved.logger, scrub, bodies });
-  // Note: only these four options reach openapi-fetch: it spreads unknown options into every RequestInit.
-  const client = createClient<Paths>({ baseUrl: resolved.baseUrl, fetch, headers, Request: bodies.Request });
-  // Note: the order matters: retries resend the request as the key and auth middleware left it.
+  const fetch = createTransport({ ...resolved, scrub: createScrubber(setup.secrets) });
+  // Note: only these three options reach openapi-fetch: it spreads unknown options into every RequestInit.
+  const client = createClient<Paths>({ baseUrl: resolved.baseUrl, fetch, headers });
   if (resolved.generateIdempotencyKey) client.use(idempotencyKeyMiddleware(resolved.generateIdempotencyKey));
-  client.use(setup.auth);
-  client.use(retryMiddleware(resolved.retry, { onRetry: resolved.onRetry, logger: resolved.logger, scrub, bodies }));
+  client.use(authMiddleware(setup.credentials, fetch));
   // Note: the same functions, typed more strictly (see TypedClient).
   return describeSafely(client as unknown as TypedClient<Paths>, { variant: setup.variant, baseUrl: resolved.baseUrl });
 }

@@ -28,17 +28,20 @@ export interface RetryInfo {
   /** How long the client waits before the next attempt. */
   delayMs: number;
   reason: 'network' | 'timeout' | 'status';
-  /** The HTTP status, when `reason` is `status` (429 or 5xx). */
+  /** The HTTP status, when `reason` is `status` (429, a transient 5xx, or 409 while the same key is still in progress). */
   status?: number;
 }
 
-/** How failed requests are retried: only GET, HEAD and requests with an Idempotency-Key, only on network errors, time-outs, 429 and 5xx. */
+/**
+ * How failed requests are retried: only GET, HEAD and requests with an Idempotency-Key; only after a network error,
+ * a time-out, 429, 409 `idempotency_request_in_progress`, or a 5xx other than 501, 505 and 511.
+ */
 export interface RetryOptions {
   /** Total attempts including the first (default 3, i.e. up to 2 retries; 1 to 10). */
   attempts?: number;
   /** First backoff ceiling in ms; doubles per retry (default 500). */
   baseDelayMs?: number;
-  /** Upper bound of any wait, including one asked for by Retry-After (default 10000). */
+  /** Upper bound of any wait, including one asked for by Retry-After (default 10000, at most 2147483647). */
   maxDelayMs?: number;
   /** Full jitter: wait a random time up to the backoff ceiling (default true). Retry-After waits are not jittered. */
   jitter?: boolean;
@@ -46,14 +49,25 @@ export interface RetryOptions {
   sleep?: Sleep;
 }
 
+/** How a client treats redirects; see ClientOptions.redirect. */
+export type RedirectMode = 'error' | 'follow-same-origin';
+
 /** Options both variants accept. */
 export interface ClientOptions {
   /** Absolute http(s) URL of the service, e.g. `https://api.payments.example` (Variant B adds `/merchant/v1` in its paths). */
   baseUrl: string;
   /** The fetch to use (default: globalThis.fetch, looked up per call). */
   fetch?: FetchLike;
-  /** Limit for one attempt, headers and body included, in ms (default 30000; Infinity for none). */
+  /** Limit for one attempt, headers and body included, in ms (default 30000, at most 2147483647; Infinity for none). */
   timeoutMs?: number;
+  /** Largest response body read, in bytes (default 8 MiB); a larger one aborts the read with ResponseTooLargeError. */
+  maxResponseBytes?: number;
+  /**
+   * What to do with a 3xx answer (default `error`: throw RedirectError, which says where it pointed).
+   * `follow-same-origin` follows up to 5 redirects within the baseUrl's origin: 307/308 keep the method and body,
+   * 301/302/303 are followed for GET and HEAD only. Credentials never leave the origin either way.
+   */
+  redirect?: RedirectMode;
   /** Retry policy, or `false` for a single attempt. */
   retry?: RetryOptions | false;
   /** User-Agent in server runtimes (default `merchant-payments-contract/<version>`); browsers keep their own. */
@@ -84,6 +98,8 @@ export interface ResolvedOptions {
   /** The caller's fetch; undefined for globalThis.fetch. */
   fetch: FetchLike | undefined;
   timeoutMs: number;
+  maxResponseBytes: number;
+  redirect: RedirectMode;
   retry: RetryPolicy;
   userAgent: string;
   headers: Record<string, string>;
@@ -94,6 +110,13 @@ export interface ResolvedOptions {
 
 /** Default per-attempt time-out in ms. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Default largest response body in bytes: far above a full page of 100 objects. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+// Note: Node and browsers store timer delays as signed 32-bit integers; a longer one fires after 1 ms.
+/** The longest delay a timer can hold, in ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Default retry policy values. */
 export const DEFAULT_RETRY = { attempts: 3, baseDelayMs: 500, maxDelayMs: 10_000, jitter: true } as const;
@@ -115,6 +138,8 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     baseUrl: parseBaseUrl(options.baseUrl),
     fetch: options.fetch,
     timeoutMs: resolveTimeout(options.timeoutMs),
+    maxResponseBytes: resolveMaxResponseBytes(options.maxResponseBytes),
+    redirect: resolveRedirect(options.redirect),
     retry,
     userAgent: resolveUserAgent(options.userAgent),
     headers: resolveHeaders(options.headers),
@@ -166,8 +191,28 @@ export function requireCredential(option: string, value: unknown, header: string
 
 function resolveTimeout(value: number | undefined): number {
   if (value === undefined) return DEFAULT_TIMEOUT_MS;
-  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
-    throw new ClientConfigError('timeoutMs', 'timeoutMs must be a positive number of milliseconds (or Infinity for no limit).');
+  if (value === Infinity) return value;
+  if (!isNonNegative(value) || value === 0 || value > MAX_TIMER_MS) {
+    throw new ClientConfigError(
+      'timeoutMs',
+      `timeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS} (about 24.8 days), or Infinity for no limit.`,
+    );
+  }
+  return value;
+}
+
+function resolveMaxResponseBytes(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_RESPONSE_BYTES;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new ClientConfigError('maxResponseBytes', 'maxResponseBytes must be a whole number of bytes, 1 or more.');
+  }
+  return value;
+}
+
+function resolveRedirect(value: RedirectMode | undefined): RedirectMode {
+  if (value === undefined) return 'error';
+  if (value !== 'error' && value !== 'follow-same-origin') {
+    throw new ClientConfigError('redirect', 'redirect must be "error" (the default) or "follow-same-origin".');
   }
   return value;
 }
@@ -179,11 +224,14 @@ function resolveRetry(value: RetryOptions | false | undefined): RetryPolicy {
   if (!Number.isInteger(policy.attempts) || policy.attempts < 1 || policy.attempts > 10) {
     throw new ClientConfigError('retry.attempts', 'retry.attempts must be a whole number from 1 to 10 (total attempts, first included).');
   }
-  if (!isNonNegative(policy.baseDelayMs)) {
-    throw new ClientConfigError('retry.baseDelayMs', 'retry.baseDelayMs must be a finite number of milliseconds, 0 or more.');
+  if (!isNonNegative(policy.baseDelayMs) || policy.baseDelayMs > MAX_TIMER_MS) {
+    throw new ClientConfigError('retry.baseDelayMs', `retry.baseDelayMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}.`);
   }
-  if (!isNonNegative(policy.maxDelayMs) || policy.maxDelayMs < policy.baseDelayMs) {
-    throw new ClientConfigError('retry.maxDelayMs', 'retry.maxDelayMs must be a finite number of milliseconds, at least retry.baseDelayMs.');
+  if (!isNonNegative(policy.maxDelayMs) || policy.maxDelayMs < policy.baseDelayMs || policy.maxDelayMs > MAX_TIMER_MS) {
+    throw new ClientConfigError(
+      'retry.maxDelayMs',
+      `retry.maxDelayMs must be a number of milliseconds from retry.baseDelayMs to ${MAX_TIMER_MS}.`,
+    );
   }
   return policy;
 }

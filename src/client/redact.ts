@@ -25,30 +25,64 @@ export function redactHeaders(headers: Headers): Record<string, string> {
 export interface Scrubber {
   /** The text with every occurrence of a credential replaced by `[REDACTED]`. */
   text(value: string): string;
-  /** The error itself when no credential shows in it or its causes; otherwise a plain Error with the scrubbed message. */
-  cause(error: unknown): unknown;
+  /** A credential-free stand-in for an error some other code threw (see ScrubbedError). */
+  cause(error: unknown): ScrubbedError;
 }
+
+/** What is left of a foreign error: its name, its `code` and the messages of its chain, credentials removed. */
+export class ScrubbedError extends Error {
+  /** The original error's `code`, e.g. `ECONNREFUSED`, when it had a short one. */
+  readonly code: string | undefined;
+
+  constructor(name: string, message: string, code: string | undefined) {
+    super(message);
+    this.name = name;
+    this.code = code;
+  }
+}
+
+const MAX_CHAIN = 4;
+const MAX_PART = 300;
 
 /** A Scrubber for the given secrets. */
 export function createScrubber(secrets: readonly string[]): Scrubber {
   const values = secrets.filter((s) => s.length > 0);
   const text = (value: string) => values.reduce((t, secret) => t.split(secret).join(REDACTED), value);
-  // Note: defence in depth: credentials are validated so that fetch's own errors never quote them,
-  // but a custom fetch could still put a header into its error, where util.inspect would print it.
+  // Note: a caller's fetch may throw anything: an error whose properties, `errors`, deep causes or a Request
+  // hold the headers. Walking such a graph for secrets always misses a path, so a fresh error is built
+  // from a few strings instead, and the original is never kept.
   const cause = (error: unknown) => {
-    const printed = printable(error);
-    if (text(printed) === printed) return error;
-    const scrubbed = new Error(text(error instanceof Error ? error.message : String(error)));
-    scrubbed.name = error instanceof Error ? error.name : 'Error';
-    return scrubbed;
+    const code = read(error, 'code');
+    const name = read(error, 'name');
+    return new ScrubbedError(
+      typeof name === 'string' && /^\w{1,40}$/.test(name) ? name : 'Error',
+      text(chainMessages(error).join(': ')),
+      typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? code : undefined,
+    );
   };
   return { text, cause };
 }
 
-// What util.inspect could show of an error chain: messages, stacks and primitive own properties.
-function printable(error: unknown, depth = 0): string {
-  if (depth > 5 || error === null || typeof error !== 'object') return String(error);
-  const own = Object.values(error).filter((v) => typeof v !== 'object' && typeof v !== 'function').map(String);
-  const e = error as { message?: unknown; stack?: unknown; cause?: unknown };
-  return [String(e.message), String(e.stack), ...own, printable(e.cause, depth + 1)].join('\n');
+// The messages of an error and its causes (and of an AggregateError's first errors), each cut short.
+function chainMessages(error: unknown): string[] {
+  const parts: string[] = [];
+  let current = error;
+  for (let depth = 0; depth < MAX_CHAIN && current !== undefined && current !== null; depth++) {
+    const message = typeof current === 'object' ? read(current, 'message') : current;
+    if (typeof message === 'string' || typeof message === 'number') parts.push(String(message).slice(0, MAX_PART));
+    const errors = read(current, 'errors');
+    if (Array.isArray(errors) && errors.length > 0) parts.push(chainMessages(errors[0]).join(': '));
+    current = read(current, 'cause');
+  }
+  return parts.length > 0 ? parts : ['unknown error'];
+}
+
+// Note: the thrown value may be a Proxy or carry throwing getters; reading it must not throw in turn.
+function read(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null) return undefined;
+  try {
+    return (value as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
 }

@@ -1,34 +1,72 @@
-// The fetch the clients hand to openapi-fetch: one attempt under a time-out, its body read in full, failures as named errors.
-import { BufferedResponse } from './buffered-response.js';
+// The fetch the clients hand to openapi-fetch. It owns every attempt of a call: the time-out, redirects, the
+// size limit, bodies that do not parse, and retries, so nothing depends on the order middleware was added in.
+import { backoffDelay, IN_PROGRESS_CODE, isRetryableStatus, responseDelay } from './backoff.js';
 import { NetworkError } from './errors/network-error.js';
+import { RedirectError } from './errors/redirect-error.js';
+import { RequestError, type RequestErrorDetails } from './errors/request-error.js';
 import { TimeoutError } from './errors/timeout-error.js';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency.js';
-import type { ClientLogger, FetchLike } from './options.js';
+import type { ClientLogger, FetchLike, RedirectMode, RetryInfo, RetryPolicy } from './options.js';
+import { readAnswer, type Answer } from './read-response.js';
 import { redactHeaders, type Scrubber } from './redact.js';
-import type { BodyStore } from './request-body.js';
+import { isRedirect, locationOf, refusal } from './redirect.js';
 
 /** What createTransport needs. */
 export interface TransportOptions {
   /** The caller's fetch; undefined for globalThis.fetch, looked up per call. */
-  fetch?: FetchLike | undefined;
+  fetch: FetchLike | undefined;
   timeoutMs: number;
+  maxResponseBytes: number;
+  redirect: RedirectMode;
+  retry: RetryPolicy;
+  onRetry?: ((info: RetryInfo) => void) | undefined;
   logger?: ClientLogger | undefined;
   scrub: Scrubber;
-  bodies: BodyStore;
 }
 
-/** Wraps a fetch so each call is one attempt bounded by `timeoutMs`; throws NetworkError or TimeoutError when no response arrives. */
+/** One call as every attempt sends it: the body is read once, so each attempt sends the same bytes. */
+interface Call {
+  method: string;
+  url: string;
+  headers: Headers;
+  body: ArrayBuffer | undefined;
+  signal: AbortSignal;
+  idempotencyKey: string | undefined;
+  /** Safe to send again: GET, HEAD, or carrying an Idempotency-Key. */
+  retryable: boolean;
+}
+
+type Failure = { response: Response; error?: undefined } | { error: NetworkError | TimeoutError; response?: undefined };
+
+/** Wraps a fetch so that each call gets bounded, checked attempts, retried as the policy allows; failures throw named errors. */
 export function createTransport(options: TransportOptions): FetchLike {
-  const custom = options.fetch;
-  // Note: the global fetch gets the Request and what to change in it: it builds one copy with this signal and
-  // the kept body. A caller's fetch takes one Request, so it gets that copy built here.
-  const send = (request: Request, init: RequestInit) => (custom ? custom(new Request(request, init)) : globalThis.fetch(request, init));
-  return async function transport(request) {
-    const callerSignal = request.signal;
-    if (callerSignal.aborted) throw callerSignal.reason;
+  const { retry: policy, scrub } = options;
+
+  function send(call: Call, url: string, signal: AbortSignal): Promise<Response> {
+    const init: RequestInit = { method: call.method, headers: call.headers, body: call.body ?? null, signal, redirect: 'manual' };
+    return options.fetch ? options.fetch(new Request(url, init)) : globalThis.fetch(url, init);
+  }
+
+  // Follows what the redirect mode allows and throws RedirectError at the first redirect it does not.
+  async function settle(call: Call, first: Response, signal: AbortSignal, details: RequestErrorDetails): Promise<Response> {
+    let [response, url] = [first, call.url];
+    for (let hops = 0; isRedirect(response); hops += 1) {
+      const location = locationOf(response, url);
+      await response.body?.cancel().catch(() => {});
+      const why = refusal({ mode: options.redirect, method: call.method, status: response.status, from: call.url, location, hops });
+      if (why !== undefined || location === undefined) {
+        throw new RedirectError({ ...details, status: response.status, location, why: why ?? 'it has no Location' });
+      }
+      [response, url] = [await send(call, location, signal), location];
+    }
+    return response;
+  }
+
+  async function attemptOnce(call: Call, attempt: number): Promise<Answer> {
+    if (call.signal.aborted) throw call.signal.reason;
     const controller = new AbortController();
-    const onCallerAbort = () => controller.abort(callerSignal.reason);
-    callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+    const onCallerAbort = () => controller.abort(call.signal.reason);
+    call.signal.addEventListener('abort', onCallerAbort, { once: true });
     let timedOut = false;
     const timer = Number.isFinite(options.timeoutMs)
       ? setTimeout(() => {
@@ -36,31 +74,78 @@ export function createTransport(options: TransportOptions): FetchLike {
           controller.abort(new DOMException(`No response within ${options.timeoutMs} ms`, 'TimeoutError'));
         }, options.timeoutMs)
       : undefined;
-    const { method, url } = request;
-    options.logger?.debug?.(options.scrub.text(`${method} ${url} headers ${JSON.stringify(redactHeaders(request.headers))}`));
+    const details = { method: call.method, url: call.url, attempts: attempt, idempotencyKey: call.idempotencyKey };
+    options.logger?.debug?.(scrub.text(`${call.method} ${call.url} headers ${JSON.stringify(redactHeaders(call.headers))}`));
     try {
-      const init: RequestInit = { signal: controller.signal };
-      const body = options.bodies.get(request);
-      if (body !== undefined) init.body = body;
-      const response = await send(request, init);
+      const response = await settle(call, await send(call, call.url, controller.signal), controller.signal, details);
       // Note: the body is read here so that the time-out covers it and a reset mid-body is retried too.
-      return await buffered(response);
+      return await readAnswer(response, { maxResponseBytes: options.maxResponseBytes, idempotencyKey: call.idempotencyKey, scrub, details });
     } catch (error) {
-      if (callerSignal.aborted) throw callerSignal.reason;
-      const idempotencyKey = request.headers.get(IDEMPOTENCY_KEY_HEADER) ?? undefined;
-      const details = { method, url, attempts: 1, cause: options.scrub.cause(error), idempotencyKey };
-      if (timedOut) throw new TimeoutError({ ...details, timeoutMs: options.timeoutMs });
-      throw new NetworkError(details);
+      if (call.signal.aborted) throw call.signal.reason;
+      if (error instanceof RequestError) throw error;
+      if (timedOut) throw new TimeoutError({ ...details, cause: controller.signal.reason, timeoutMs: options.timeoutMs });
+      throw new NetworkError({ ...details, cause: scrub.cause(error) });
     } finally {
       clearTimeout(timer);
-      callerSignal.removeEventListener('abort', onCallerAbort);
+      call.signal.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  function report(call: Call, attempt: number, delayMs: number, failure: Failure): void {
+    const reason: RetryInfo['reason'] = failure.response ? 'status' : failure.error instanceof TimeoutError ? 'timeout' : 'network';
+    const info: RetryInfo = { method: call.method, url: call.url, attempt, attempts: policy.attempts, delayMs, reason };
+    if (failure.response) info.status = failure.response.status;
+    options.onRetry?.(info);
+    const why = failure.response ? `status ${failure.response.status}` : reason;
+    options.logger?.warn?.(
+      scrub.text(`${call.method} ${call.url}: ${why}; retrying in ${delayMs} ms (attempt ${attempt + 1} of ${policy.attempts})`),
+    );
+  }
+
+  return async function transport(request) {
+    const call = await callOf(request);
+    for (let attempt = 1; ; attempt += 1) {
+      const last = !call.retryable || attempt >= policy.attempts;
+      let failure: Failure;
+      try {
+        const answer = await attemptOnce(call, attempt);
+        if (last || !isTransient(answer)) return answer.response;
+        failure = { response: answer.response };
+      } catch (error) {
+        if (last || !(error instanceof NetworkError || error instanceof TimeoutError)) throw error;
+        failure = { error };
+      }
+      const delayMs = failure.response ? responseDelay(policy, attempt, failure.response) : backoffDelay(policy, attempt);
+      report(call, attempt, delayMs, failure);
+      await policy.sleep(delayMs, call.signal);
     }
   };
 }
 
-const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+async function callOf(request: Request): Promise<Call> {
+  const idempotencyKey = request.headers.get(IDEMPOTENCY_KEY_HEADER) ?? undefined;
+  const { method } = request;
+  return {
+    method,
+    url: request.url,
+    headers: request.headers,
+    body: request.body === null ? undefined : await request.arrayBuffer(),
+    signal: request.signal,
+    idempotencyKey,
+    retryable: method === 'GET' || method === 'HEAD' || idempotencyKey !== undefined,
+  };
+}
 
-async function buffered(response: Response): Promise<Response> {
-  if (response.body === null || response.status < 200 || NULL_BODY_STATUSES.has(response.status)) return response;
-  return new BufferedResponse(new Uint8Array(await response.arrayBuffer()), response);
+const decoder = new TextDecoder();
+
+// A transient status, or a 409 saying the first request with this key is still running: the same key may be sent again.
+function isTransient(answer: Answer): boolean {
+  const { status } = answer.response;
+  if (isRetryableStatus(status)) return true;
+  if (status !== 409) return false;
+  try {
+    return (JSON.parse(decoder.decode(answer.bytes)) as { code?: unknown } | null)?.code === IN_PROGRESS_CODE;
+  } catch {
+    return false;
+  }
 }

@@ -2,9 +2,13 @@
 import type { Client, FetchOptions, FetchResponse } from 'openapi-fetch';
 import type { HttpMethod, PathsWithMethod, RequiredKeys } from './type-helpers.js';
 
-type InitArgs<Operation> = RequiredKeys<FetchOptions<Operation>> extends never
-  ? [init?: FetchOptions<Operation>]
-  : [init: FetchOptions<Operation>];
+// Note: `fetch` is left out: a per-call fetch would bypass the client's transport (see authMiddleware).
+/** The request options of one operation. */
+export type CallOptions<Operation> = Omit<FetchOptions<Operation>, 'fetch'>;
+
+type InitArgs<Operation> = RequiredKeys<CallOptions<Operation>> extends never
+  ? [init?: CallOptions<Operation>]
+  : [init: CallOptions<Operation>];
 
 // Note: openapi-fetch infers the whole init object as a type parameter and adds `[key: string]: unknown`,
 // so a misspelt or unknown body field compiles (openapi-ts/openapi-typescript#2329). Here the init is

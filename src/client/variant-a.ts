@@ -1,6 +1,6 @@
 // The Variant A client: bearer token auth, paths without a prefix.
 import type { paths } from '../../generated/types/variant-a.js';
-import { bearerAuth } from './auth.js';
+import { bearerHeaders } from './auth.js';
 import { buildClient } from './create-client.js';
 import { ClientConfigError } from './errors/client-config-error.js';
 import type { WithOptionalIdempotencyKey } from './idempotency.js';
@@ -26,5 +26,5 @@ export function createVariantAClient(options: VariantAClientOptions): VariantACl
   }
   const { accessToken, ...shared } = options;
   const token = requireCredential('accessToken', accessToken, 'Authorization');
-  return buildClient<VariantAPaths>(shared, { variant: 'A', auth: bearerAuth(token), secrets: [token] });
+  return buildClient<VariantAPaths>(shared, { variant: 'A', credentials: bearerHeaders(token), secrets: [token] });
 }

@@ -1,6 +1,6 @@
 // The Variant B client: X-Public-Key and X-Secret-Key, every path under /merchant/v1.
 import type { paths } from '../../generated/types/variant-b.js';
-import { keyPairAuth } from './auth.js';
+import { keyPairHeaders } from './auth.js';
 import { buildClient } from './create-client.js';
 import { ClientConfigError } from './errors/client-config-error.js';
 import type { WithOptionalIdempotencyKey } from './idempotency.js';
@@ -29,5 +29,5 @@ export function createVariantBClient(options: VariantBClientOptions): VariantBCl
   const { publicKey, secretKey, ...shared } = options;
   const pub = requireCredential('publicKey', publicKey, 'X-Public-Key');
   const secret = requireCredential('secretKey', secretKey, 'X-Secret-Key');
-  return buildClient<VariantBPaths>(shared, { variant: 'B', auth: keyPairAuth(pub, secret), secrets: [pub, secret] });
+  return buildClient<VariantBPaths>(shared, { variant: 'B', credentials: keyPairHeaders(pub, secret), secrets: [pub, secret] });
 }

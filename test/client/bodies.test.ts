@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ClientConfigError } from '../../src/index.js';
 import { createPaymentBody, ids } from './fixtures.js';
 import { testClientB } from './harness.js';
 import { problemReply, startScriptedServer, type ScriptedServer } from './server.js';
@@ -31,12 +32,16 @@ describe('request and response bodies', () => {
     expect(bodies()).toEqual(sent);
   });
 
-  it('resends the same body when one call passes its own fetch, which reads the request it is given', async () => {
-    server.reply(problemReply(503, 'unavailable'), payment);
+  it('refuses a per-call fetch, which would bypass the transport, before any credential reaches it', async () => {
+    const seen: Request[] = [];
     const client = testClientB(server.url);
-    const { data } = await client.POST(createPayment, { body: createPaymentBody, fetch: (request: Request) => fetch(request) });
-    expect(data).toEqual(payment.body);
-    expect(bodies()).toEqual(Array(2).fill(JSON.stringify(createPaymentBody)));
+    const ownFetch = async (request: Request) => (seen.push(request), fetch(request));
+    // @ts-expect-error a per-call fetch is not among the call options
+    const failure = await client.POST(createPayment, { body: createPaymentBody, fetch: ownFetch }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ClientConfigError);
+    expect((failure as ClientConfigError).option).toBe('fetch');
+    expect(seen).toEqual([]);
+    expect(server.requests).toEqual([]);
   });
 
   it('resends a body the client cannot keep as text (a custom bodySerializer), on every attempt', async () => {
@@ -88,6 +93,5 @@ describe('request and response bodies', () => {
     expect(seen).toEqual([payment.body]);
     expect(data).toEqual(payment.body);
     expect(response.bodyUsed).toBe(true);
-    expect(response.url).toBe(`${server.url}/merchant/v1/payments/${ids.payment}`);
   });
 });

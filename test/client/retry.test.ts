@@ -150,7 +150,7 @@ describe('retries', () => {
     expect(error.attempts).toBe(3);
     expect(error.method).toBe('POST');
     expect(error.url).toBe(`${server.url}/payments/${ids.payment}/cancel`);
-    expect(error.cause).toBeInstanceOf(TypeError);
+    expect((error.cause as Error).name).toBe('TypeError');
     expect(error.idempotencyKey).toBe(server.requests[0]!.headers['idempotency-key']);
     expect(error.message).toContain('after 3 attempts');
     expect(error.message).toContain('Check baseUrl');

@@ -10,9 +10,12 @@ export interface ReceivedRequest {
   body: string;
 }
 
-/** How the server answers one request: a response, a dropped connection, no answer at all, or headers and then no body. */
+/**
+ * How the server answers one request: a response (`body` sent as JSON, or `raw` text as is), a dropped connection,
+ * no answer at all, or headers and then no body.
+ */
 export type Reply =
-  | { status: number; headers?: Record<string, string>; body?: unknown }
+  | { status: number; headers?: Record<string, string>; body?: unknown; raw?: string }
   | 'reset'
   | 'hang'
   | 'stall-body';
@@ -58,7 +61,7 @@ export async function startScriptedServer(fallback: Responder = problemReply(500
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.write('{"data":');
       }
-      const body = reply.body === undefined ? '' : JSON.stringify(reply.body);
+      const body = reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(body);
     });
   });

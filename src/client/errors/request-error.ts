@@ -1,4 +1,4 @@
-// What NetworkError and TimeoutError share: where the request went, how many attempts it had, and how to resend it safely.
+// What every error thrown for a call shares: where the request went, how many attempts it had, and how to resend it safely.
 
 /** Where a thrown request error happened; no headers, so no credentials. */
 export interface RequestErrorDetails {
@@ -7,12 +7,12 @@ export interface RequestErrorDetails {
   /** Attempts made, the failed one included. */
   attempts: number;
   /** The underlying error, already free of credentials. */
-  cause: unknown;
+  cause?: unknown;
   /** The request's Idempotency-Key, if it had one: resend with it to make the call at most once. */
   idempotencyKey?: string | undefined;
 }
 
-/** The base of the errors thrown when no complete response arrived; catch NetworkError or TimeoutError instead. */
+/** The base of every error a call throws; catch a subclass (NetworkError, TimeoutError, RedirectError, …) to tell them apart. */
 export abstract class RequestError extends Error {
   /** HTTP method of the failed request. */
   readonly method: string;
@@ -30,7 +30,7 @@ export abstract class RequestError extends Error {
       details.idempotencyKey === undefined
         ? ''
         : `; to try again without risk of doing it twice, resend with Idempotency-Key ${details.idempotencyKey}`;
-    super(`${details.method} ${details.url} ${what}${attempts}${advice}${resend}.`, { cause: details.cause });
+    super(`${details.method} ${details.url} ${what}${attempts}${advice}${resend}.`, details.cause === undefined ? undefined : { cause: details.cause });
     this.method = details.method;
     this.url = details.url;
     this.attempts = details.attempts;

@@ -1,0 +1,93 @@
+// Reads one response in full, never past maxResponseBytes, and checks that a successful body is JSON.
+import { ResponseParseError } from './errors/response-parse-error.js';
+import { ResponseTooLargeError } from './errors/response-too-large-error.js';
+import type { RequestErrorDetails } from './errors/request-error.js';
+import type { Scrubber } from './redact.js';
+
+/** A response whose body has arrived in full: a real Response over the bytes, and the bytes themselves. */
+export interface Answer {
+  response: Response;
+  bytes: Uint8Array<ArrayBuffer>;
+}
+
+/** What readAnswer needs besides the response. */
+export interface ReadOptions {
+  maxResponseBytes: number;
+  /** Set on the returned response's headers so every result tells which key the call used. */
+  idempotencyKey: string | undefined;
+  scrub: Scrubber;
+  /** The request, for the errors. */
+  details: RequestErrorDetails;
+}
+
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+const EXCERPT_CHARS = 200;
+const EMPTY: Uint8Array<ArrayBuffer> = new Uint8Array(0);
+const decoder = new TextDecoder();
+
+/** Reads the body under the limit; throws ResponseTooLargeError past it, and ResponseParseError for a 2xx body that is not JSON. */
+export async function readAnswer(response: Response, options: ReadOptions): Promise<Answer> {
+  const bytes = NULL_BODY_STATUSES.has(response.status) ? EMPTY : await readBounded(response, options);
+  if (response.ok && bytes.length > 0) checkJson(response, bytes, options);
+  // Note: a fetched Response's headers are immutable, and the body has been read: the answer is a new
+  // Response over the same bytes, so the caller and any onResponse middleware get an unread, real one.
+  let headers: Headers = response.headers;
+  if (options.idempotencyKey !== undefined) {
+    headers = new Headers(headers);
+    headers.set('Idempotency-Key', options.idempotencyKey);
+  }
+  const body = NULL_BODY_STATUSES.has(response.status) ? null : bytes;
+  return { response: new Response(body, { status: response.status, statusText: response.statusText, headers }), bytes };
+}
+
+async function readBounded(response: Response, options: ReadOptions): Promise<Uint8Array<ArrayBuffer>> {
+  const limit = options.maxResponseBytes;
+  const tooLarge = () => new ResponseTooLargeError({ ...options.details, status: response.status, maxResponseBytes: limit });
+  if (response.body === null) return EMPTY;
+  if (Number(response.headers.get('content-length')) > limit) {
+    await response.body.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      // Note: cancelling the reader aborts the download, so an endless body costs at most `limit` bytes.
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value as Uint8Array<ArrayBuffer>);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}
+
+function checkJson(response: Response, bytes: Uint8Array, options: ReadOptions): void {
+  const text = decoder.decode(bytes);
+  try {
+    JSON.parse(text);
+  } catch {
+    throw new ResponseParseError({
+      ...options.details,
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? undefined,
+      excerpt: excerptOf(text, options.scrub),
+    });
+  }
+}
+
+function excerptOf(text: string, scrub: Scrubber): string {
+  // Note: scrubbed before it is cut, so a credential cannot survive half-cut at the end.
+  const flat = scrub.text(text).replace(/[\u0000-\u001F\u007F]+/g, ' ').trim();
+  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
+}
