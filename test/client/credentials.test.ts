@@ -78,6 +78,45 @@ describe.each(['A', 'B'] as const)('Variant %s credentials', (variant) => {
     expectNoCredential(printed(error));
   });
 
+  // Each throws something that holds the request's credentials where walking an error field by field misses them.
+  const leakyThrows: Record<string, (request: Request) => unknown> = {
+    'an object property': (request) =>
+      Object.assign(new Error('proxy refused'), { config: { headers: Object.fromEntries(request.headers) } }),
+    'AggregateError.errors': (request) =>
+      new AggregateError([new Error(`refused ${JSON.stringify(Object.fromEntries(request.headers))}`)], 'all attempts failed'),
+    'a cause ten levels deep': (request) => {
+      let error = new Error(`innermost ${JSON.stringify(Object.fromEntries(request.headers))}`);
+      for (let depth = 0; depth < 10; depth++) error = new Error(`level ${depth}`, { cause: error });
+      return error;
+    },
+    'a Request used as the cause': (request) => new TypeError('fetch failed', { cause: request }),
+    'a Proxy whose getters throw': () =>
+      new Proxy(new Error('hostile'), {
+        get() {
+          throw new Error('trap');
+        },
+      }),
+  };
+
+  it.each(Object.keys(leakyThrows))('keeps them out of a NetworkError when a custom fetch throws %s', async (kind) => {
+    const fetch = async (request: Request) => {
+      throw leakyThrows[kind]!(request);
+    };
+    const error = await get({ fetch, retry: false }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).cause).toBeInstanceOf(Error);
+    expectNoCredential([...printed(error), inspect(error, { depth: 10, showHidden: true }), ...lines]);
+  });
+
+  it('keeps the useful part of a foreign error: its name, code and messages', async () => {
+    const fetch = async () => {
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }) });
+    };
+    const error = (await get({ fetch, retry: false }).catch((e: unknown) => e)) as NetworkError;
+    expect(error.cause).toMatchObject({ name: 'TypeError', message: 'fetch failed: connect ECONNREFUSED 127.0.0.1:9' });
+    expect(error.message).toContain('failed before a response arrived: fetch failed: connect ECONNREFUSED 127.0.0.1:9.');
+  });
+
   it('keeps them out of JSON.stringify and util.inspect of the client', () => {
     const client = variant === 'A' ? testClientA(server.url) : testClientB(server.url);
     expect(JSON.parse(JSON.stringify(client))).toEqual({ variant, baseUrl: server.url, credentials: '[REDACTED]' });

@@ -38,6 +38,12 @@ describe('client construction', () => {
     ['timeoutMs', () => createVariantAClient({ baseUrl, accessToken: 'tok', timeoutMs: 0 }), /positive number of milliseconds/],
     ['retry.attempts', () => createVariantAClient({ baseUrl, accessToken: 'tok', retry: { attempts: 0 } }), /whole number from 1 to 10/],
     ['retry.maxDelayMs', () => createVariantAClient({ baseUrl, accessToken: 'tok', retry: { baseDelayMs: 500, maxDelayMs: 100 } }), /from retry.baseDelayMs to 2147483647/],
+    // Timers hold at most 2^31-1 ms; a longer delay would fire after about 1 ms.
+    ['timeoutMs', () => createVariantAClient({ baseUrl, accessToken: 'tok', timeoutMs: 2 ** 31 }), /up to 2147483647 \(about 24.8 days\)/],
+    ['retry.maxDelayMs', () => createVariantAClient({ baseUrl, accessToken: 'tok', retry: { maxDelayMs: 2 ** 31 } }), /to 2147483647/],
+    ['retry.baseDelayMs', () => createVariantAClient({ baseUrl, accessToken: 'tok', retry: { baseDelayMs: 2 ** 32 } }), /from 0 to 2147483647/],
+    ['maxResponseBytes', () => createVariantAClient({ baseUrl, accessToken: 'tok', maxResponseBytes: 0 }), /whole number of bytes/],
+    ['redirect', () => createVariantAClient({ baseUrl, accessToken: 'tok', redirect: 'follow' as never }), /"error" \(the default\) or "follow-same-origin"/],
     ['userAgent', () => createVariantAClient({ baseUrl, accessToken: 'tok', userAgent: 'shop\n1.0' }), /printable ASCII/],
     ['options', () => createVariantBClient(undefined as never), /needs an options object/],
   ])('refuses a bad %s with a message that says what to pass', (option, build, message) => {

@@ -98,6 +98,22 @@ describe('retries', () => {
     expect(error).toMatchObject({ status, code: 'refused' });
   });
 
+  it.each([501, 505, 511])('does not retry a %i, which no later attempt can change', async (status) => {
+    const { delays, sleep } = recordingSleep();
+    server.reply(problemReply(status, 'permanent'), page);
+    const { response } = await testClientA(server.url, { retry: { sleep } }).GET('/payments');
+    expect(response.status).toBe(status);
+    expect(server.requests).toHaveLength(1);
+    expect(delays).toEqual([]);
+  });
+
+  it.each([500, 502, 503, 504])('retries a transient %i', async (status) => {
+    server.reply(problemReply(status, 'transient'), page);
+    const { response } = await testClientA(server.url).GET('/payments');
+    expect(response.status).toBe(200);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('does not retry a POST that carries no Idempotency-Key', async () => {
     server.reply(problemReply(503, 'unavailable'), payment);
     const client = testClientA(server.url, { generateIdempotencyKey: false });
