@@ -1,8 +1,8 @@
 // A merchant hook that throws must neither crash the receiver's process nor leave a request unanswered.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createFetchWebhookHandler, createNodeWebhookHandler, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
+import { createFetchWebhookHandler, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
 import { at, delivery, OTHER_SECRET, SECRET, standardSigned, T0 } from './fixtures.js';
-import { post, serveFetch, serveNode, type Receiver } from './server.js';
+import { post, serveAdapter, type Receiver } from './server.js';
 
 const crashes: unknown[] = [];
 const onCrash = (error: unknown): void => void crashes.push(error);
@@ -37,12 +37,7 @@ afterAll(() => {
 });
 afterEach(() => expect(crashes.splice(0)).toEqual([]));
 
-const adapters = {
-  node: (options: WebhookHandlerOptions<false>) => serveNode(createNodeWebhookHandler(options)),
-  fetch: (options: WebhookHandlerOptions<false>) => serveFetch(createFetchWebhookHandler(options)),
-};
-
-describe.each(Object.entries(adapters))('a %s receiver whose hooks throw', (_name, serve) => {
+describe.each(Object.entries(serveAdapter))('a %s receiver whose hooks throw', (_name, serve) => {
   const receivers: Receiver[] = [];
   afterAll(() => Promise.all(receivers.map((receiver) => receiver.close())));
   const start = async (options: Partial<WebhookHandlerOptions<false>>) => {

@@ -1,15 +1,9 @@
 // A sender that trickles its body gets 408 once the adapter's read deadline passes, instead of holding the connection.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createFetchWebhookHandler, createNodeWebhookHandler, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
 import { at, delivery, SECRET, T0 } from './fixtures.js';
-import { post, serveFetch, serveNode, type Receiver } from './server.js';
+import { post, serveAdapter, type Receiver } from './server.js';
 
-const adapters = {
-  node: (options: WebhookHandlerOptions<false>) => serveNode(createNodeWebhookHandler(options)),
-  fetch: (options: WebhookHandlerOptions<false>) => serveFetch(createFetchWebhookHandler(options)),
-};
-
-describe.each(Object.entries(adapters))('a %s receiver with readTimeoutMs: 200', (_name, serve) => {
+describe.each(Object.entries(serveAdapter))('a %s receiver with readTimeoutMs: 200', (_name, serve) => {
   const onEvent = vi.fn();
   let receiver: Receiver;
   beforeAll(async () => {

@@ -10,6 +10,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { createFetchWebhookHandler, createNodeWebhookHandler, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
 
 /** A started server, its URL and the headers of every request it received. */
 export interface Receiver {
@@ -46,6 +47,12 @@ export function serveFetch(handle: (request: Request) => Promise<Response>): Pro
     res.writeHead(response.status).end(Buffer.from(await response.arrayBuffer()));
   });
 }
+
+/** Starts a receiver of one adapter, by name, around the given options. */
+export const serveAdapter = {
+  node: <AllowEarlier extends boolean>(options: WebhookHandlerOptions<AllowEarlier>) => serveNode(createNodeWebhookHandler(options)),
+  fetch: <AllowEarlier extends boolean>(options: WebhookHandlerOptions<AllowEarlier>) => serveFetch(createFetchWebhookHandler(options)),
+};
 
 async function listen(server: Server, received: IncomingHttpHeaders[]): Promise<Receiver> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
