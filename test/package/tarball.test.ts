@@ -103,9 +103,10 @@ describe('a project that installs the tarball', () => {
     writeFileSync(path.join(project, 'event.json'), JSON.stringify(example.value));
   }, 120_000);
 
-  it('gets only openapi-fetch besides the package: Prism is an optional peer, and the mock says how to add it', () => {
+  it('gets only openapi-fetch and secure-json-parse besides the package: Prism is an optional peer, and the mock says how to add it', () => {
     expect(readFileSync(path.join(project, 'node_modules/@merchant-payments/contract/package.json'), 'utf8')).toContain('"version"');
     expect(existsSync(path.join(project, 'node_modules/openapi-fetch'))).toBe(true);
+    expect(existsSync(path.join(project, 'node_modules/secure-json-parse'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/@stoplight/prism-cli'))).toBe(false);
     const mock = run(mockBin(), ['--variant', 'b'], project);
     expect(mock.status).toBe(1);
