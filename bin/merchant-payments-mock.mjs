@@ -3,12 +3,12 @@
 // or, with --upstream, checks a real server against it through Prism's validating proxy.
 //   merchant-payments-mock --variant a|b [--port <port>] [--host <host>] [--upstream <url>] [-- <command> [args...]]
 // With a command after `--`, the mock runs only while the command does, and the exit code is the command's.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { spawnInGroup, watchParent } from '../scripts/lib/child.mjs';
+import { parseFlags } from '../scripts/lib/cli.mjs';
 import { prismEntry, startPrism } from '../scripts/lib/prism.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -27,8 +27,13 @@ this package. Requests are validated against the contract (422 on a violation, 4
   --upstream <url>  check a real server instead of mocking: forward every request to <url> and answer 500
                     (application/problem+json, the violations in "validation" and the sl-violations header)
                     whenever the request or the server's response breaks the contract
-  -- <command>    run <command> once the mock listens, with ${URL_VARIABLE} set; stop the mock when it
-                  exits and exit with its code
+  -- <command>      run <command> once the mock listens, with ${URL_VARIABLE} set, in a process group of its
+                    own; when it exits, stop whatever it left running and the mock, and exit with its code.
+                    SIGINT, SIGTERM and SIGHUP are passed on to the command's group.
+
+Exit codes: 0 stopped by SIGINT, SIGTERM or SIGHUP (without a command); with a command, the command's code
+(128 + n when a signal n ended it, 127 when it could not be started); 1 Prism could not start, stopped
+unexpectedly, or the process that launched the mock is gone; 2 usage error.
 
 Needs @stoplight/prism-cli next to this package: npm install --save-dev @stoplight/prism-cli@${PRISM_VERSION}`;
 
@@ -40,25 +45,17 @@ function fail(message, code = 2) {
 const argv = process.argv.slice(2);
 const dashes = argv.indexOf('--');
 const command = dashes === -1 ? [] : argv.slice(dashes + 1);
-let flags;
-try {
-  ({ values: flags } = parseArgs({
-    args: dashes === -1 ? argv : argv.slice(0, dashes),
-    options: {
-      variant: { type: 'string', short: 'v' },
-      port: { type: 'string', short: 'p' },
-      host: { type: 'string' },
-      upstream: { type: 'string', short: 'u' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }));
-} catch (error) {
-  fail(`${error.message}\n${usage}`);
-}
-if (flags.help) {
-  console.log(usage);
-  process.exit(0);
-}
+const flags = parseFlags({
+  name: 'merchant-payments-mock',
+  usage,
+  args: dashes === -1 ? argv : argv.slice(0, dashes),
+  options: {
+    variant: { type: 'string', short: 'v' },
+    port: { type: 'string', short: 'p' },
+    host: { type: 'string' },
+    upstream: { type: 'string', short: 'u' },
+  },
+});
 const variant = flags.variant?.toLowerCase();
 if (variant !== 'a' && variant !== 'b') fail(`--variant must be "a" or "b"${flags.variant ? `, got "${flags.variant}"` : ''}\n${usage}`);
 if (dashes !== -1 && command.length === 0) fail(`a command must follow --\n${usage}`);
@@ -115,17 +112,15 @@ server.exited.then((code) => {
   if (!stopping) console.error(`merchant-payments-mock: Prism exited unexpectedly (${code})`);
   stop(1);
 });
+// Note: run through npx or an npm script, a SIGKILLed npm leaves this process running; stop when the launcher is gone.
+watchParent(() => stop(1));
 
 if (command.length === 0) {
-  process.once('SIGINT', () => stop(0));
-  process.once('SIGTERM', () => stop(0));
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(name, () => stop(0));
 } else {
-  child = spawn(command[0], command.slice(1), { stdio: 'inherit', env: { ...process.env, [URL_VARIABLE]: server.url } });
-  // Note: a signal to this process is passed on; the mock stops once the command has exited.
-  for (const name of ['SIGINT', 'SIGTERM']) process.on(name, () => child.kill(name));
-  child.once('error', (error) => {
-    console.error(`merchant-payments-mock: could not run ${command[0]}: ${error.message}`);
-    stop(127);
-  });
+  // Note: the command and anything it starts form one process group, which goes down when the command exits or this
+  // process dies, even by SIGKILL; a signal to this process is passed on, and the mock stops once the group is gone.
+  child = spawnInGroup('merchant-payments-mock', command[0], command.slice(1), { env: { ...process.env, [URL_VARIABLE]: server.url } });
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(name, () => child.kill(name));
   child.once('exit', (code, sig) => stop(code ?? 128 + (constants.signals[sig] ?? 0)));
 }

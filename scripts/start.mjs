@@ -1,16 +1,27 @@
-// `npm start`: serves both bundled specs through the Prism mock, and the docs site, until Ctrl-C.
-// Ports: --port-a/--port-b/--port-docs or MOCK_PORT_A/MOCK_PORT_B/DOCS_PORT (4010/4011/4012); host: --host or MOCK_HOST.
+// `npm start`: serves both bundled specs through the Prism mock, and the docs site, until Ctrl-C, SIGTERM or SIGHUP.
+// Flags, ports and exit codes: `npm start -- --help`.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { defaultOutDir } from './docs.mjs';
 import { assertPortFree, collectOutput, spawnTiedNode, watchParent } from './lib/child.mjs';
+import { parseFlags } from './lib/cli.mjs';
 import { startPrism } from './lib/prism.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values: flags } = parseArgs({
+const usage = `usage: npm start -- [--port-a <port>] [--port-b <port>] [--port-docs <port>] [--host <host>]
+
+Serves Variant A and Variant B with the Prism mock, and the docs site, until Ctrl-C, SIGTERM or SIGHUP.
+  --port-a, --port-b, --port-docs   ports (or MOCK_PORT_A, MOCK_PORT_B, DOCS_PORT; default 4010, 4011, 4012)
+  --host <host>                     address to bind (or MOCK_HOST; default 127.0.0.1)
+
+Exit codes: 0 stopped by a signal, or because npm (or whatever started it) is gone; 1 a bad flag, a port in use, or a
+server that failed to start or stopped.`;
+const flags = parseFlags({
+  name: 'npm start',
+  usage,
+  code: 1,
   options: {
     'port-a': { type: 'string' },
     'port-b': { type: 'string' },
@@ -60,9 +71,9 @@ async function main() {
     }
   }
   for (const s of servers) await assertPortFree(s.port, host);
-  process.once('SIGINT', () => shutdown(0));
-  process.once('SIGTERM', () => shutdown(0));
-  // Note: `kill <npm pid>` kills npm's `sh -c` but not this process; stop when we are orphaned.
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(name, () => shutdown(0));
+  // Note: killing npm (even with SIGKILL) leaves its `sh -c` and this process running; stop when the launcher is gone.
+  // Each child leads its own process group and watches a pipe from this process, so a SIGKILL here takes them down too.
   watchParent(() => shutdown(0));
   const started = Date.now();
   const results = await Promise.allSettled(servers.map((s) => s.start(s)));

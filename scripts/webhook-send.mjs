@@ -2,7 +2,7 @@
 // Sends a signed example webhook, built from the contract's named examples, and prints the receiver's answer.
 // Bounded like a real delivery: a time-out, a cap on the answer's size, and no redirects.
 import { register } from 'node:module';
-import { parseArgs } from 'node:util';
+import { parseFlags } from './lib/cli.mjs';
 
 const usage = `usage: npm run webhook:send -- --url <receiver> [--type <event type>] [--layout later|earlier] [--id <event id>]
                             [--timeout-ms <ms>] [--max-response-bytes <bytes>] [--secret <whsec_…>]
@@ -20,27 +20,19 @@ function usageError(message) {
   process.exit(2);
 }
 
-let args;
-try {
-  ({ values: args } = parseArgs({
-    options: {
-      url: { type: 'string' },
-      secret: { type: 'string' },
-      type: { type: 'string' },
-      layout: { type: 'string', default: 'later' },
-      id: { type: 'string' },
-      'timeout-ms': { type: 'string' },
-      'max-response-bytes': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }));
-} catch (error) {
-  usageError(error.message);
-}
-if (args.help) {
-  console.log(usage);
-  process.exit(0);
-}
+const args = parseFlags({
+  name: 'webhook:send',
+  usage,
+  options: {
+    url: { type: 'string' },
+    secret: { type: 'string' },
+    type: { type: 'string' },
+    layout: { type: 'string', default: 'later' },
+    id: { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    'max-response-bytes': { type: 'string' },
+  },
+});
 const secret = args.secret ?? process.env.WEBHOOK_SECRET;
 if (!args.url || !secret) usageError('--url and WEBHOOK_SECRET (or --secret) are required');
 if (args.layout !== 'later' && args.layout !== 'earlier') usageError('--layout must be "later" or "earlier"');

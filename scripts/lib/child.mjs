@@ -1,27 +1,59 @@
-// Child processes tied to this one: spawned with a stdin pipe, stopped by pid, never left behind.
-import { spawn } from 'node:child_process';
+// Child processes tied to this one: each leads a process group of its own, is stopped with that whole group, and
+// never outlives this process, however it ends.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const preload = pathToFileURL(fileURLToPath(new URL('./exit-with-parent.mjs', import.meta.url))).href;
+const groupRunner = fileURLToPath(new URL('./run-in-group.mjs', import.meta.url));
 const live = new Set();
 
 // Note: 'exit' listeners run synchronously on any normal exit, including process.exit() in a signal
-// handler; a SIGKILLed parent is covered by the stdin pipe that exit-with-parent.mjs watches.
+// handler; a SIGKILLed parent is covered by the lifeline pipe each child watches.
 process.on('exit', () => {
   for (const child of live) signal(child.pid, 'SIGTERM');
 });
 
-/** Spawns `node <script> ...args` that exits when this process dies; stdout/stderr are pipes. */
+function track(child) {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+}
+
+/**
+ * Spawns `node <script> ...args` as the leader of a new process group that goes down, whole, when this process dies
+ * (the preload watches the stdin pipe); stdout/stderr are pipes.
+ */
 export function spawnTiedNode(script, args = [], options = {}) {
+  // Note: detached makes the child a group (and session) leader: stopping it signals the group, so whatever it
+  // started goes too, and a Ctrl-C on the terminal reaches it only through this process, once.
   const child = spawn(process.execPath, ['--import', preload, script, ...args], {
     ...options,
     stdio: ['pipe', 'pipe', 'pipe'],
     shell: false,
+    detached: true,
   });
-  live.add(child);
-  child.once('exit', () => live.delete(child));
   child.stdin.on('error', () => {}); // Note: EPIPE when the child is already gone is harmless.
+  track(child);
+  return child;
+}
+
+/**
+ * Runs any `command` (not only node) in a process group of its own, under run-in-group.mjs, which passes on SIGINT,
+ * SIGTERM and SIGHUP, takes the whole group down when the command exits or this process dies (even by SIGKILL), and
+ * exits with the command's code (128 + n after signal n; 127 when it cannot be started). stdin, stdout and stderr
+ * are this process's; `name` prefixes the runner's own messages.
+ */
+export function spawnInGroup(name, command, args = [], options = {}) {
+  // Note: the lifeline is fd 3, so the command keeps the terminal's stdin.
+  const child = spawn(process.execPath, [groupRunner, name, command, ...args], {
+    ...options,
+    stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
+    shell: false,
+    detached: true,
+  });
+  child.stdio[3].on('error', () => {});
+  track(child);
   return child;
 }
 
@@ -30,7 +62,7 @@ export function hasExited(child) {
   return child.exitCode !== null || child.signalCode !== null;
 }
 
-/** Sends SIGTERM by pid, then SIGKILL after `graceMs`; resolves once the child has exited. */
+/** Sends SIGTERM to the child's process group, then SIGKILL after `graceMs`; resolves once the child has exited. */
 export function stopChild(child, graceMs = 5000) {
   if (hasExited(child)) return Promise.resolve();
   return new Promise((resolve) => {
@@ -119,21 +151,60 @@ function listen(port, host) {
   });
 }
 
+/** Sends `name` to the process group `pid` leads, or to the process alone when it leads none; ignores ESRCH. */
 function signal(pid, name) {
-  try {
-    process.kill(pid, name);
-  } catch (err) {
-    if (err.code !== 'ESRCH') throw err;
+  for (const target of [-pid, pid]) {
+    try {
+      process.kill(target, name);
+      return;
+    } catch (err) {
+      if (err.code !== 'ESRCH') throw err;
+    }
   }
 }
 
-/** Calls `onOrphaned` once this process's parent has exited (its ppid changed); polls every second. */
-export function watchParent(onOrphaned, intervalMs = 1000) {
+/**
+ * Calls `onOrphaned` once whoever launched this process is gone: its parent, or, under npm, the npm above the
+ * `sh -c` npm runs scripts in. Polls every half second.
+ */
+export function watchParent(onOrphaned, intervalMs = 500) {
   const parent = process.ppid;
+  // Note: npm runs a script as `sh -c "<script>"`, which does not exec it: when npm is SIGKILLed the shell lives
+  // on, so our parent stays the same and only the shell's parent changes.
+  const grandparent = process.env.npm_lifecycle_event === undefined ? undefined : procStat(parent)?.ppid;
   const timer = setInterval(() => {
-    if (process.ppid === parent) return;
+    if (process.ppid === parent && (grandparent === undefined || procStat(parent)?.ppid === grandparent)) return;
     clearInterval(timer);
     onOrphaned();
   }, intervalMs);
   timer.unref();
+}
+
+/** True while a process of group `pgid` is running; zombies, which only wait to be reaped, do not count. */
+export function groupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0);
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+  // Note: an init that does not reap orphans (as in some containers) leaves zombies in the group for good.
+  if (!existsSync('/proc/self/stat')) return true;
+  return readdirSync('/proc').some((name) => {
+    const stat = /^\d+$/.test(name) ? procStat(Number(name)) : undefined;
+    return stat?.pgrp === pgid && stat.state !== 'Z';
+  });
+}
+
+/** State, parent and process group of `pid`, from /proc (Linux) or ps; undefined when it is gone. */
+function procStat(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state, ppid: Number(ppid), pgrp: Number(pgrp) };
+  } catch {
+    if (existsSync('/proc/self/stat')) return undefined;
+  }
+  const ps = spawnSync('ps', ['-o', 'stat=,ppid=,pgid=', '-p', String(pid)], { encoding: 'utf8' });
+  const [state, ppid, pgrp] = ps.status === 0 ? ps.stdout.trim().split(/\s+/) : [];
+  return state === undefined ? undefined : { state: state[0], ppid: Number(ppid), pgrp: Number(pgrp) };
 }

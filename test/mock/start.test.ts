@@ -1,29 +1,10 @@
-// `npm start`: serves both mocks and the docs on the ports given, prints the URLs, and leaves nothing running after Ctrl-C.
+// `npm start`: serves both mocks and the docs on the ports given, prints the URLs, and leaves nothing running after
+// Ctrl-C, nor after a SIGKILL of start.mjs or of npm.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { freePorts } from '../../scripts/lib/prism.mjs';
 import { root } from '../../scripts/lib/tools.mjs';
-
-/** Every descendant pid of `pid`, read from /proc (Linux). */
-function descendants(pid: number): number[] {
-  let children: number[] = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-  return children.flatMap((child) => [child, ...descendants(child)]);
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { alive, descendants, killAll, stillAlive, stillBound } from './processes.js';
 
 /** Resolves with stdout once `pattern` has appeared in it; rejects if the process exits first. */
 function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<string> {
@@ -39,17 +20,30 @@ function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<string> {
   });
 }
 
+/** Starts `npm start` (through npm, or start.mjs directly) on three free ports; resolves once every server is ready. */
+async function start(through: 'npm' | 'node', pids: Set<number>) {
+  const ports = await freePorts(3);
+  const flags = ['--port-a', String(ports[0]), '--port-b', String(ports[1]), '--port-docs', String(ports[2])];
+  const child = through === 'npm'
+    ? spawn('npm', ['start', '--', ...flags], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } })
+    : spawn(process.execPath, ['scripts/start.mjs', ...flags], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+  pids.add(child.pid!);
+  const out = await waitForOutput(child, /docs\s+http:\/\/\S+\n/);
+  descendants(child.pid!).forEach((pid) => pids.add(pid));
+  return { child, ports, out };
+}
+
 describe('npm start', () => {
-  let child: ChildProcess | undefined;
-  afterAll(() => {
-    if (child?.pid && alive(child.pid)) process.kill(child.pid, 'SIGKILL');
+  /** Every process a test started, killed by pid afterwards if it is still there. */
+  const pids = new Set<number>();
+  afterEach(() => {
+    killAll(pids);
+    pids.clear();
   });
 
   it('serves Variant A, Variant B and the docs on the given ports, then stops every process on SIGINT', async () => {
-    const [portA, portB, portDocs] = await freePorts(3);
-    const args = ['scripts/start.mjs', '--port-a', String(portA), '--port-b', String(portB), '--port-docs', String(portDocs)];
-    child = spawn(process.execPath, args, { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
-    const out = await waitForOutput(child, /docs\s+http:\/\/\S+\n/);
+    const { child, ports, out } = await start('node', pids);
+    const [portA, portB, portDocs] = ports;
 
     for (const url of [`http://127.0.0.1:${portA}`, `http://127.0.0.1:${portB}`, `http://127.0.0.1:${portDocs}`]) expect(out).toContain(url);
     const a = await fetch(`http://127.0.0.1:${portA}/payments`);
@@ -63,12 +57,30 @@ describe('npm start', () => {
 
     const started = descendants(child.pid!);
     expect(started.length).toBeGreaterThanOrEqual(2); // the two Prism processes
-    const exited = new Promise<number | null>((resolve) => child!.once('exit', resolve));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     // Note: stopChild waits for each server's exit before start.mjs exits, so none may be left.
     expect(started.filter(alive)).toEqual([]);
     await expect(fetch(`http://127.0.0.1:${portB}/merchant/v1/payments`)).rejects.toThrow();
+  });
+
+  it('frees every port within 5 s and leaves no process behind when start.mjs is killed with SIGKILL', async () => {
+    const { child, ports } = await start('node', pids);
+    const below = descendants(child.pid!);
+    expect(below.length).toBeGreaterThanOrEqual(2); // the two Prism processes
+    child.kill('SIGKILL');
+    expect(await stillBound(ports)).toEqual([]);
+    expect(await stillAlive(below)).toEqual([]);
+  });
+
+  it('frees every port within 5 s and stops start.mjs and everything below it when npm is killed with SIGKILL', async () => {
+    const { child, ports } = await start('npm', pids);
+    const below = descendants(child.pid!);
+    expect(below.length).toBeGreaterThanOrEqual(4); // sh -c, start.mjs, the two Prism processes
+    child.kill('SIGKILL');
+    expect(await stillBound(ports)).toEqual([]);
+    expect(await stillAlive(below)).toEqual([]);
   });
 
   it('refuses a port that is not a TCP port, naming the flag', async () => {

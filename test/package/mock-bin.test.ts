@@ -3,14 +3,21 @@ import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { assertPortFree, collectOutput, freePort, spawnTiedNode, stopChild } from '../../scripts/lib/child.mjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { assertPortFree, collectOutput, freePort, freePorts, spawnTiedNode, stopChild, waitForPort } from '../../scripts/lib/child.mjs';
 import { root } from '../../scripts/lib/tools.mjs';
+import { descendants, killAll, stillAlive, stillBound } from '../mock/processes.js';
 
 const bin = path.join(root, 'bin/merchant-payments-mock.mjs');
+/** Starts a grandchild listening on the port given, then exits with a code or waits: see the file. */
+const listenerCommand = path.join(root, 'test/mock/listener-command.mjs');
 const started: ChildProcess[] = [];
-afterAll(async () => {
-  await Promise.all(started.map((child) => stopChild(child)));
+/** Processes below the mock (Prism, the command, its grandchild): killed by pid if a test leaves any behind. */
+const below = new Set<number>();
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((child) => stopChild(child)));
+  killAll(below);
+  below.clear();
 });
 
 /** Runs the command to completion; resolves to its exit code and output. */
@@ -60,16 +67,43 @@ describe('merchant-payments-mock', () => {
     await expect(assertPortFree(port, '127.0.0.1')).resolves.toBeUndefined();
   });
 
-  it('runs a command against the mock with its URL set, then stops it and exits with the command\'s code', async () => {
-    const port = await freePort();
-    const probe = [
-      "const url = process.env.MERCHANT_PAYMENTS_MOCK_URL + '/payments';",
-      "fetch(url, { headers: { Authorization: 'Bearer t' } }).then((r) => process.exit(r.status === 200 ? 7 : 1));",
-    ].join('\n');
-    const { code, stdout } = await run(bin, ['--variant', 'a', '--port', String(port), '--', process.execPath, '-e', probe]);
+  it('runs a command against the mock with its URL set, exits with its code, and stops the mock and what the command left running', async () => {
+    const [port, leftRunning] = await freePorts(2);
+    const args = ['--variant', 'a', '--port', String(port), '--', process.execPath, listenerCommand, String(leftRunning), 'exit', '7'];
+    const { code, stdout } = await run(bin, args);
     expect(stdout).toContain(`Variant A listening on http://127.0.0.1:${port}`);
+    // 7 only once the grandchild listened and the mock answered 200 with the URL the command was given.
     expect(code).toBe(7);
-    await expect(assertPortFree(port, '127.0.0.1')).resolves.toBeUndefined();
+    expect(await stillBound([port!, leftRunning!])).toEqual([]);
+  });
+
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('passes %s to the command and takes its grandchildren down with it, exiting %i', async (signal, exitCode) => {
+    const [port, grandchild] = await freePorts(2);
+    const { child } = await startMock(['--variant', 'b', '--port', String(port), '--', process.execPath, listenerCommand, String(grandchild), 'wait']);
+    await waitForPort(grandchild!, '127.0.0.1', { timeoutMs: 10_000 });
+    const pids = descendants(child.pid!);
+    pids.forEach((pid) => below.add(pid));
+    const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    process.kill(child.pid!, signal);
+    expect(await exited).toBe(exitCode);
+    expect(await stillBound([port!, grandchild!])).toEqual([]);
+    expect(await stillAlive(pids)).toEqual([]);
+  });
+
+  it('leaves nothing running when it is killed with SIGKILL, not even a grandchild that ignores SIGTERM', async () => {
+    const [port, grandchild] = await freePorts(2);
+    const command = [process.execPath, listenerCommand, String(grandchild), 'wait', 'stubborn'];
+    const { child } = await startMock(['--variant', 'b', '--port', String(port), '--', ...command]);
+    await waitForPort(grandchild!, '127.0.0.1', { timeoutMs: 10_000 });
+    const pids = descendants(child.pid!);
+    pids.forEach((pid) => below.add(pid));
+    expect(pids.length).toBeGreaterThanOrEqual(3); // Prism, the command, its grandchild
+    process.kill(child.pid!, 'SIGKILL');
+    expect(await stillBound([port!, grandchild!])).toEqual([]);
+    expect(await stillAlive(pids)).toEqual([]);
   });
 
   it('refuses a missing or unknown variant with its usage', async () => {
@@ -84,7 +118,8 @@ describe('merchant-payments-mock', () => {
     // The package's layout without any node_modules around it: Prism cannot be resolved from there.
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mock-bin-'));
     try {
-      for (const file of ['bin/merchant-payments-mock.mjs', 'scripts/lib/prism.mjs', 'scripts/lib/child.mjs', 'scripts/lib/exit-with-parent.mjs', 'generated/openapi/variant-b.yaml']) {
+      const { files } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { files: string[] };
+      for (const file of [...files.filter((f) => f.startsWith('scripts/lib/')), 'bin/merchant-payments-mock.mjs', 'generated/openapi/variant-b.yaml']) {
         cpSync(path.join(root, file), path.join(dir, file));
       }
       const { code, stderr } = await run(path.join(dir, 'bin/merchant-payments-mock.mjs'), ['--variant', 'b'], dir);

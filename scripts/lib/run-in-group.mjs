@@ -1,0 +1,57 @@
+// Runs one command in a process group of its own and takes the whole group (the command and whatever it started)
+// down when the command exits, or when the parent's lifeline on fd 3 closes: the parent died, even by SIGKILL.
+// SIGINT, SIGTERM and SIGHUP sent to this process go to the group. Exits with the command's code (128 + n after
+// signal n; 127 when it cannot be started).
+//   node run-in-group.mjs <name> <command> [args...]   (spawned by spawnInGroup in child.mjs, with fd 3 a pipe)
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import { constants } from 'node:os';
+import { groupAlive } from './child.mjs';
+
+/** How long the group has after SIGTERM before it is killed. */
+const GRACE_MS = 2000;
+const [name, command, ...args] = process.argv.slice(2);
+
+// Note: detached makes the command the leader of a new group; this process stays outside it, so it can tell when
+// the group is empty and still exit with the command's code.
+const child = spawn(command, args, { stdio: 'inherit', detached: true });
+let status;
+let ending = false;
+
+child.once('error', (error) => {
+  console.error(`${name}: could not run ${command}: ${error.message}`);
+  status = 127;
+  end();
+});
+child.once('exit', (code, sig) => {
+  status = code ?? 128 + (constants.signals[sig] ?? 0);
+  end();
+});
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => signalGroup(sig));
+
+const lifeline = new net.Socket({ fd: 3, readable: true, writable: false });
+lifeline.on('end', end);
+lifeline.on('close', end);
+lifeline.on('error', end);
+lifeline.resume();
+
+/** Stops what is left of the group (SIGTERM, then SIGKILL after the grace period), then exits. */
+async function end() {
+  if (ending) return;
+  ending = true;
+  if (child.pid !== undefined) {
+    signalGroup('SIGTERM');
+    const deadline = Date.now() + GRACE_MS;
+    while (groupAlive(child.pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (groupAlive(child.pid)) signalGroup('SIGKILL');
+  }
+  process.exit(status ?? 1);
+}
+
+function signalGroup(sig) {
+  try {
+    process.kill(-child.pid, sig);
+  } catch {
+    // Note: ESRCH: the group is already empty.
+  }
+}

@@ -1,0 +1,58 @@
+// Helpers for the tests that stop servers: a process's descendants (Linux /proc), liveness, and a bounded wait for ports.
+import { readFileSync } from 'node:fs';
+import { assertPortFree } from '../../scripts/lib/child.mjs';
+
+/** Every descendant pid of `pid`, read from /proc (Linux). */
+export function descendants(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+  return children.flatMap((child) => [child, ...descendants(child)]);
+}
+
+/** True while `pid` exists and is not a zombie waiting to be reaped. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Polls until every pid is gone (at most `ms`); resolves to those still alive. */
+export async function stillAlive(pids: number[], ms = 5000): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  while (pids.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  return pids.filter(alive);
+}
+
+/** Polls until nothing listens on any of `ports` on 127.0.0.1 (at most `ms`); resolves to those still bound. */
+export async function stillBound(ports: number[], ms = 5000): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const bound: number[] = [];
+    for (const port of ports) await assertPortFree(port, '127.0.0.1').catch(() => bound.push(port));
+    if (bound.length === 0 || Date.now() >= deadline) return bound;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** SIGKILLs each pid still alive, so a failed test leaves nothing running. */
+export function killAll(pids: Iterable<number>): void {
+  for (const pid of pids) {
+    try {
+      if (alive(pid)) process.kill(pid, 'SIGKILL');
+    } catch {
+      // Note: gone in between.
+    }
+  }
+}
