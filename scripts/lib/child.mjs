@@ -8,6 +8,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const preload = pathToFileURL(fileURLToPath(new URL('./exit-with-parent.mjs', import.meta.url))).href;
 const groupRunner = fileURLToPath(new URL('./run-in-group.mjs', import.meta.url));
 const live = new Set();
+/** Whether children get process groups of their own (POSIX); on Windows `detached` would open a console instead. */
+export const OWN_GROUPS = process.platform !== 'win32';
 
 // Note: 'exit' listeners run synchronously on any normal exit, including process.exit() in a signal
 // handler; a SIGKILLed parent is covered by the lifeline pipe each child watches.
@@ -31,7 +33,7 @@ export function spawnTiedNode(script, args = [], options = {}) {
     ...options,
     stdio: ['pipe', 'pipe', 'pipe'],
     shell: false,
-    detached: true,
+    detached: OWN_GROUPS,
   });
   child.stdin.on('error', () => {}); // Note: EPIPE when the child is already gone is harmless.
   track(child);
@@ -50,7 +52,7 @@ export function spawnInGroup(name, command, args = [], options = {}) {
     ...options,
     stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
     shell: false,
-    detached: true,
+    detached: OWN_GROUPS,
   });
   child.stdio[3].on('error', () => {});
   track(child);
@@ -153,7 +155,7 @@ function listen(port, host) {
 
 /** Sends `name` to the process group `pid` leads, or to the process alone when it leads none; ignores ESRCH. */
 function signal(pid, name) {
-  for (const target of [-pid, pid]) {
+  for (const target of OWN_GROUPS ? [-pid, pid] : [pid]) {
     try {
       process.kill(target, name);
       return;
@@ -183,7 +185,7 @@ export function watchParent(onOrphaned, intervalMs = 500) {
 /** True while a process of group `pgid` is running; zombies, which only wait to be reaped, do not count. */
 export function groupAlive(pgid) {
   try {
-    process.kill(-pgid, 0);
+    process.kill(OWN_GROUPS ? -pgid : pgid, 0);
   } catch (err) {
     return err.code === 'EPERM';
   }

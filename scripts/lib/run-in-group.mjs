@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { constants } from 'node:os';
-import { groupAlive } from './child.mjs';
+import { groupAlive, OWN_GROUPS } from './child.mjs';
 
 /** How long the group has after SIGTERM before it is killed. */
 const GRACE_MS = 2000;
@@ -14,7 +14,7 @@ const [name, command, ...args] = process.argv.slice(2);
 
 // Note: detached makes the command the leader of a new group; this process stays outside it, so it can tell when
 // the group is empty and still exit with the command's code.
-const child = spawn(command, args, { stdio: 'inherit', detached: true });
+const child = spawn(command, args, { stdio: 'inherit', detached: OWN_GROUPS });
 let status;
 let ending = false;
 
@@ -50,7 +50,7 @@ async function end() {
 
 function signalGroup(sig) {
   try {
-    process.kill(-child.pid, sig);
+    process.kill(OWN_GROUPS ? -child.pid : child.pid, sig);
   } catch {
     // Note: ESRCH: the group is already empty.
   }
