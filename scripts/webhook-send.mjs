@@ -5,9 +5,9 @@ import { register } from 'node:module';
 import { parseFlags } from './lib/cli.mjs';
 
 const usage = `usage: npm run webhook:send -- --url <receiver> [--type <event type>] [--layout later|earlier] [--id <event id>]
-                            [--timeout-ms <ms>] [--max-response-bytes <bytes>] [--secret <whsec_…>]
+                            [--timeout-ms <ms>] [--max-response-bytes <bytes>]
 
-The secret comes from WEBHOOK_SECRET (preferred: flags end up in shell history) or --secret.
+The secret comes from WEBHOOK_SECRET only (a flag would end up in shell history and CI logs).
   --timeout-ms <ms>              how long the receiver may take to answer in full (default 10000)
   --max-response-bytes <bytes>   how much of the answer is read before giving up (default 65536)
 Redirects are not followed: a 3xx answer is a failure.
@@ -25,7 +25,6 @@ const args = parseFlags({
   usage,
   options: {
     url: { type: 'string' },
-    secret: { type: 'string' },
     type: { type: 'string' },
     layout: { type: 'string', default: 'later' },
     id: { type: 'string' },
@@ -33,8 +32,8 @@ const args = parseFlags({
     'max-response-bytes': { type: 'string' },
   },
 });
-const secret = args.secret ?? process.env.WEBHOOK_SECRET;
-if (!args.url || !secret) usageError('--url and WEBHOOK_SECRET (or --secret) are required');
+const secret = process.env.WEBHOOK_SECRET;
+if (!args.url || !secret) usageError('--url and the WEBHOOK_SECRET environment variable are required');
 if (args.layout !== 'later' && args.layout !== 'earlier') usageError('--layout must be "later" or "earlier"');
 const number = (flag) => (args[flag] === undefined ? undefined : Number(args[flag]));
 

