@@ -1,4 +1,5 @@
 // The options both clients share, their defaults, and the checks that make a bad option fail at construction.
+import { MAX_TIMER_MS } from '../shared/timers.js';
 import { ClientConfigError } from './errors/client-config-error.js';
 import { defaultSleep } from './sleep.js';
 import { DEFAULT_USER_AGENT } from './user-agent.js';
@@ -113,10 +114,6 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** Default largest response body in bytes: far above a full page of 100 objects. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
-
-// Note: Node and browsers store timer delays as signed 32-bit integers; a longer one fires after 1 ms.
-/** The longest delay a timer can hold, in ms. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Default retry policy values. */
 export const DEFAULT_RETRY = { attempts: 3, baseDelayMs: 500, maxDelayMs: 10_000, jitter: true } as const;

@@ -1,13 +1,12 @@
 // One bounded POST for the test sender: a time-out over headers and body, a cap on the answer's size, no redirects.
 import { readBounded } from '../shared/read-bounded.js';
+import { MAX_TIMER_MS } from '../shared/timers.js';
 import { WebhookSendError } from './send-error.js';
 
 /** How long a delivery may take by default, headers and body together. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** How many bytes of the receiver's answer are read by default. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
-// Note: Node's timers hold at most 2^31-1 ms; a longer delay overflows and fires after about 1 ms.
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** What one delivery may use. */
 export interface DeliveryLimits {
@@ -18,8 +17,8 @@ export interface DeliveryLimits {
 
 /** Throws a RangeError naming the option when a limit is out of range. */
 export function checkLimits(timeoutMs: number, maxResponseBytes: number): void {
-  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
-    throw new RangeError(`timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMEOUT_MS}, got ${String(timeoutMs)}.`);
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
+    throw new RangeError(`timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMER_MS}, got ${String(timeoutMs)}.`);
   }
   if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes < 0) {
     throw new RangeError(`maxResponseBytes must be a whole number of bytes, 0 or more, got ${String(maxResponseBytes)}.`);

@@ -1,4 +1,5 @@
 // The receiver logic both adapters share: verify, claim the event id, call the merchant's handler, choose the answer.
+import { MAX_TIMER_MS } from '../../shared/timers.js';
 import { secretKeyList } from '../crypto.js';
 import { WebhookVerificationError } from '../errors.js';
 import type { WebhookHeaders } from '../headers.js';
@@ -63,8 +64,6 @@ export interface DeliveryRequest {
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** The default read deadline of the adapters, in milliseconds. */
 export const DEFAULT_READ_TIMEOUT_MS = 10_000;
-// Note: timers treat a longer delay as 1 ms, which would time every body out at once.
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Checks the options once, when an adapter is created, so a bad secret or limit fails at start-up. */
 export function checkHandlerOptions(options: WebhookHandlerOptions<boolean>): ReadLimits {
