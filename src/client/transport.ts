@@ -66,7 +66,8 @@ export function createTransport(options: TransportOptions): FetchLike {
     if (call.signal.aborted) throw call.signal.reason;
     const controller = new AbortController();
     const onCallerAbort = () => controller.abort(call.signal.reason);
-    call.signal.addEventListener('abort', onCallerAbort, { once: true });
+    // Note: no `once`: the finally below removes it, and `once` costs a wrapper per attempt on Node 20.
+    call.signal.addEventListener('abort', onCallerAbort);
     let timedOut = false;
     const timer = Number.isFinite(options.timeoutMs)
       ? setTimeout(() => {
