@@ -1,12 +1,14 @@
 // `npm start`: serves both bundled specs through the Prism mock, and the docs site, until Ctrl-C, SIGTERM or SIGHUP.
-// Flags, ports and exit codes: `npm start -- --help`.
+// Flags, ports and exit codes: `npm start -- --help`. Runs with `node --import tsx`: the mock's code is the package's, in src/.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultOutDir } from './docs.mjs';
-import { assertPortFree, collectOutput, spawnTiedNode, watchParent } from './lib/child.mjs';
-import { parseFlags } from './lib/cli.mjs';
-import { startPrism } from './lib/prism.mjs';
+import { parseFlags } from '../src/cli/parse-flags.ts';
+import { collectOutput, spawnTiedNode } from '../src/mock/children.ts';
+import { assertPortFree } from '../src/mock/ports.ts';
+import { startPrism } from '../src/mock/prism.ts';
+import { watchParent } from '../src/mock/watch-parent.ts';
 import { startStaticServer } from './lib/static-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

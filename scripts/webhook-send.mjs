@@ -2,7 +2,11 @@
 // Sends a signed example webhook, built from the contract's named examples, and prints the receiver's answer.
 // Bounded like a real delivery: a time-out, a cap on the answer's size, and no redirects.
 import { register } from 'node:module';
-import { parseFlags } from './lib/cli.mjs';
+
+// Note: the flag parser and the sender are TypeScript in src/; these hooks transpile them on the fly, so no build step
+// or extra tool is needed.
+register('./lib/typescript-hooks.mjs', import.meta.url);
+const { parseFlags } = await import('../src/cli/parse-flags.ts');
 
 const usage = `usage: npm run webhook:send -- --url <receiver> [--type <event type>] [--layout later|earlier] [--id <event id>]
                             [--timeout-ms <ms>] [--max-response-bytes <bytes>]
@@ -37,8 +41,6 @@ if (!args.url || !secret) usageError('--url and the WEBHOOK_SECRET environment v
 if (args.layout !== 'later' && args.layout !== 'earlier') usageError('--layout must be "later" or "earlier"');
 const number = (flag) => (args[flag] === undefined ? undefined : Number(args[flag]));
 
-// Note: the sender is TypeScript in src/; these hooks transpile it on the fly, so no build step or extra tool is needed.
-register('./lib/typescript-hooks.mjs', import.meta.url);
 const { sendWebhookExample } = await import('../src/webhooks/send.ts');
 const { WebhookSendError } = await import('../src/webhooks/send-error.ts');
 

@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { freePorts, startPrism, type PrismServer } from '../../scripts/lib/prism.mjs';
+import { freePorts } from '../../src/mock/ports.js';
+import { startPrism, type PrismServer } from '../../src/mock/prism.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -1,7 +1,8 @@
 // Mock smoke test: Prism (with --errors) serves each bundled spec, enforces auth and validates bodies.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startPrism, type PrismServer } from '../../scripts/lib/prism.mjs';
+import { freePort } from '../../src/mock/ports.js';
+import { startPrism, type PrismServer } from '../../src/mock/prism.js';
 import { root } from '../../scripts/lib/tools.mjs';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 

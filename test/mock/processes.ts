@@ -1,6 +1,14 @@
-// Helpers for the tests that stop servers: a process's descendants (Linux /proc), liveness, and a bounded wait for ports.
+// Helpers for the tests that stop servers: a process's descendants (Linux /proc), liveness, a bounded wait for ports,
+// and the node flags that run the mock's TypeScript sources.
 import { readFileSync } from 'node:fs';
-import { assertPortFree } from '../../scripts/lib/child.mjs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { assertPortFree } from '../../src/mock/ports.js';
+import { root } from '../../scripts/lib/tools.mjs';
+
+/** Flags for `node` that let it run src/ as it is (tsx), from any working directory. */
+export const fromSource = ['--import', pathToFileURL(createRequire(path.join(root, 'package.json')).resolve('tsx')).href];
 
 /** Every descendant pid of `pid`, read from /proc (Linux). */
 export function descendants(pid: number): number[] {

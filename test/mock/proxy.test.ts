@@ -5,10 +5,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectOutput, freePort, spawnTiedNode, stopChild } from '../../scripts/lib/child.mjs';
+import { collectOutput, spawnTiedNode, stopChild } from '../../src/mock/children.js';
+import { freePort } from '../../src/mock/ports.js';
 import { root } from '../../scripts/lib/tools.mjs';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
+import { fromSource } from './processes.js';
 
+/** The mock command's source, run with tsx (the packed bin runs its build: test/package/tarball.test.ts). */
+const command = path.join(root, 'src/mock/command.ts');
 const spec = new BundledSpec('Variant B', 'variant-b');
 const credentials = { 'X-Public-Key': 'pk_live_1', 'X-Secret-Key': 'sk_live_1' };
 const example = (spec.expand(spec.doc.components.responses.PaymentRetrieved) as Node).content['application/json'].examples;
@@ -40,7 +44,7 @@ describe('merchant-payments-mock --upstream', () => {
     await once(upstream.server, 'listening');
     const target = `http://127.0.0.1:${(upstream.server.address() as AddressInfo).port}`;
     const port = await freePort();
-    proxy = spawnTiedNode(path.join(root, 'bin/merchant-payments-mock.mjs'), ['--variant', 'b', '--port', String(port), '--upstream', target]);
+    proxy = spawnTiedNode(command, ['--variant', 'b', '--port', String(port), '--upstream', target], { nodeArgs: fromSource });
     const output = collectOutput(proxy);
     url = await new Promise<string>((resolve, reject) => {
       proxy.stdout?.on('data', (chunk: Buffer) => {
@@ -84,7 +88,7 @@ describe('merchant-payments-mock --upstream', () => {
   });
 
   it('refuses a bad --upstream with a clear message', async () => {
-    const child = spawnTiedNode(path.join(root, 'bin/merchant-payments-mock.mjs'), ['--variant', 'a', '--upstream', 'payments.internal']);
+    const child = spawnTiedNode(command, ['--variant', 'a', '--upstream', 'payments.internal'], { nodeArgs: fromSource });
     const output = collectOutput(child);
     const [code] = (await once(child, 'exit')) as [number];
     expect(code).toBe(2);

@@ -2,9 +2,9 @@
 // Ctrl-C, nor after a SIGKILL of start.mjs or of npm.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePorts } from '../../scripts/lib/prism.mjs';
+import { freePorts } from '../../src/mock/ports.js';
 import { root } from '../../scripts/lib/tools.mjs';
-import { alive, descendants, killAll, stillAlive, stillBound } from './processes.js';
+import { alive, descendants, fromSource, killAll, stillAlive, stillBound } from './processes.js';
 
 /** Resolves with stdout once `pattern` has appeared in it; rejects if the process exits first. */
 function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<string> {
@@ -26,7 +26,7 @@ async function start(through: 'npm' | 'node', pids: Set<number>) {
   const flags = ['--port-a', String(ports[0]), '--port-b', String(ports[1]), '--port-docs', String(ports[2])];
   const child = through === 'npm'
     ? spawn('npm', ['start', '--', ...flags], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } })
-    : spawn(process.execPath, ['scripts/start.mjs', ...flags], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    : spawn(process.execPath, [...fromSource, 'scripts/start.mjs', ...flags], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
   pids.add(child.pid!);
   const out = await waitForOutput(child, /docs\s+http:\/\/\S+\n/);
   descendants(child.pid!).forEach((pid) => pids.add(pid));
@@ -84,7 +84,7 @@ describe('npm start', () => {
   });
 
   it('refuses a port that is not a TCP port, naming the flag', async () => {
-    const run = spawn(process.execPath, ['scripts/start.mjs', '--port-a', 'http'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = spawn(process.execPath, [...fromSource, 'scripts/start.mjs', '--port-a', 'http'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     run.stderr.on('data', (chunk) => (err += chunk));
     const code = await new Promise((resolve) => run.once('exit', resolve));

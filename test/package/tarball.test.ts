@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePorts } from '../../scripts/lib/child.mjs';
+import { freePorts } from '../../src/mock/ports.js';
 import { binPath, root } from '../../scripts/lib/tools.mjs';
 
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -48,9 +48,10 @@ describe('the packed tarball', () => {
     expect(files).toEqual(expect.arrayContaining([
       'dist/generated/types/variant-a.js', 'dist/generated/types/variant-b.d.ts',
       'dist/generated/validators/webhook-validators.js', 'dist/generated/validators/webhook-examples.d.ts',
-      'scripts/lib/prism.mjs', 'scripts/lib/child.mjs', 'scripts/lib/exit-with-parent.mjs', 'LICENSE', 'README.md', 'CHANGELOG.md',
+      'dist/src/mock/command.js', 'dist/src/mock/exit-with-parent.js', 'dist/src/mock/run-in-group.js',
+      'LICENSE', 'README.md', 'CHANGELOG.md',
     ]));
-    const unexpected = files.filter((f) => !/^(dist\/.*\.(js|d\.ts)|bin\/.*\.mjs|generated\/openapi\/variant-[ab]\.yaml|scripts\/lib\/[a-z-]+\.mjs|LICENSE|README\.md|CHANGELOG\.md|package\.json)$/.test(f));
+    const unexpected = files.filter((f) => !/^(dist\/.*\.(js|d\.ts)|bin\/.*\.mjs|generated\/openapi\/variant-[ab]\.yaml|LICENSE|README\.md|CHANGELOG\.md|package\.json)$/.test(f));
     expect(unexpected).toEqual([]);
   });
 

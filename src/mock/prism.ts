@@ -2,29 +2,51 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import {
-  assertPortFree, collectOutput, freePort, freePorts, hasExited, spawnTiedNode, stopChild, waitForPort,
-} from './child.mjs';
-
-export { freePort, freePorts };
+import { collectOutput, hasExited, spawnTiedNode, stopChild } from './children.js';
+import { assertPortFree, waitForPort } from './ports.js';
 
 const require = createRequire(import.meta.url);
 
+/** A running Prism mock. */
+export interface PrismServer {
+  url: string;
+  port: number;
+  pid: number;
+  /** SIGTERM by pid, SIGKILL after a grace period; resolves once the process has exited. */
+  stop(): Promise<void>;
+  /** The last lines Prism wrote to stdout and stderr. */
+  output(): string;
+  /** Settles with the exit code (or signal name) when the process exits. */
+  exited: Promise<number | string | null>;
+}
+
+/** Options for startPrism. */
+export interface StartPrismOptions {
+  spec: string;
+  port: number;
+  host?: string;
+  errors?: boolean;
+  logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+  echo?: (line: string) => void;
+  timeoutMs?: number;
+  /** Proxy to this server instead of mocking: requests and responses that break the spec become 500 problems (with `errors`). */
+  upstream?: string | undefined;
+}
+
 /** Absolute path of Prism's JS entry, read from the `bin` of its package.json. */
-export function prismEntry() {
+export function prismEntry(): string {
   const manifest = require.resolve('@stoplight/prism-cli/package.json');
-  const { bin } = JSON.parse(readFileSync(manifest, 'utf8'));
+  const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin: string | { prism: string } };
   return path.resolve(path.dirname(manifest), typeof bin === 'string' ? bin : bin.prism);
 }
 
 /**
  * Starts `prism mock <spec>`, or `prism proxy <spec> <upstream>` when `upstream` is given (every request and
- * response passing through is checked against the spec), and resolves to `{ url, port, pid, stop, output, exited }`
- * once it listens.
+ * response passing through is checked against the spec), and resolves once it listens.
  */
 export async function startPrism({
   spec, port, host = '127.0.0.1', errors = true, logLevel = 'warn', echo, timeoutMs = 30000, upstream,
-}) {
+}: StartPrismOptions): Promise<PrismServer> {
   if (!existsSync(spec)) throw new Error(`Spec not found: ${spec}`);
   await assertPortFree(port, host);
   const mode = upstream === undefined ? ['mock', spec] : ['proxy', spec, upstream];
@@ -34,17 +56,17 @@ export async function startPrism({
   if (errors) args.push('--errors');
   const child = spawnTiedNode(prismEntry(), args, { env: { ...process.env, FORCE_COLOR: '0' } });
   const output = collectOutput(child, { echo });
-  const exited = new Promise((resolve) => child.once('exit', (code, sig) => resolve(code ?? sig)));
+  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, sig) => resolve(code ?? sig)));
   try {
     await waitForPort(port, host, { timeoutMs, isDead: () => hasExited(child) });
   } catch (err) {
     await stopChild(child);
-    throw new Error(`Prism did not start for ${spec} on ${host}:${port}: ${err.message}\n${withoutUsage(output())}`);
+    throw new Error(`Prism did not start for ${spec} on ${host}:${port}: ${(err as Error).message}\n${withoutUsage(output())}`);
   }
-  return { url: `http://${host}:${port}`, port, pid: child.pid, stop: () => stopChild(child), output, exited };
+  return { url: `http://${host}:${port}`, port, pid: child.pid!, stop: () => stopChild(child), output, exited };
 }
 
 // Note: Prism prints its whole yargs usage text before a fatal error; keep only the useful lines.
-function withoutUsage(text) {
+function withoutUsage(text: string): string {
   return text.replace(/^prism mock <document>[\s\S]*?\[default: null\]\s*$/m, '').trim();
 }

@@ -1,14 +1,16 @@
-// The merchant-payments-mock command: serves a variant's bundled spec with Prism, runs a command against it, stops cleanly.
+// The merchant-payments-mock command, run from its source with tsx (test/package/tarball.test.ts runs the packed bin):
+// serves a variant's bundled spec with Prism, runs a command against it, stops cleanly.
 import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assertPortFree, collectOutput, freePort, freePorts, spawnTiedNode, stopChild, waitForPort } from '../../scripts/lib/child.mjs';
 import { root } from '../../scripts/lib/tools.mjs';
-import { descendants, killAll, stillAlive, stillBound } from '../mock/processes.js';
+import { collectOutput, spawnTiedNode, stopChild } from '../../src/mock/children.js';
+import { assertPortFree, freePort, freePorts, waitForPort } from '../../src/mock/ports.js';
+import { descendants, fromSource, killAll, stillAlive, stillBound } from './processes.js';
 
-const bin = path.join(root, 'bin/merchant-payments-mock.mjs');
+const command = path.join(root, 'src/mock/command.ts');
 /** Starts a grandchild listening on the port given, then exits with a code or waits: see the file. */
 const listenerCommand = path.join(root, 'test/mock/listener-command.mjs');
 const started: ChildProcess[] = [];
@@ -22,7 +24,7 @@ afterEach(async () => {
 
 /** Runs the command to completion; resolves to its exit code and output. */
 function run(script: string, args: string[], cwd = root): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawnTiedNode(script, args, { cwd });
+  const child = spawnTiedNode(script, args, { cwd, nodeArgs: fromSource });
   started.push(child);
   let stdout = '';
   let stderr = '';
@@ -33,7 +35,7 @@ function run(script: string, args: string[], cwd = root): Promise<{ code: number
 
 /** Starts the mock in the foreground and resolves once it prints that it listens. */
 async function startMock(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawnTiedNode(bin, args, { cwd: root });
+  const child = spawnTiedNode(command, args, { cwd: root, nodeArgs: fromSource });
   started.push(child);
   const output = collectOutput(child);
   const url = await new Promise<string>((resolve, reject) => {
@@ -70,7 +72,7 @@ describe('merchant-payments-mock', () => {
   it('runs a command against the mock with its URL set, exits with its code, and stops the mock and what the command left running', async () => {
     const [port, leftRunning] = await freePorts(2);
     const args = ['--variant', 'a', '--port', String(port), '--', process.execPath, listenerCommand, String(leftRunning), 'exit', '7'];
-    const { code, stdout } = await run(bin, args);
+    const { code, stdout } = await run(command, args);
     expect(stdout).toContain(`Variant A listening on http://127.0.0.1:${port}`);
     // 7 only once the grandchild listened and the mock answered 200 with the URL the command was given.
     expect(code).toBe(7);
@@ -95,8 +97,8 @@ describe('merchant-payments-mock', () => {
 
   it('leaves nothing running when it is killed with SIGKILL, not even a grandchild that ignores SIGTERM', async () => {
     const [port, grandchild] = await freePorts(2);
-    const command = [process.execPath, listenerCommand, String(grandchild), 'wait', 'stubborn'];
-    const { child } = await startMock(['--variant', 'b', '--port', String(port), '--', ...command]);
+    const stubborn = [process.execPath, listenerCommand, String(grandchild), 'wait', 'stubborn'];
+    const { child } = await startMock(['--variant', 'b', '--port', String(port), '--', ...stubborn]);
     await waitForPort(grandchild!, '127.0.0.1', { timeoutMs: 10_000 });
     const pids = descendants(child.pid!);
     pids.forEach((pid) => below.add(pid));
@@ -108,7 +110,7 @@ describe('merchant-payments-mock', () => {
 
   it('refuses a missing or unknown variant with its usage', async () => {
     for (const args of [[], ['--variant', 'c'], ['--variant', 'a', 'extra'], ['--variant', 'a', '--']]) {
-      const { code, stderr } = await run(bin, args);
+      const { code, stderr } = await run(command, args);
       expect(code, args.join(' ')).toBe(2);
       expect(stderr).toContain('usage: merchant-payments-mock --variant a|b');
     }
@@ -116,13 +118,12 @@ describe('merchant-payments-mock', () => {
 
   it('says how to install Prism when it is not installed', async () => {
     // The package's layout without any node_modules around it: Prism cannot be resolved from there.
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'mock-bin-'));
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mock-command-'));
     try {
-      const { files } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { files: string[] };
-      for (const file of [...files.filter((f) => f.startsWith('scripts/lib/')), 'bin/merchant-payments-mock.mjs', 'generated/openapi/variant-b.yaml']) {
-        cpSync(path.join(root, file), path.join(dir, file));
+      for (const file of ['package.json', 'src/mock', 'src/cli', 'generated/openapi/variant-b.yaml']) {
+        cpSync(path.join(root, file), path.join(dir, file), { recursive: true });
       }
-      const { code, stderr } = await run(path.join(dir, 'bin/merchant-payments-mock.mjs'), ['--variant', 'b'], dir);
+      const { code, stderr } = await run(path.join(dir, 'src/mock/command.ts'), ['--variant', 'b'], dir);
       const { devDependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
       expect(code).toBe(1);
       expect(stderr).toContain('Prism is not installed');

@@ -1,20 +1,23 @@
+// @ts-check
 // Runs one command in a process group of its own and takes the whole group (the command and whatever it started)
 // down when the command exits, or when the parent's lifeline on fd 3 closes: the parent died, even by SIGKILL.
 // SIGINT, SIGTERM and SIGHUP sent to this process go to the group. Exits with the command's code (128 + n after
 // signal n; 127 when it cannot be started).
-//   node run-in-group.mjs <name> <command> [args...]   (spawned by spawnInGroup in child.mjs, with fd 3 a pipe)
+//   node run-in-group.js <name> <command> [args...]   (spawned by spawnInGroup in children.ts, with fd 3 a pipe)
+// Note: plain JavaScript because it runs as a child `node` of the compiled package and of the sources alike, with no loader.
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { constants } from 'node:os';
-import { groupAlive, OWN_GROUPS } from './child.mjs';
+import { groupAlive, OWN_GROUPS } from './process-group.js';
 
 /** How long the group has after SIGTERM before it is killed. */
 const GRACE_MS = 2000;
-const [name, command, ...args] = process.argv.slice(2);
+const [name, command = '', ...args] = process.argv.slice(2);
 
 // Note: detached makes the command the leader of a new group; this process stays outside it, so it can tell when
 // the group is empty and still exit with the command's code.
 const child = spawn(command, args, { stdio: 'inherit', detached: OWN_GROUPS });
+/** @type {number | undefined} */
 let status;
 let ending = false;
 
@@ -24,10 +27,10 @@ child.once('error', (error) => {
   end();
 });
 child.once('exit', (code, sig) => {
-  status = code ?? 128 + (constants.signals[sig] ?? 0);
+  status = code ?? 128 + (sig ? constants.signals[sig] : 0);
   end();
 });
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => signalGroup(sig));
+for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) process.on(sig, () => signalGroup(sig));
 
 const lifeline = new net.Socket({ fd: 3, readable: true, writable: false });
 lifeline.on('end', end);
@@ -48,9 +51,10 @@ async function end() {
   process.exit(status ?? 1);
 }
 
+/** @param {NodeJS.Signals} sig */
 function signalGroup(sig) {
   try {
-    process.kill(OWN_GROUPS ? -child.pid : child.pid, sig);
+    process.kill(OWN_GROUPS ? -Number(child.pid) : Number(child.pid), sig);
   } catch {
     // Note: ESRCH: the group is already empty.
   }
