@@ -1,7 +1,5 @@
 // The User-Agent the clients send, and where a client may set it at all.
-
-/** Version of this package; a test keeps it equal to package.json. */
-export const PACKAGE_VERSION = '0.1.0';
+import { PACKAGE_VERSION } from '../../generated/version.js';
 
 /** Sent as User-Agent unless the caller passes `userAgent`. */
 export const DEFAULT_USER_AGENT = `merchant-payments-contract/${PACKAGE_VERSION}`;

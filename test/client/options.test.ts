@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ClientConfigError, createVariantAClient, createVariantBClient } from '../../src/index.js';
-import { PACKAGE_VERSION } from '../../src/client/user-agent.js';
+import { PACKAGE_VERSION } from '../../generated/version.js';
 import { credentials, testClientA, testClientB } from './harness.js';
 import { startScriptedServer, type ScriptedServer } from './server.js';
 
