@@ -9,7 +9,7 @@ import { collectOutput, freePort, spawnTiedNode, stopChild } from '../../scripts
 import { root } from '../../scripts/lib/tools.mjs';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 
-const spec = new BundledSpec('Variant B', 'variant-b');
+const spec = await BundledSpec.open('Variant B', 'variant-b');
 const credentials = { 'X-Public-Key': 'pk_live_1', 'X-Secret-Key': 'sk_live_1' };
 const example = (spec.expand(spec.doc.components.responses.PaymentRetrieved) as Node).content['application/json'].examples;
 const payment = (Object.values(example)[0] as Node).value as { data: Record<string, unknown> };
