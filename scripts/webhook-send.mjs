@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Sends a signed example webhook, built from the contract's named examples, and prints the receiver's answer.
 // Bounded like a real delivery: a time-out, a cap on the answer's size, and no redirects.
-import { register } from 'node:module';
+import { register } from 'tsx/esm/api';
 import { parseFlags } from './lib/cli.mjs';
 
 const usage = `usage: npm run webhook:send -- --url <receiver> [--type <event type>] [--layout later|earlier] [--id <event id>]
@@ -37,8 +37,8 @@ if (!args.url || !secret) usageError('--url and the WEBHOOK_SECRET environment v
 if (args.layout !== 'later' && args.layout !== 'earlier') usageError('--layout must be "later" or "earlier"');
 const number = (flag) => (args[flag] === undefined ? undefined : Number(args[flag]));
 
-// Note: the sender is TypeScript in src/; these hooks transpile it on the fly, so no build step or extra tool is needed.
-register('./lib/typescript-hooks.mjs', import.meta.url);
+// Note: the sender is TypeScript in src/; tsx's loader runs it as it is, so no build step is needed.
+register();
 const { sendWebhookExample } = await import('../src/webhooks/send.ts');
 const { WebhookSendError } = await import('../src/webhooks/send-error.ts');
 
