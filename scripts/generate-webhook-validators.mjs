@@ -119,8 +119,8 @@ export interface WebhookLayoutExamples {
 `;
 
 /** The webhook whose JSON body is the given component schema: its name, header parameters and named examples. */
-function webhookOf(dereferenced, schemaName_, label) {
-  const schema = dereferenced.components.schemas[schemaName_];
+function webhookOf(dereferenced, component, label) {
+  const schema = dereferenced.components.schemas[component];
   for (const [name, { post }] of Object.entries(dereferenced.webhooks ?? {})) {
     const media = post?.requestBody?.content?.['application/json'];
     if (media?.schema !== schema) continue;
@@ -131,7 +131,7 @@ function webhookOf(dereferenced, schemaName_, label) {
     if (examples.length === 0) throw new Error(`webhook ${name} in ${label} has no named request examples`);
     return { webhook: name, deprecated: post.deprecated === true, headers, examples };
   }
-  throw new Error(`no webhook in ${label} posts a body of ${schemaName_}`);
+  throw new Error(`no webhook in ${label} posts a body of ${component}`);
 }
 
 /** Renders the generated files from the shared bundle: `{ fileName: content }`; throws naming what is wrong. */
