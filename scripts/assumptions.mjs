@@ -1,9 +1,9 @@
 // Writes docs/assumptions.md: every assumed element of both bundled specs, with pointer and reason.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
 import { apis } from './lib/apis.mjs';
 import { collectAssumptions } from './lib/provenance.mjs';
+import { openBundle } from './lib/refs.mjs';
 import { requireFile, root } from './lib/tools.mjs';
 
 /** Where the register is written, relative to the repository root. */
@@ -13,13 +13,13 @@ const row = ({ pointer, kind, reason }) => `| \`${cell(pointer)}\` | ${cell(kind
 const table = (rows) => ['| JSON pointer | element | what was assumed, and why |', '|---|---|---|', ...rows.map(row)].join('\n');
 
 /** Builds the register's Markdown from the bundled specs (in `specDir`, default their outputs). */
-export function renderRegister(specDir) {
-  const perApi = Object.entries(apis).map(([name, api]) => {
+export async function renderRegister(specDir) {
+  const perApi = await Promise.all(Object.entries(apis).map(async ([name, api]) => {
     const file = specDir ? path.join(specDir, path.basename(api.output)) : path.join(root, api.output);
     requireFile(file, 'run npm run bundle first');
-    const doc = parse(readFileSync(file, 'utf8'));
-    return { name, title: doc.info.title, output: api.output, items: collectAssumptions(doc) };
-  });
+    const bundle = await openBundle(file);
+    return { name, title: bundle.doc.info.title, output: api.output, items: collectAssumptions(bundle) };
+  }));
   const key = (a) => `${a.pointer}\u0000${a.reason}`;
   const counts = new Map();
   for (const api of perApi) for (const key_ of new Set(api.items.map(key))) counts.set(key_, (counts.get(key_) ?? 0) + 1);
@@ -57,7 +57,7 @@ export function renderRegister(specDir) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    const { markdown, total, shared, perApi } = renderRegister();
+    const { markdown, total, shared, perApi } = await renderRegister();
     mkdirSync(path.join(root, 'docs'), { recursive: true });
     writeFileSync(path.join(root, target), markdown);
     console.log(`wrote ${target}: ${total} assumed elements (${shared} shared; ${perApi.map(([n, c]) => `${n} ${c}`).join(', ')})`);

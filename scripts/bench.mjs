@@ -6,7 +6,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { parse } from 'yaml';
 import { bundleSizes } from './bench/bundle.mjs';
 import { clientOverhead } from './bench/client.mjs';
 import { BundledSpecExamples } from './bench/examples.mjs';
@@ -15,6 +14,7 @@ import { pipelineTimes } from './bench/pipeline.mjs';
 import { markdownTable, textTable } from './bench/table.mjs';
 import { typecheckCost } from './bench/typecheck.mjs';
 import { webhookThroughput } from './bench/webhooks.mjs';
+import { openBundle } from './lib/refs.mjs';
 import { root } from './lib/tools.mjs';
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean' }, 'no-pipeline': { type: 'boolean' } } });
@@ -40,7 +40,7 @@ const step = async (name, fn) => {
 };
 
 const pkg = await loadSource('src/index.ts');
-const specB = new BundledSpecExamples(parse(readFileSync(path.join(root, 'generated/openapi/variant-b.yaml'), 'utf8')));
+const specB = new BundledSpecExamples(await openBundle(path.join(root, 'generated/openapi/variant-b.yaml')));
 
 rows.push(...(await step('client overhead', () => clientOverhead({ pkg, requests: settings.requests, runs: settings.clientRuns }))));
 const sizes = await step('bundle size', () => bundleSizes());

@@ -1,16 +1,15 @@
-// Compiles the webhook body schemas of the bundled spec into standalone Ajv validators, and copies the webhook's
+// Compiles the webhook body schemas of the shared bundle into standalone Ajv validators, and copies the webhook's
 // named examples and header names: generated/validators/webhook-validators.ts and webhook-examples.ts.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { fastFormats, fullFormats } from 'ajv-formats/dist/formats.js';
 import { _ } from 'ajv';
-import { parse } from 'yaml';
-import { apis } from './lib/apis.mjs';
+import { sharedBundle } from './lib/apis.mjs';
+import { openBundle } from './lib/refs.mjs';
 import { requireFile, root } from './lib/tools.mjs';
-import { ROOT_SCHEMAS, SCHEMA_ID, webhookSpec } from './lib/webhook-schema.mjs';
 
 // Note: required, not imported, so that Node and vitest see the same CommonJS export (the function is inlined as text).
 const ucs2length = createRequire(import.meta.url)('ajv/dist/runtime/ucs2length').default;
@@ -18,8 +17,21 @@ const ucs2length = createRequire(import.meta.url)('ajv/dist/runtime/ucs2length')
 /** Where the validators are written. */
 export const validatorsDir = 'generated/validators';
 
-/** The API whose bundle the validators are built from (the webhook is the same in every variant). */
-export const validatorsApi = 'variant-a';
+/** The component schema of each webhook layout's body. */
+const ROOT_SCHEMAS = { later: 'WebhookEvent', earlier: 'EarlierWebhookEvent' };
+
+/** The `$id` under which Ajv holds the bundle; its component schemas are compiled as `${SCHEMA_ID}#/components/schemas/…`. */
+const SCHEMA_ID = 'urn:merchant-payments:shared';
+
+/**
+ * Keywords Ajv is to read as annotations: the OpenAPI Object's fields (Ajv compiles the whole bundle as the root of
+ * every `$ref`), OpenAPI's own schema keywords, and the contract's extensions (openapi/README.md). Any other keyword
+ * Ajv does not know is an error (strict mode).
+ * Note: Ajv's own `discriminator` support needs the tag in each branch's `properties`, and these branches are built
+ * with allOf; the oneOf over `const` tags decides the same.
+ */
+const ANNOTATIONS = ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags',
+  'externalDocs', 'discriminator', 'xml', 'example', 'x-provenance', 'x-assumed'];
 
 // Note: ajv-formats' numeric formats are functions; the generated module carries these copies as `formats`.
 const FORMAT_FUNCTIONS = {
@@ -30,33 +42,37 @@ const FORMAT_FUNCTIONS = {
 };
 
 const identifier = (name) => `validate${name.replace(/[^A-Za-z0-9_$]/g, '_')}`;
+const schemaName = (ref) => ref.split('/').pop();
 
 /**
- * The regular expression ajv-formats uses for a format: its full form when that is one, else its fast form.
+ * Each format of ajv-formats as the generated code checks it: the copies above, else the full form when it is a
+ * regular expression, else the fast form; formats with neither stay unknown, and Ajv refuses a schema that uses one.
  * Note: a pattern is inlined into the generated code, while a format function would pull all of ajv-formats into the
  * bundle; the fast date-time and uri forms check syntax only (a 31st of February passes).
  */
-function formatPattern(name) {
-  const candidates = [fullFormats[name], fastFormats[name], fastFormats[name]?.validate];
-  const pattern = candidates.find((candidate) => candidate instanceof RegExp);
-  if (!pattern) throw new Error(`format "${name}" has no regular-expression form in ajv-formats; extend formatPattern()`);
-  return pattern;
+function addFormats(ajv) {
+  for (const name of Object.keys(fullFormats)) {
+    const candidates = [fullFormats[name], fastFormats[name], fastFormats[name]?.validate];
+    const format = FORMAT_FUNCTIONS[name] ? fullFormats[name] : candidates.find((candidate) => candidate instanceof RegExp);
+    if (format) ajv.addFormat(name, format);
+  }
 }
 
-function compile(document, formats) {
+function compile(doc) {
   const ajv = new Ajv2020({
     strict: true,
     allowUnionTypes: true, // Note: OpenAPI 3.1 writes nullable values as `type: [string, 'null']`.
     inlineRefs: false, // Note: every referenced schema becomes one shared function, so the exports do not repeat code.
     code: { esm: true, source: true, lines: true, formats: _`formats` },
   });
-  for (const name of formats) ajv.addFormat(name, FORMAT_FUNCTIONS[name] ? fullFormats[name] : formatPattern(name));
-  ajv.addSchema(document);
+  ajv.addVocabulary(ANNOTATIONS);
+  addFormats(ajv);
+  ajv.addSchema(doc, SCHEMA_ID);
   return ajv;
 }
 
 /** Standalone ESM code of the exported validators, with Ajv's runtime helpers and the format functions inlined. */
-function standalone(ajv, exportsMap, formats) {
+function standalone(ajv, exportsMap) {
   // Note: the standalone code `require`s Ajv's runtime helpers; inlining them leaves no dependency on Ajv at run time.
   const code = standaloneCode(ajv, exportsMap)
     .replaceAll('require("ajv/dist/runtime/ucs2length").default', `(${ucs2length.toString()})`)
@@ -64,8 +80,9 @@ function standalone(ajv, exportsMap, formats) {
     .replace(/^export const (\w+) = (\w+);$/gm, 'export const $1: WebhookSchemaValidator = $2;');
   const leftover = /require\("([^"]+)"\)/.exec(code);
   if (leftover) throw new Error(`the standalone code requires ${leftover[1]}, which this generator does not inline yet`);
-  const functions = formats.filter((name) => FORMAT_FUNCTIONS[name])
-    .map((name) => `  ${JSON.stringify(name)}: { type: 'number', validate: ${FORMAT_FUNCTIONS[name]} },`);
+  const used = (name) => code.includes(`formats.${name};`) || code.includes(`formats[${JSON.stringify(name)}];`);
+  const functions = Object.entries(FORMAT_FUNCTIONS).filter(([name]) => used(name))
+    .map(([name, validate]) => `  ${JSON.stringify(name)}: { type: 'number', validate: ${validate} },`);
   return `const formats = {\n${functions.join('\n')}\n};\n${code.trimEnd()}\n`;
 }
 
@@ -101,22 +118,42 @@ export interface WebhookLayoutExamples {
 }
 `;
 
-/** Renders the generated files from one bundled spec: `{ fileName: content }`; throws naming what is wrong. */
-export function renderWebhookValidators(specFile, label = specFile) {
+/** The webhook whose JSON body is the given component schema: its name, header parameters and named examples. */
+function webhookOf(dereferenced, component, label) {
+  const schema = dereferenced.components.schemas[component];
+  for (const [name, { post }] of Object.entries(dereferenced.webhooks ?? {})) {
+    const media = post?.requestBody?.content?.['application/json'];
+    if (media?.schema !== schema) continue;
+    const headers = (post.parameters ?? []).filter((parameter) => parameter.in === 'header')
+      .map((p) => ({ name: p.name, required: p.required === true, ...(p.example !== undefined ? { example: p.example } : {}) }));
+    const examples = Object.entries(media.examples ?? {}).sort(([a], [b]) => a.localeCompare(b))
+      .map(([exampleName, { summary, value }]) => ({ name: exampleName, ...(summary ? { summary } : {}), value }));
+    if (examples.length === 0) throw new Error(`webhook ${name} in ${label} has no named request examples`);
+    return { webhook: name, deprecated: post.deprecated === true, headers, examples };
+  }
+  throw new Error(`no webhook in ${label} posts a body of ${component}`);
+}
+
+/** Renders the generated files from the shared bundle: `{ fileName: content }`; throws naming what is wrong. */
+export async function renderWebhookValidators(specFile = sharedBundle, label = specFile) {
   requireFile(specFile, 'run npm run bundle first');
-  const view = webhookSpec(parse(readFileSync(path.resolve(root, specFile), 'utf8')), label);
-  const { document, formats } = view.document();
-  const byType = view.eventSchemasByType();
-  const ajv = compile(document, formats);
+  const { doc, dereferenced } = await openBundle(path.resolve(root, specFile));
+  for (const name of Object.values(ROOT_SCHEMAS)) {
+    if (!doc.components?.schemas?.[name]) throw new Error(`${label} has no components.schemas.${name}`);
+  }
+  // Note: each event type's own validator, from WebhookEvent's discriminator mapping (sorted by type).
+  const mapping = Object.entries(doc.components.schemas[ROOT_SCHEMAS.later].discriminator?.mapping ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  if (mapping.length === 0) throw new Error(`${ROOT_SCHEMAS.later} in ${label} has no discriminator mapping`);
+  const ajv = compile(doc);
   const exportsMap = {
-    validateWebhookEvent: `${SCHEMA_ID}#/$defs/${ROOT_SCHEMAS.later}`,
-    validateEarlierWebhookEvent: `${SCHEMA_ID}#/$defs/${ROOT_SCHEMAS.earlier}`,
+    validateWebhookEvent: `${SCHEMA_ID}#/components/schemas/${ROOT_SCHEMAS.later}`,
+    validateEarlierWebhookEvent: `${SCHEMA_ID}#/components/schemas/${ROOT_SCHEMAS.earlier}`,
   };
-  for (const name of Object.values(byType)) exportsMap[identifier(name)] = `${SCHEMA_ID}#/$defs/${name}`;
+  for (const [, ref] of mapping) exportsMap[identifier(schemaName(ref))] = `${SCHEMA_ID}${ref}`;
 
   const layouts = {};
   for (const [layout, schema] of Object.entries(ROOT_SCHEMAS)) {
-    const found = view.webhookOf(schema);
+    const found = webhookOf(dereferenced, schema, label);
     const validate = ajv.getSchema(exportsMap[layout === 'later' ? 'validateWebhookEvent' : 'validateEarlierWebhookEvent']);
     for (const example of found.examples) {
       if (!validate(example.value)) throw new Error(`example ${example.name} of ${found.webhook} breaks ${schema}: ${ajv.errorsText(validate.errors)}`);
@@ -125,16 +162,16 @@ export function renderWebhookValidators(specFile, label = specFile) {
   }
 
   const source = `// Generated by scripts/generate-webhook-validators.mjs from ${label}. Do not edit: change the spec under openapi/ and run npm run regenerate.`;
-  const typeMap = Object.entries(byType).map(([type, name]) => `  ${JSON.stringify(type)}: ${identifier(name)},`);
+  const typeMap = mapping.map(([type, ref]) => `  ${JSON.stringify(type)}: ${identifier(schemaName(ref))},`);
   const validators = [
     source,
     `// Schemas ${Object.values(ROOT_SCHEMAS).join(' and ')} and what they reference, compiled by Ajv (standalone, JSON Schema 2020-12).`,
-    `// Formats, checked as ajv-formats does (fast form where the full one is a function): ${formats.join(', ') || 'none'}.`,
+    '// Formats are checked as ajv-formats does (the fast form where the full one is a function).',
     '// Note: Ajv emits untyped JavaScript; the exports below carry the types, the rest is not type-checked.',
     '// @ts-nocheck',
     '',
     VALIDATOR_TYPES,
-    standalone(ajv, exportsMap, formats),
+    standalone(ajv, exportsMap),
     '/** The validator of each event type\'s own schema, keyed by the `type` value that selects it. */',
     `export const webhookEventValidators: Readonly<Record<string, WebhookSchemaValidator>> = Object.freeze({\n${typeMap.join('\n')}\n});\n`,
   ].join('\n');
@@ -148,23 +185,19 @@ export function renderWebhookValidators(specFile, label = specFile) {
   return { 'webhook-validators.ts': validators, 'webhook-examples.ts': examples };
 }
 
-/** Clears generated/validators and writes the files rendered from the bundle of validatorsApi. */
-export function generateWebhookValidators() {
-  const specFile = apis[validatorsApi]?.output;
-  if (!specFile) throw new Error(`redocly.yaml lists no API ${validatorsApi}`);
-  const files = renderWebhookValidators(specFile);
+/** Clears generated/validators and writes the files rendered from the shared bundle. */
+export async function generateWebhookValidators() {
+  const files = await renderWebhookValidators();
   const outDir = path.join(root, validatorsDir);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   for (const [name, content] of Object.entries(files)) writeFileSync(path.join(outDir, name), content);
-  console.log(`generated ${Object.keys(files).map((name) => `${validatorsDir}/${name}`).join(', ')} from ${specFile}`);
+  console.log(`generated ${Object.keys(files).map((name) => `${validatorsDir}/${name}`).join(', ')} from ${sharedBundle}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  try {
-    generateWebhookValidators();
-  } catch (error) {
+  generateWebhookValidators().catch((error) => {
     console.error(`generate-webhook-validators: ${error.message}`);
     process.exit(1);
-  }
+  });
 }

@@ -14,20 +14,11 @@ function missing(what) {
   process.exit(2);
 }
 
-/** Runs a package's CLI, prints its output (without the Node 20 notice box) and returns status and text. */
-function run(title, pkg, bin, args) {
-  console.log(`\n== ${title}`);
-  const { status, stdout, stderr } = runTool(pkg, bin, args, { capture: true });
-  const strip = (text) => text.split('\n').filter((l) => !/^\s*[╔║╚]/.test(l)).join('\n').trim();
-  const text = [strip(stdout), strip(stderr)].filter(Boolean).join('\n');
-  if (text) console.log(text);
-  return { status, text };
-}
-
 for (const file of ['redocly.yaml', '.spectral.yaml', 'scripts/lint-rules/payments.spectral.yaml']) {
   if (!existsSync(path.join(root, file))) missing(file);
 }
 const { apis } = await import('./lib/apis.mjs');
+const { bundle } = await import('./bundle.mjs');
 const names = Object.keys(apis ?? {});
 if (names.length === 0) missing('no `apis:` entries in redocly.yaml');
 for (const name of names) {
@@ -36,36 +27,50 @@ for (const name of names) {
 }
 const summary = [];
 
-// 1. redocly lint on the split sources; counts come from its closing summary line.
-const lint = run(`redocly lint ${names.join(' ')}`, '@redocly/cli', 'redocly', ['lint', ...names]);
-const count = (re) => Number(re.exec(lint.text)?.[1] ?? 0);
-const redoclyLint = {
-  tool: 'redocly lint',
-  errors: count(/Validation failed with (\d+) errors?/),
-  warnings: count(/Validation failed with \d+ errors? and (\d+) warnings?/) || count(/You have (\d+) warnings?\./),
-};
-if (lint.status !== 0 && redoclyLint.errors === 0) redoclyLint.errors = 1; // crashed, or a summary this script cannot read
+// 1. redocly lint on the split sources, one API per run: with several, its JSON output is one object per API, back to back.
+const redoclyLint = { tool: 'redocly lint', errors: 0, warnings: 0 };
+for (const name of names) {
+  console.log(`\n== redocly lint ${name}`);
+  const { status, stdout, stderr } = runTool('@redocly/cli', 'redocly', ['lint', name, '--format=json'], { capture: true });
+  let report;
+  try {
+    report = JSON.parse(stdout);
+  } catch {
+    console.log(stderr.trim()); // crashed before it could report, e.g. on an invalid redocly.yaml
+    redoclyLint.errors += 1;
+    continue;
+  }
+  for (const { location: [at], severity, ruleId, message } of report.problems) {
+    console.log(`${at?.source.ref}:${at?.start?.line ?? 0}:${at?.start?.col ?? 0} ${severity} ${ruleId} ${message} (${at?.pointer})`);
+  }
+  redoclyLint.errors += report.totals.errors + (status !== 0 && report.totals.errors === 0 ? 1 : 0);
+  redoclyLint.warnings += report.totals.warnings;
+}
 summary.push(redoclyLint);
 
-// 2. bundle each API into a temporary directory (by root path: with an alias, redocly writes to the
-//    API's `output` in redocly.yaml and ignores --output), 3. Spectral on the bundles.
+// 2. bundle each API into a temporary directory, 3. Spectral on the bundles.
 const outDir = mkdtempSync(path.join(tmpdir(), 'payments-lint-'));
 try {
-  const bundle = { tool: 'redocly bundle', errors: 0, warnings: 0 };
+  console.log('\n== redocly bundle');
+  const redoclyBundle = { tool: 'redocly bundle', errors: 0, warnings: 0 };
   const bundles = [];
   for (const name of names) {
-    const file = path.join(outDir, `${name}.yaml`);
-    const res = run(`redocly bundle ${name}`, '@redocly/cli', 'redocly', ['bundle', apis[name].root, '--output', file]);
-    if (res.status === 0 && existsSync(file)) bundles.push(file);
-    else bundle.errors += 1;
+    try {
+      bundle([name], outDir);
+      bundles.push(path.join(outDir, path.basename(apis[name].output)));
+    } catch (error) {
+      console.log(error.message);
+      redoclyBundle.errors += 1;
+    }
   }
-  summary.push(bundle);
+  summary.push(redoclyBundle);
 
   const spectral = { tool: 'spectral lint', errors: 0, warnings: 0 };
   if (bundles.length > 0) {
+    console.log('\n== spectral lint (bundled)');
     const json = path.join(outDir, 'spectral.json');
     const args = ['lint', ...bundles, '--ruleset', path.join(root, '.spectral.yaml'), '--fail-severity', 'error'];
-    const res = run('spectral lint (bundled)', '@stoplight/spectral-cli', 'spectral', [...args, '-f', 'stylish', '-f', 'json', '--output.json', json]);
+    const res = runTool('@stoplight/spectral-cli', 'spectral', [...args, '-f', 'stylish', '-f', 'json', '--output.json', json]);
     const results = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : [];
     spectral.errors = results.filter((r) => r.severity === 0).length;
     spectral.warnings = results.filter((r) => r.severity === 1).length;

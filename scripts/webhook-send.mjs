@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Sends a signed example webhook, built from the contract's named examples, and prints the receiver's answer.
 // Bounded like a real delivery: a time-out, a cap on the answer's size, and no redirects.
-import { register } from 'node:module';
+import { register } from 'tsx/esm/api';
 
-// Note: the flag parser and the sender are TypeScript in src/; these hooks transpile them on the fly, so no build step
-// or extra tool is needed.
-register('./lib/typescript-hooks.mjs', import.meta.url);
+// Note: the flag parser and the sender are TypeScript in src/; tsx's loader runs them as they are, so no build step
+// is needed.
+register();
 const { parseFlags } = await import('../src/cli/parse-flags.ts');
 
 const usage = `usage: npm run webhook:send -- --url <receiver> [--type <event type>] [--layout later|earlier] [--id <event id>]

@@ -1,19 +1,11 @@
-// Reads operations and named examples out of a bundled spec (all `$ref`s are local after bundling).
+// Reads operations and named examples out of a bundled spec.
 
 /** Operations of a bundled spec with their path parameters and first request-body example. */
 export class BundledSpecExamples {
-  constructor(doc) {
+  /** `bundle` as openBundle (../lib/refs.mjs) returns it. */
+  constructor({ doc, resolve }) {
     this.doc = doc;
-  }
-
-  /** Follows a local `$ref`. */
-  resolve(node) {
-    let current = node;
-    while (current?.$ref) {
-      current = current.$ref.slice(2).split('/').map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'))
-        .reduce((value, key) => value?.[key], this.doc);
-    }
-    return current;
+    this.resolve = resolve;
   }
 
   /** The first named example of a request body or response. */

@@ -1,17 +1,17 @@
 // Type-check cost: `tsc --noEmit` on a consumer file that calls every operation of both variants,
 // against the same project with an empty file (the baseline: tsc start-up and the standard library).
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
 import { BundledSpecExamples } from './examples.mjs';
+import { openBundle } from '../lib/refs.mjs';
 import { binPath, root } from '../lib/tools.mjs';
 import { interleaved, timeMs } from './stats.mjs';
 
 const CLIENTS = { 'variant-a': 'a', 'variant-b': 'b' };
 
 /** TypeScript source that calls every operation of both variants through the typed clients. */
-export function consumerSource(entry) {
+export async function consumerSource(entry) {
   const lines = [
     `import { createVariantAClient, createVariantBClient } from '${entry}';`,
     '',
@@ -22,7 +22,7 @@ export function consumerSource(entry) {
     '  return Promise.all([',
   ];
   for (const [api, client] of Object.entries(CLIENTS)) {
-    const spec = new BundledSpecExamples(parse(readFileSync(path.join(root, `generated/openapi/${api}.yaml`), 'utf8')));
+    const spec = new BundledSpecExamples(await openBundle(path.join(root, `generated/openapi/${api}.yaml`)));
     for (const op of spec.operations()) {
       const init = [];
       if (op.pathParams.length) init.push(`params: { path: { ${op.pathParams.map((p) => `${p}: 'id_1'`).join(', ')} } }`);
@@ -51,7 +51,7 @@ export async function typecheckCost({ scratch, runs }) {
   for (const name of ['empty', 'consumer']) {
     const folder = path.join(dir, name);
     const entry = path.relative(folder, path.join(root, 'src/index.js')).split(path.sep).join('/');
-    const source = name === 'empty' ? 'export {};\n' : consumerSource(entry);
+    const source = name === 'empty' ? 'export {};\n' : await consumerSource(entry);
     mkdirSync(folder, { recursive: true });
     writeFileSync(path.join(folder, 'index.ts'), source);
     const config = {

@@ -3,31 +3,13 @@
 /** Escapes one JSON Pointer token (RFC 6901). */
 export const escapeToken = (token) => String(token).replaceAll('~', '~0').replaceAll('/', '~1');
 
-/** Resolves a local `#/…` reference inside `doc`; returns the value unchanged when it is no reference. */
-export function deref(doc, value) {
-  let current = value;
-  const seen = new Set();
-  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-    if (seen.has(current.$ref)) throw new Error(`Circular $ref ${current.$ref}`);
-    seen.add(current.$ref);
-    if (!current.$ref.startsWith('#/')) throw new Error(`Only local refs are supported: ${current.$ref}`);
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'))
-      .reduce((node, token) => node?.[token], doc);
-    if (current === undefined) throw new Error(`Unresolved $ref ${[...seen].at(-1)}`);
-  }
-  return current;
-}
-
 /** First paragraph of a description, on one line. */
 export function firstParagraph(text) {
   return String(text ?? '').trim().split(/\n\s*\n/)[0].replace(/\s+/g, ' ').trim();
 }
 
-/** Every assumption in `doc`: [{ pointer, kind, reason }], in document order. */
-export function collectAssumptions(doc) {
+/** Every assumption in a bundle opened by openBundle (lib/refs.mjs): [{ pointer, kind, reason }], sorted by pointer. */
+export function collectAssumptions({ doc, resolve }) {
   const found = [];
   const walk = (node, pointer) => {
     if (Array.isArray(node)) {
@@ -42,12 +24,12 @@ export function collectAssumptions(doc) {
       found.push({ pointer: `${pointer}/${keyword}`, kind: `keyword \`${keyword.split('/')[0]}\``, reason: firstParagraph(reason) });
     }
     for (const code of node['x-assumed-responses'] ?? []) {
-      const response = deref(doc, node.responses?.[code]);
+      const response = resolve(node.responses?.[code]);
       found.push({ pointer: `${pointer}/responses/${code}`, kind: `response ${code}`, reason: firstParagraph(response?.['x-assumed-reason']) });
     }
     for (const name of node['x-assumed-parameters'] ?? []) {
-      const index = (node.parameters ?? []).findIndex((p) => deref(doc, p)?.name === name);
-      const parameter = deref(doc, node.parameters?.[index]);
+      const index = (node.parameters ?? []).findIndex((p) => resolve(p)?.name === name);
+      const parameter = resolve(node.parameters?.[index]);
       found.push({ pointer: `${pointer}/parameters/${index}`, kind: `parameter \`${name}\``, reason: firstParagraph(parameter?.['x-assumed-reason']) });
     }
     for (const [key, value] of Object.entries(node)) {

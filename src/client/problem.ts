@@ -1,12 +1,9 @@
 // RFC 9457 problem details: the body of every error the contract describes, with helpers to narrow and print it.
-import type { components } from '../../generated/types/variant-a.js';
+import type { Problem } from '../../generated/types/shared.js';
 
-// Note: Problem is one shared component, so Variant A's and Variant B's generated types are the same.
-/** An error body: `status`, stable `code`, `title`, `detail`, `request_id` and, on validation failures, `errors`. */
-export type Problem = components['schemas']['Problem'];
-
-/** One field-level violation inside `Problem.errors`: a JSON pointer into the request body and what is wrong. */
-export type ProblemFieldError = components['schemas']['ProblemFieldError'];
+// Problem is an error body (`status`, stable `code`, `title`, `detail`, `request_id`, and `errors` on validation
+// failures); ProblemFieldError one violation inside `errors`.
+export type { Problem, ProblemFieldError } from '../../generated/types/shared.js';
 
 /** True when `value` is a Problem body; use it on `error` to tell a contract error from an unexpected body (e.g. a proxy's HTML). */
 export function isProblem(value: unknown): value is Problem {

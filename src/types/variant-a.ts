@@ -1,5 +1,5 @@
 // Variant A's named types, read from the contract: `import type { VariantA } from '@merchant-payments/contract'`.
-import type { components, operations, webhooks } from '../../generated/types/variant-a.js';
+import type { operations, webhooks } from '../../generated/types/variant-a.js';
 
 export type * from './shared.js';
 export type { VariantAClient as Client, VariantAClientOptions as ClientOptions, VariantAPaths as Paths } from '../client/variant-a.js';
@@ -7,7 +7,5 @@ export type { VariantAClient as Client, VariantAClientOptions as ClientOptions, 
 export type Operations = operations;
 /** The `onStatusChange` webhooks (later and earlier layout), as generated from the contract. */
 export type Webhooks = webhooks;
-/** A payment as Create, Retrieve, Cancel and Refund return it: the list shape plus `reason_code`. */
-export type PaymentWithReason = components['schemas']['PaymentWithReason'];
-/** Body of Confirm Payment. */
-export type ConfirmPaymentRequest = components['schemas']['ConfirmPaymentRequest'];
+// Only Variant A uses these: PaymentWithReason (Create, Retrieve, Cancel and Refund return it) and Confirm Payment's body.
+export type { ConfirmPaymentRequest, PaymentWithReason } from '../../generated/types/variant-a.js';

@@ -1,22 +1,14 @@
-// Public types of the webhook events, derived from the contract's generated types.
-import type { components } from '../../generated/types/variant-a.js';
+// Public types of the webhook events, derived from the types generated from the shared components.
+import type { EarlierWebhookEvent, WebhookEvent } from '../../generated/types/shared.js';
 
-type Schemas = components['schemas'];
-
-/** Body of the later `onStatusChange` layout; `type` narrows `data`. */
-export type WebhookEvent = Schemas['WebhookEvent'];
-
-/** The later-layout event sent when a payment changes status; `data` is the payment. */
-export type PaymentStatusChangedEvent = Schemas['PaymentStatusChangedEvent'];
-
-/** The later-layout event sent when a payout changes status; `data` is the payout. */
-export type PayoutStatusChangedEvent = Schemas['PayoutStatusChangedEvent'];
-
-/** The later-layout event sent when an appeal changes status; `data` is the appeal. */
-export type AppealStatusChangedEvent = Schemas['AppealStatusChangedEvent'];
-
-/** Body of the deprecated earlier layout (no X-Timestamp; `data` is a create-payment request). */
-export type EarlierWebhookEvent = Schemas['EarlierWebhookEvent'];
+// WebhookEvent is the later layout's body (`type` narrows `data`); EarlierWebhookEvent the deprecated earlier layout's.
+export type {
+  AppealStatusChangedEvent,
+  EarlierWebhookEvent,
+  PaymentStatusChangedEvent,
+  PayoutStatusChangedEvent,
+  WebhookEvent,
+} from '../../generated/types/shared.js';
 
 /** Every `type` value of the later layout. */
 export type WebhookEventType = WebhookEvent['type'];

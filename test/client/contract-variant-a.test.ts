@@ -38,7 +38,7 @@ const invalidBodies: Record<'createPayment' | 'confirmPayment' | 'createPayout' 
   createAppeal: { field: 'metadata', call: (c) => c.POST('/appeals', { body: { ...createAppealBody, metadata: 'SUP-5531' } }) },
 };
 
-describeContract({
+await describeContract({
   variant: 'A',
   create: (options) => createVariantAClient({ ...options, accessToken: 'test-token' }),
   credentialSets: [['authorization']],

@@ -35,7 +35,7 @@ const invalidBodies: Record<'createPayment' | 'createPayout' | 'createAppeal', I
   createAppeal: { field: 'transaction_id', call: (c) => c.POST('/merchant/v1/appeals', { body: { ...createAppealBody, transaction_id: 42 } }) },
 };
 
-describeContract({
+await describeContract({
   variant: 'B',
   create: (options) => createVariantBClient({ ...options, publicKey: 'pk_test', secretKey: 'sk_test' }),
   // Note: one security requirement holds both schemes, so either key alone is refused too.

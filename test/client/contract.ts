@@ -40,8 +40,8 @@ interface Sent {
 }
 
 /** Declares the contract tests of one variant. */
-export function describeContract<Client>(suite: ContractSuite<Client>): void {
-  const operations = specOperations(suite.variant);
+export async function describeContract<Client>(suite: ContractSuite<Client>): Promise<void> {
+  const operations = await specOperations(suite.variant);
   const sent: Sent[] = [];
   const recording: FetchLike = async (request) => {
     sent.push({ method: request.method, url: request.url, headers: new Headers(request.headers), body: await request.clone().text() });

@@ -20,8 +20,8 @@ export interface SpecOperation {
 }
 
 /** The operations of `generated/openapi/variant-<a|b>.yaml`, in the order the spec lists them. */
-export function specOperations(variant: 'A' | 'B'): SpecOperation[] {
-  const spec = new BundledSpec(`Variant ${variant}`, `variant-${variant.toLowerCase()}`);
+export async function specOperations(variant: 'A' | 'B'): Promise<SpecOperation[]> {
+  const spec = await BundledSpec.open(`Variant ${variant}`, `variant-${variant.toLowerCase()}`);
   const examplesOf = (content: Node | undefined) =>
     Object.fromEntries(
       Object.values(content ?? {}).flatMap((media: Node) =>

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { parse } from 'yaml';
+import { openBundle } from '../../scripts/lib/refs.mjs';
 
 /** A JSON value read from a bundled spec. */
 export type Node = Record<string, any>;
@@ -36,61 +35,36 @@ const unescape = (segment: string) => segment.replaceAll('~1', '/').replaceAll('
 
 /** Reads one bundled spec (generated/openapi/<name>.yaml) and answers questions about it. */
 export class BundledSpec {
+  /** Opens generated/openapi/<name>.yaml; `label` names it in messages. */
+  static async open(label: string, name: string): Promise<BundledSpec> {
+    const file = `generated/openapi/${name}.yaml`;
+    return new BundledSpec(label, file, await openBundle(fileURLToPath(new URL(`../../${file}`, import.meta.url))));
+  }
+
   readonly doc: Node;
-  readonly file: string;
 
-  constructor(
+  private constructor(
     readonly label: string,
-    name: string,
+    readonly file: string,
+    private readonly refs: Awaited<ReturnType<typeof openBundle>>,
   ) {
-    this.file = `generated/openapi/${name}.yaml`;
-    const url = new URL(`../../${this.file}`, import.meta.url);
-    this.doc = parse(readFileSync(fileURLToPath(url), 'utf8')) as Node;
+    this.doc = refs.doc;
   }
 
-  /** The value at a JSON pointer such as `#/components/schemas/Money`. */
-  at(pointer: string): unknown {
-    const segments = pointer.replace(/^#/, '').split('/').slice(1).map(unescape);
-    let value: unknown = this.doc;
-    for (const segment of segments) {
-      if (value === null || typeof value !== 'object') return undefined;
-      value = (value as Node)[segment];
-    }
-    return value;
-  }
-
-  /** Follows `$ref`s; keywords written next to a `$ref` win over the referenced ones. */
+  /** Follows a node's `$ref`; keywords written next to the `$ref` win over the referenced ones. */
   resolve(node: Node): Node {
-    let current = node;
-    const seen = new Set<string>();
-    while (current && typeof current.$ref === 'string') {
-      const ref: string = current.$ref;
-      if (seen.has(ref)) throw new Error(`${this.file}: circular $ref ${ref}`);
-      seen.add(ref);
-      const target = this.at(ref);
-      if (target === undefined) throw new Error(`${this.file}: $ref ${ref} points at nothing`);
-      const { $ref: _ref, ...siblings } = current;
-      current = { ...(target as Node), ...siblings };
-    }
-    return current;
+    return this.refs.resolve(node);
+  }
+
+  /** A deep copy with every `$ref` replaced by what it points at. */
+  expand(node: unknown): unknown {
+    return this.refs.expand(node);
   }
 
   /** Name of the component a node references (`Money` for `#/components/schemas/Money`). */
   refName(node: Node | undefined): string | undefined {
     const ref = node?.$ref;
     return typeof ref === 'string' ? unescape(ref.split('/').pop() ?? '') : undefined;
-  }
-
-  /** A deep copy with every `$ref` replaced by what it points at. */
-  expand(node: unknown, stack: string[] = []): unknown {
-    if (Array.isArray(node)) return node.map((item) => this.expand(item, stack));
-    if (node === null || typeof node !== 'object') return node;
-    const object = node as Node;
-    if (typeof object.$ref === 'string') {
-      if (stack.includes(object.$ref)) throw new Error(`${this.file}: circular $ref ${object.$ref}`);
-      return this.expand(this.resolve(object), [...stack, object.$ref]);
-    }
-    return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, this.expand(value, stack)]));
   }
 
   /** Every operation under `paths`. */

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { BundledSpec, type Node } from './bundled-spec.js';
 
-const variants = [new BundledSpec('Variant A', 'variant-a'), new BundledSpec('Variant B', 'variant-b')];
+const variants = [await BundledSpec.open('Variant A', 'variant-a'), await BundledSpec.open('Variant B', 'variant-b')];
 
 /** Every example value of a bundled spec with where it sits, `$ref`s expanded. */
 function exampleValues(spec: BundledSpec): { pointer: string; value: unknown }[] {

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { BundledSpec, type Node, type Operation } from './bundled-spec.js';
 
-const a = new BundledSpec('Variant A', 'variant-a');
-const b = new BundledSpec('Variant B', 'variant-b');
+const a = await BundledSpec.open('Variant A', 'variant-a');
+const b = await BundledSpec.open('Variant B', 'variant-b');
 const variants = [a, b];
 
 /** The operation, failing with the operationId when it is missing. */

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { BundledSpec, firstDifference, normalisePath, type Node } from './bundled-spec.js';
 
-const a = new BundledSpec('Variant A', 'variant-a');
-const b = new BundledSpec('Variant B', 'variant-b');
+const a = await BundledSpec.open('Variant A', 'variant-a');
+const b = await BundledSpec.open('Variant B', 'variant-b');
 
 /** The documented differences: operations only one variant has. */
 const ONLY_IN_A = ['confirmPayment'];

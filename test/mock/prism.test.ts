@@ -8,12 +8,12 @@ import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 
 const variants: { spec: BundledSpec; credentials: Record<string, string>; prefix: string }[] = [
   {
-    spec: new BundledSpec('Variant A', 'variant-a'),
+    spec: await BundledSpec.open('Variant A', 'variant-a'),
     credentials: { Authorization: 'Bearer test-token' },
     prefix: '',
   },
   {
-    spec: new BundledSpec('Variant B', 'variant-b'),
+    spec: await BundledSpec.open('Variant B', 'variant-b'),
     credentials: { 'X-Public-Key': 'pk_test_123', 'X-Secret-Key': 'sk_test_456' },
     prefix: '/merchant/v1',
   },

@@ -13,7 +13,7 @@ import { fromSource } from './processes.js';
 
 /** The mock command's source, run with tsx (the packed bin runs its build: test/package/tarball.test.ts). */
 const command = path.join(root, 'src/mock/command.ts');
-const spec = new BundledSpec('Variant B', 'variant-b');
+const spec = await BundledSpec.open('Variant B', 'variant-b');
 const credentials = { 'X-Public-Key': 'pk_live_1', 'X-Secret-Key': 'sk_live_1' };
 const example = (spec.expand(spec.doc.components.responses.PaymentRetrieved) as Node).content['application/json'].examples;
 const payment = (Object.values(example)[0] as Node).value as { data: Record<string, unknown> };
