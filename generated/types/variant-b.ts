@@ -1022,7 +1022,7 @@ export interface components {
          */
         Signature: string;
         /** @description Time of this delivery attempt (stated in the later layout only). Its format is not shown; assumed: integer Unix seconds, signed together with the body. Receivers reject a timestamp more than 300 seconds away from their clock, in either direction. */
-        Timestamp: string;
+        TimestampHeader: string;
     };
     requestBodies: {
         /** @description The payment to create. */
@@ -1518,7 +1518,7 @@ export interface operations {
                  */
                 "X-Signature": components["parameters"]["Signature"];
                 /** @description Time of this delivery attempt (stated in the later layout only). Its format is not shown; assumed: integer Unix seconds, signed together with the body. Receivers reject a timestamp more than 300 seconds away from their clock, in either direction. */
-                "X-Timestamp": components["parameters"]["Timestamp"];
+                "X-Timestamp": components["parameters"]["TimestampHeader"];
             };
             path?: never;
             cookie?: never;

@@ -26,3 +26,17 @@ describe('@readme/openapi-parser', () => {
     expect(result.valid).toBe(false);
   });
 });
+
+describe('component names', () => {
+  // Note: code generators turn components of every section into types of one namespace, so a name used
+  // in two sections becomes a duplicate identifier (openapi-typescript-codegen) or a renamed type (hey-api).
+  it.each(Object.entries(apis))('%s: no name is used by two component sections', (_name, api) => {
+    const doc = parse(readFileSync(path.join(root, api.output), 'utf8'));
+    const sections = new Map<string, string[]>();
+    for (const [section, components] of Object.entries(doc.components as Record<string, object>)) {
+      for (const name of Object.keys(components)) sections.set(name, [...(sections.get(name) ?? []), section]);
+    }
+    expect([...sections].filter(([, found]) => found.length > 1)).toEqual([]);
+    expect(sections.get('TimestampHeader')).toEqual(['parameters']);
+  });
+});
