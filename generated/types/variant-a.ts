@@ -30,8 +30,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example pay_8f3k2m9q4w7x
+                 */
+                id: components["parameters"]["IdOfPayment"];
             };
             cookie?: never;
         };
@@ -53,8 +56,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example pay_8f3k2m9q4w7x
+                 */
+                id: components["parameters"]["IdOfPayment"];
             };
             cookie?: never;
         };
@@ -76,8 +82,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example pay_8f3k2m9q4w7x
+                 */
+                id: components["parameters"]["IdOfPayment"];
             };
             cookie?: never;
         };
@@ -99,8 +108,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example pay_8f3k2m9q4w7x
+                 */
+                id: components["parameters"]["IdOfPayment"];
             };
             cookie?: never;
         };
@@ -146,8 +158,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payout. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example po_3h6j9l2n5p8r
+                 */
+                id: components["parameters"]["IdOfPayout"];
             };
             cookie?: never;
         };
@@ -169,8 +184,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payout. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example po_3h6j9l2n5p8r
+                 */
+                id: components["parameters"]["IdOfPayout"];
             };
             cookie?: never;
         };
@@ -216,8 +234,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the appeal. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example apl_4k7m1p3s6u9w
+                 */
+                id: components["parameters"]["IdOfAppeal"];
             };
             cookie?: never;
         };
@@ -239,8 +260,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the appeal. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example apl_4k7m1p3s6u9w
+                 */
+                id: components["parameters"]["IdOfAppeal"];
             };
             cookie?: never;
         };
@@ -1046,15 +1070,31 @@ export interface components {
          * @example 5f0c7c1e-3c1b-4e8a-9d7e-2b6a1f4c9e10
          */
         IdempotencyKey: string;
-        /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-        Id: components["schemas"]["ResourceId"];
+        /**
+         * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+         * @example pay_8f3k2m9q4w7x
+         */
+        IdOfPayment: components["schemas"]["ResourceId"];
         /** @description Return only payouts in this status. Filters of list operations are not shown in the source; this one is assumed. */
         PayoutStatusFilter: components["schemas"]["PayoutStatus"];
+        /**
+         * @description Id of the payout. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+         * @example po_3h6j9l2n5p8r
+         */
+        IdOfPayout: components["schemas"]["ResourceId"];
         /** @description Return only appeals in this status. Filters of list operations are not shown in the source; this one is assumed. */
         AppealStatusFilter: components["schemas"]["AppealStatus"];
+        /**
+         * @description Id of the appeal. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+         * @example apl_4k7m1p3s6u9w
+         */
+        IdOfAppeal: components["schemas"]["ResourceId"];
         /** @description Identifies the sender (stated in both layouts). Its value is not shown; do not rely on it for authenticity: verify `X-Signature`. */
         WebhookUserAgent: components["schemas"]["UserAgent"];
-        /** @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it. */
+        /**
+         * @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it.
+         * @example evt_2n5r8t1v4y7z
+         */
         EventId: components["schemas"]["ResourceId"];
         /** @description The event type (stated in both layouts). Assumed: equal to the body's `type`. */
         EventTypeHeader: components["schemas"]["EventType"];
@@ -1187,8 +1227,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example pay_8f3k2m9q4w7x
+                 */
+                id: components["parameters"]["IdOfPayment"];
             };
             cookie?: never;
         };
@@ -1227,8 +1270,11 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example pay_8f3k2m9q4w7x
+                 */
+                id: components["parameters"]["IdOfPayment"];
             };
             cookie?: never;
         };
@@ -1268,8 +1314,11 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example pay_8f3k2m9q4w7x
+                 */
+                id: components["parameters"]["IdOfPayment"];
             };
             cookie?: never;
         };
@@ -1309,8 +1358,11 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example pay_8f3k2m9q4w7x
+                 */
+                id: components["parameters"]["IdOfPayment"];
             };
             cookie?: never;
         };
@@ -1393,8 +1445,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payout. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example po_3h6j9l2n5p8r
+                 */
+                id: components["parameters"]["IdOfPayout"];
             };
             cookie?: never;
         };
@@ -1433,8 +1488,11 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payout. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example po_3h6j9l2n5p8r
+                 */
+                id: components["parameters"]["IdOfPayout"];
             };
             cookie?: never;
         };
@@ -1517,8 +1575,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the appeal. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example apl_4k7m1p3s6u9w
+                 */
+                id: components["parameters"]["IdOfAppeal"];
             };
             cookie?: never;
         };
@@ -1557,8 +1618,11 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the appeal. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example apl_4k7m1p3s6u9w
+                 */
+                id: components["parameters"]["IdOfAppeal"];
             };
             cookie?: never;
         };
@@ -1597,7 +1661,10 @@ export interface operations {
             header: {
                 /** @description Identifies the sender (stated in both layouts). Its value is not shown; do not rely on it for authenticity: verify `X-Signature`. */
                 "User-Agent": components["parameters"]["WebhookUserAgent"];
-                /** @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it. */
+                /**
+                 * @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it.
+                 * @example evt_2n5r8t1v4y7z
+                 */
                 "X-Event-ID": components["parameters"]["EventId"];
                 /** @description The event type (stated in both layouts). Assumed: equal to the body's `type`. */
                 "X-Event-Type": components["parameters"]["EventTypeHeader"];
@@ -1635,7 +1702,10 @@ export interface operations {
             header: {
                 /** @description Identifies the sender (stated in both layouts). Its value is not shown; do not rely on it for authenticity: verify `X-Signature`. */
                 "User-Agent": components["parameters"]["WebhookUserAgent"];
-                /** @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it. */
+                /**
+                 * @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it.
+                 * @example evt_2n5r8t1v4y7z
+                 */
                 "X-Event-ID": components["parameters"]["EventId"];
                 /** @description The event type (stated in both layouts). Assumed: equal to the body's `type`. */
                 "X-Event-Type": components["parameters"]["EventTypeHeader"];

@@ -30,7 +30,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the payment (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payment (stated path parameter of Variant B).
+                 * @example pay_8f3k2m9q4w7x
+                 */
                 paymentId: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -53,7 +56,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the payment (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payment (stated path parameter of Variant B).
+                 * @example pay_8f3k2m9q4w7x
+                 */
                 paymentId: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -76,7 +82,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the payment (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payment (stated path parameter of Variant B).
+                 * @example pay_8f3k2m9q4w7x
+                 */
                 paymentId: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -123,7 +132,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the payout (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payout (stated path parameter of Variant B).
+                 * @example po_3h6j9l2n5p8r
+                 */
                 payoutId: components["parameters"]["PayoutId"];
             };
             cookie?: never;
@@ -146,7 +158,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the payout (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payout (stated path parameter of Variant B).
+                 * @example po_3h6j9l2n5p8r
+                 */
                 payoutId: components["parameters"]["PayoutId"];
             };
             cookie?: never;
@@ -193,7 +208,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the appeal (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the appeal (stated path parameter of Variant B).
+                 * @example apl_4k7m1p3s6u9w
+                 */
                 appealId: components["parameters"]["AppealId"];
             };
             cookie?: never;
@@ -216,7 +234,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the appeal (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the appeal (stated path parameter of Variant B).
+                 * @example apl_4k7m1p3s6u9w
+                 */
                 appealId: components["parameters"]["AppealId"];
             };
             cookie?: never;
@@ -993,19 +1014,31 @@ export interface components {
          * @example 5f0c7c1e-3c1b-4e8a-9d7e-2b6a1f4c9e10
          */
         IdempotencyKey: string;
-        /** @description Id of the payment (stated path parameter of Variant B). */
+        /**
+         * @description Id of the payment (stated path parameter of Variant B).
+         * @example pay_8f3k2m9q4w7x
+         */
         PaymentId: components["schemas"]["ResourceId"];
         /** @description Return only payouts in this status. Filters of list operations are not shown in the source; this one is assumed. */
         PayoutStatusFilter: components["schemas"]["PayoutStatus"];
-        /** @description Id of the payout (stated path parameter of Variant B). */
+        /**
+         * @description Id of the payout (stated path parameter of Variant B).
+         * @example po_3h6j9l2n5p8r
+         */
         PayoutId: components["schemas"]["ResourceId"];
         /** @description Return only appeals in this status. Filters of list operations are not shown in the source; this one is assumed. */
         AppealStatusFilter: components["schemas"]["AppealStatus"];
-        /** @description Id of the appeal (stated path parameter of Variant B). */
+        /**
+         * @description Id of the appeal (stated path parameter of Variant B).
+         * @example apl_4k7m1p3s6u9w
+         */
         AppealId: components["schemas"]["ResourceId"];
         /** @description Identifies the sender (stated in both layouts). Its value is not shown; do not rely on it for authenticity: verify `X-Signature`. */
         WebhookUserAgent: components["schemas"]["UserAgent"];
-        /** @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it. */
+        /**
+         * @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it.
+         * @example evt_2n5r8t1v4y7z
+         */
         EventId: components["schemas"]["ResourceId"];
         /** @description The event type (stated in both layouts). Assumed: equal to the body's `type`. */
         EventTypeHeader: components["schemas"]["EventType"];
@@ -1132,7 +1165,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the payment (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payment (stated path parameter of Variant B).
+                 * @example pay_8f3k2m9q4w7x
+                 */
                 paymentId: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -1172,7 +1208,10 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the payment (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payment (stated path parameter of Variant B).
+                 * @example pay_8f3k2m9q4w7x
+                 */
                 paymentId: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -1213,7 +1252,10 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the payment (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payment (stated path parameter of Variant B).
+                 * @example pay_8f3k2m9q4w7x
+                 */
                 paymentId: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -1297,7 +1339,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the payout (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payout (stated path parameter of Variant B).
+                 * @example po_3h6j9l2n5p8r
+                 */
                 payoutId: components["parameters"]["PayoutId"];
             };
             cookie?: never;
@@ -1337,7 +1382,10 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the payout (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payout (stated path parameter of Variant B).
+                 * @example po_3h6j9l2n5p8r
+                 */
                 payoutId: components["parameters"]["PayoutId"];
             };
             cookie?: never;
@@ -1421,7 +1469,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the appeal (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the appeal (stated path parameter of Variant B).
+                 * @example apl_4k7m1p3s6u9w
+                 */
                 appealId: components["parameters"]["AppealId"];
             };
             cookie?: never;
@@ -1461,7 +1512,10 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the appeal (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the appeal (stated path parameter of Variant B).
+                 * @example apl_4k7m1p3s6u9w
+                 */
                 appealId: components["parameters"]["AppealId"];
             };
             cookie?: never;
@@ -1501,7 +1555,10 @@ export interface operations {
             header: {
                 /** @description Identifies the sender (stated in both layouts). Its value is not shown; do not rely on it for authenticity: verify `X-Signature`. */
                 "User-Agent": components["parameters"]["WebhookUserAgent"];
-                /** @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it. */
+                /**
+                 * @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it.
+                 * @example evt_2n5r8t1v4y7z
+                 */
                 "X-Event-ID": components["parameters"]["EventId"];
                 /** @description The event type (stated in both layouts). Assumed: equal to the body's `type`. */
                 "X-Event-Type": components["parameters"]["EventTypeHeader"];
@@ -1539,7 +1596,10 @@ export interface operations {
             header: {
                 /** @description Identifies the sender (stated in both layouts). Its value is not shown; do not rely on it for authenticity: verify `X-Signature`. */
                 "User-Agent": components["parameters"]["WebhookUserAgent"];
-                /** @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it. */
+                /**
+                 * @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it.
+                 * @example evt_2n5r8t1v4y7z
+                 */
                 "X-Event-ID": components["parameters"]["EventId"];
                 /** @description The event type (stated in both layouts). Assumed: equal to the body's `type`. */
                 "X-Event-Type": components["parameters"]["EventTypeHeader"];

@@ -75,6 +75,21 @@ describe.each(variants)('examples of $label', (spec) => {
     }
   });
 
+  it('each path parameter has an example id of the resource its path names', () => {
+    const prefixes: Record<string, RegExp> = { payments: /^pay_/, payouts: /^po_/, appeals: /^apl_/ };
+    const components = new Map<string, string>();
+    const withId = spec.operations().filter((o) => o.path.includes('{'));
+    expect(withId.length).toBeGreaterThan(0);
+    for (const op of withId) {
+      const resource = op.path.split('/').find((segment) => segment in prefixes)!;
+      for (const parameter of spec.parameters(op).filter((p) => p.in === 'path')) {
+        expect(parameter.value.example, `${op.operationId} ${parameter.name}`).toMatch(prefixes[resource]!);
+        expect(components.get(parameter.component!) ?? resource, `${parameter.component} serves one resource`).toBe(resource);
+        components.set(parameter.component!, resource);
+      }
+    }
+  });
+
   it('the create requests match the objects they create', () => {
     const created = (id: string) => (spec.expand(spec.response(spec.operation(id)!, '200')) as Node).content['application/json'].examples;
     const request = (id: string) => (Object.values(spec.expand(spec.requestBody(spec.operation(id)!)!.content['application/json'].examples) as Node)[0] as Node).value as Node;
