@@ -650,8 +650,8 @@ return errors === 0;
 }
 validate86.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema36 = {"type":"string","pattern":"^[^\\u0000-\\u001F\\u007F]*$","maxLength":255};
-const pattern8 = new RegExp("^[^\\u0000-\\u001F\\u007F]*$", "u");
+const schema36 = {"type":"string","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":255};
+const pattern8 = new RegExp("^[^\\x00-\\x1F\\x7F]*$", "u");
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -671,7 +671,7 @@ return false;
 }
 else {
 if(!pattern8.test(data)){
-validate88.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+validate88.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^\\x00-\\x1F\\x7F]*$"},message:"must match pattern \""+"^[^\\x00-\\x1F\\x7F]*$"+"\""}];
 return false;
 }
 }
@@ -1897,7 +1897,7 @@ return errors === 0;
 }
 validate154.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema53 = {"type":"string","pattern":"^[^\\u0000-\\u001F\\u007F]*$","maxLength":512};
+const schema53 = {"type":"string","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":512};
 
 function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1917,7 +1917,7 @@ return false;
 }
 else {
 if(!pattern8.test(data)){
-validate156.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+validate156.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^\\x00-\\x1F\\x7F]*$"},message:"must match pattern \""+"^[^\\x00-\\x1F\\x7F]*$"+"\""}];
 return false;
 }
 }
