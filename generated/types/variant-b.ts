@@ -745,6 +745,8 @@ export interface components {
         WebhookEvent: components["schemas"]["PaymentStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"] | components["schemas"]["AppealStatusChangedEvent"];
         /** @description Body of the earlier `onStatusChange` layout, which the source marks as under development: `data` has the shape of a create-payment request. */
         EarlierWebhookEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @constant */
+            type?: "payment.status_changed";
             data: components["schemas"]["CreatePaymentRequest"];
         };
     };

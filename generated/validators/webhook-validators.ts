@@ -1744,7 +1744,7 @@ return errors === 0;
 validate53.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const validateEarlierWebhookEvent: WebhookSchemaValidator = validate140;
-const schema47 = {"allOf":[{"$ref":"#/$defs/WebhookEventBase"},{"type":"object","required":["data"],"properties":{"data":{"$ref":"#/$defs/CreatePaymentRequest"}}}]};
+const schema47 = {"allOf":[{"$ref":"#/$defs/WebhookEventBase"},{"type":"object","required":["data"],"properties":{"type":{"const":"payment.status_changed"},"data":{"$ref":"#/$defs/CreatePaymentRequest"}}}]};
 const schema48 = {"type":"object","additionalProperties":false,"required":["amount","currency","requisite"],"properties":{"amount":{"$ref":"#/$defs/Amount"},"amount_tolerance_up":{"$ref":"#/$defs/Amount"},"currency":{"$ref":"#/$defs/Currency"},"expires_in":{"$ref":"#/$defs/ExpiresIn"},"requisite":{"$ref":"#/$defs/CreatePaymentRequisite"},"customer":{"$ref":"#/$defs/Customer"},"metadata":{"$ref":"#/$defs/Metadata"}}};
 const schema49 = {"type":"integer","format":"int32","minimum":60,"maximum":604800};
 const formats4 = formats.int32;
@@ -2160,10 +2160,28 @@ validate140.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"req
 return false;
 }
 else {
+if(data.type !== undefined){
+const _errs3 = errors;
+if("payment.status_changed" !== data.type){
+validate140.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/1/properties/type/const",keyword:"const",params:{allowedValue: "payment.status_changed"},message:"must be equal to constant"}];
+return false;
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
 if(data.data !== undefined){
+const _errs4 = errors;
 if(!(validate142(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
 errors = vErrors.length;
+}
+var valid1 = _errs4 === errors;
+}
+else {
+var valid1 = true;
 }
 }
 }
@@ -2178,7 +2196,7 @@ var valid0 = _errs1 === errors;
 validate140.errors = vErrors;
 return errors === 0;
 }
-validate140.evaluated = {"props":{"data":true,"id":true,"type":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate140.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateAppealStatusChangedEvent: WebhookSchemaValidator = validate161;
 

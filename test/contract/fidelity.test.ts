@@ -1,4 +1,5 @@
 // Fidelity: everything ../shared/interface.md states, table by table, is in the bundled specs exactly as stated.
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { BundledSpec, type Node, type Operation } from './bundled-spec.js';
 
@@ -304,6 +305,18 @@ describe('section 6: the onStatusChange webhook', () => {
     expectFields(spec, body, { id: 'string', type: 'string', created_at: 'string', data: 'object' });
     expectFields(spec, spec.field(body, 'data')!, { amount: 'string', amount_tolerance_up: 'string', currency: 'string', expires_in: 'integer', 'requisite.type': 'string', 'requisite.bank': 'string', 'customer.fingerprint': 'string', 'customer.ip_address': 'string', 'customer.user_agent': 'string', metadata: 'object' });
     expect(names(spec, spec.field(spec.field(body, 'data')!, 'requisite'))).toEqual(['bank', 'type']);
+  });
+
+  it.each(variants)('$label: the earlier-layout body accepts only payment.status_changed, the one type its data fits', (spec) => {
+    const schema = spec.expand(spec.bodySchema(spec.requestBody(earlier(spec)))) as Node;
+    const validate = new Ajv2020({ strict: false, allErrors: true }).compile(schema);
+    const example = (Object.values(spec.expand(spec.requestBody(earlier(spec))!.content['application/json'].examples) as Node)[0] as Node).value as Node;
+    expect(example.type).toBe('payment.status_changed');
+    expect(validate(example), JSON.stringify(validate.errors)).toBe(true);
+    for (const type of ['payout.status_changed', 'appeal.status_changed']) {
+      expect(validate({ ...example, type }), type).toBe(false);
+      expect(validate.errors?.map((e) => e.instancePath)).toContain('/type');
+    }
   });
 
   it.each(variants)('$label: the receiver answers 200 with a JSON object, {} in the example', (spec) => {
