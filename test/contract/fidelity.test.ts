@@ -365,6 +365,16 @@ describe('section 7: errors', () => {
   });
 });
 
+describe('the base address', () => {
+  it.each(variants)('$label: keeps the stated {base_url} and lists first a literal https URL, marked assumed', (spec) => {
+    const servers = spec.doc.servers as Node[];
+    expect(servers.map((s) => s.url)).toContain('https://{base_url}');
+    expect(servers[0]!.url).toMatch(/^https:\/\/[^{}]+$/);
+    expect(servers[0]!['x-provenance']).toBe('assumed');
+    expect(servers.every((s) => s.url.startsWith('https://'))).toBe(true);
+  });
+});
+
 describe('section 9: versioning', () => {
   it('Variant B paths carry /merchant/v1 and Variant A paths carry no version segment', () => {
     expect(b.operations().every((o) => o.path.startsWith('/merchant/v1/'))).toBe(true);
