@@ -1080,20 +1080,11 @@ export interface components {
         };
     };
     headers: {
-        /**
-         * @description What is left of the current rate-limit window (draft-ietf-httpapi-ratelimit-headers), for example `"default";r=50;t=30`: 50 requests remain, the window resets in 30 seconds. Rate limits are not shown in the source; this header is assumed and optional.
-         * @example "default";r=50;t=30
-         */
+        /** @description What is left of the current rate-limit window (draft-ietf-httpapi-ratelimit-headers), for example `"default";r=50;t=30`: 50 requests remain, the window resets in 30 seconds. Rate limits are not shown in the source; this header is assumed and optional. */
         RateLimit: string;
-        /**
-         * @description The rate-limit policy that applies (draft-ietf-httpapi-ratelimit-headers), for example `"default";q=100;w=60`: 100 requests per 60-second window. Rate limits are not shown in the source; this header is assumed and optional.
-         * @example "default";q=100;w=60
-         */
+        /** @description The rate-limit policy that applies (draft-ietf-httpapi-ratelimit-headers), for example `"default";q=100;w=60`: 100 requests per 60-second window. Rate limits are not shown in the source; this header is assumed and optional. */
         RateLimitPolicy: string;
-        /**
-         * @description Seconds to wait before retrying (RFC 9110). Rate limits are not shown in the source; this header is assumed.
-         * @example 30
-         */
+        /** @description Seconds to wait before retrying (RFC 9110). Rate limits are not shown in the source; this header is assumed. */
         RetryAfter: number;
     };
     pathItems: never;

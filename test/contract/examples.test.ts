@@ -1,5 +1,6 @@
 // Named examples: every request body and response has one, and together they tell one consistent story
 // (the payment created is the one retrieved, confirmed, listed, refunded and sent in the webhook).
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { BundledSpec, type Node } from './bundled-spec.js';
 
@@ -72,6 +73,17 @@ describe.each(variants)('examples of $label', (spec) => {
           if (object[later]) expect(seconds(object[later]), `${id}.${later} at ${pointer}`).toBeGreaterThanOrEqual(seconds(object.created_at));
         }
       }
+    }
+  });
+
+  // Note: mocks that build values from schemas (Prism's dynamic mode, MSW, fakers) read `schema.examples`, not the header's own `example`.
+  it('every response header carries examples on its schema, and they fit it', () => {
+    const headers = Object.entries(spec.doc.components.headers as Node);
+    expect(headers.map(([name]) => name)).toEqual(expect.arrayContaining(['RateLimit', 'RateLimitPolicy']));
+    for (const [name, header] of headers) {
+      const schema = spec.expand((header as Node).schema) as Node;
+      expect(schema.examples, name).toEqual([expect.anything()]);
+      expect(new Ajv2020({ strict: false }).validate(schema, schema.examples[0]), name).toBe(true);
     }
   });
 
