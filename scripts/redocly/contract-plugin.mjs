@@ -24,6 +24,7 @@ function rebase(node, from, to) {
   return copy;
 }
 
+/** `ref` (relative to file `from`) made relative to file `to`; URLs stay as they are. */
 function rebaseRef(ref, from, to) {
   if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) return ref;
   const [file, pointer] = ref.split('#');
@@ -139,6 +140,7 @@ function sharedDescription() {
         const parts = [text(info.description, ctx), text(info['x-description-shared'], ctx)];
         delete info['x-description-shared'];
         if (parts.every((p) => typeof p === 'string')) info.description = parts.map((p) => p.trimEnd()).join('\n\n') + '\n';
+        else ctx.report({ message: 'description and x-description-shared must both be text or $refs to Markdown', location: ctx.location.child(['description']) });
       },
     },
   };
