@@ -12,7 +12,7 @@ import { requireFile, root, runTool } from './lib/tools.mjs';
 export const defaultOutDir = 'docs/site';
 
 /** The guides in reading order; any other docs/*.md follows, alphabetically. */
-export const guideOrder = ['authentication', 'idempotency', 'errors', 'pagination', 'webhooks', 'variants', 'assumptions'];
+export const guideOrder = ['authentication', 'idempotency', 'errors', 'pagination', 'webhooks', 'variants', 'mock', 'assumptions'];
 
 const SITE_TITLE = 'Merchant payments API';
 const THEME = 'docs/theme';
@@ -111,7 +111,7 @@ function navOf(references) {
 }
 
 function navLabel(name) {
-  return { variants: 'Differences between the variants', assumptions: 'Assumptions register' }[name] ?? name[0].toUpperCase() + name.slice(1);
+  return { variants: 'Differences between the variants', mock: 'The contract mock', assumptions: 'Assumptions register' }[name] ?? name[0].toUpperCase() + name.slice(1);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -214,6 +214,8 @@ export interface components {
         };
         /** @description Body of the earlier `onStatusChange` layout, which the source marks as under development: `data` has the shape of a create-payment request. */
         EarlierWebhookEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @constant */
+            type?: "payment.status_changed";
             data: components["schemas"]["CreatePaymentRequest"];
         };
         /**
@@ -510,7 +512,10 @@ export interface components {
     parameters: {
         /** @description Identifies the sender (stated in both layouts). Its value is not shown; do not rely on it for authenticity: verify `X-Signature`. */
         WebhookUserAgent: components["schemas"]["UserAgent"];
-        /** @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it. */
+        /**
+         * @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it.
+         * @example evt_2n5r8t1v4y7z
+         */
         EventId: components["schemas"]["ResourceId"];
         /** @description The event type (stated in both layouts). Assumed: equal to the body's `type`. */
         EventTypeHeader: components["schemas"]["EventType"];
@@ -527,7 +532,7 @@ export interface components {
          */
         Signature: string;
         /** @description Time of this delivery attempt (stated in the later layout only). Its format is not shown; assumed: integer Unix seconds, signed together with the body. Receivers reject a timestamp more than 300 seconds away from their clock, in either direction. */
-        Timestamp: string;
+        TimestampHeader: string;
     };
     requestBodies: never;
     headers: never;
@@ -593,7 +598,7 @@ export type ParameterWebhookUserAgent = components['parameters']['WebhookUserAge
 export type ParameterEventId = components['parameters']['EventId'];
 export type ParameterEventTypeHeader = components['parameters']['EventTypeHeader'];
 export type ParameterSignature = components['parameters']['Signature'];
-export type ParameterTimestamp = components['parameters']['Timestamp'];
+export type ParameterTimestampHeader = components['parameters']['TimestampHeader'];
 export type $defs = Record<string, never>;
 export interface operations {
     onStatusChangeEarlier: {
@@ -602,7 +607,10 @@ export interface operations {
             header: {
                 /** @description Identifies the sender (stated in both layouts). Its value is not shown; do not rely on it for authenticity: verify `X-Signature`. */
                 "User-Agent": components["parameters"]["WebhookUserAgent"];
-                /** @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it. */
+                /**
+                 * @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it.
+                 * @example evt_2n5r8t1v4y7z
+                 */
                 "X-Event-ID": components["parameters"]["EventId"];
                 /** @description The event type (stated in both layouts). Assumed: equal to the body's `type`. */
                 "X-Event-Type": components["parameters"]["EventTypeHeader"];
@@ -638,7 +646,10 @@ export interface operations {
             header: {
                 /** @description Identifies the sender (stated in both layouts). Its value is not shown; do not rely on it for authenticity: verify `X-Signature`. */
                 "User-Agent": components["parameters"]["WebhookUserAgent"];
-                /** @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it. */
+                /**
+                 * @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it.
+                 * @example evt_2n5r8t1v4y7z
+                 */
                 "X-Event-ID": components["parameters"]["EventId"];
                 /** @description The event type (stated in both layouts). Assumed: equal to the body's `type`. */
                 "X-Event-Type": components["parameters"]["EventTypeHeader"];
@@ -655,7 +666,7 @@ export interface operations {
                  */
                 "X-Signature": components["parameters"]["Signature"];
                 /** @description Time of this delivery attempt (stated in the later layout only). Its format is not shown; assumed: integer Unix seconds, signed together with the body. Receivers reject a timestamp more than 300 seconds away from their clock, in either direction. */
-                "X-Timestamp": components["parameters"]["Timestamp"];
+                "X-Timestamp": components["parameters"]["TimestampHeader"];
             };
             path?: never;
             cookie?: never;

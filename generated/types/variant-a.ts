@@ -30,8 +30,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example pay_8f3k2m9q4w7x
+                 */
+                id: components["parameters"]["IdOfPayment"];
             };
             cookie?: never;
         };
@@ -53,8 +56,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example pay_8f3k2m9q4w7x
+                 */
+                id: components["parameters"]["IdOfPayment"];
             };
             cookie?: never;
         };
@@ -76,8 +82,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example pay_8f3k2m9q4w7x
+                 */
+                id: components["parameters"]["IdOfPayment"];
             };
             cookie?: never;
         };
@@ -99,8 +108,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example pay_8f3k2m9q4w7x
+                 */
+                id: components["parameters"]["IdOfPayment"];
             };
             cookie?: never;
         };
@@ -146,8 +158,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payout. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example po_3h6j9l2n5p8r
+                 */
+                id: components["parameters"]["IdOfPayout"];
             };
             cookie?: never;
         };
@@ -169,8 +184,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payout. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example po_3h6j9l2n5p8r
+                 */
+                id: components["parameters"]["IdOfPayout"];
             };
             cookie?: never;
         };
@@ -216,8 +234,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the appeal. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example apl_4k7m1p3s6u9w
+                 */
+                id: components["parameters"]["IdOfAppeal"];
             };
             cookie?: never;
         };
@@ -239,8 +260,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the appeal. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example apl_4k7m1p3s6u9w
+                 */
+                id: components["parameters"]["IdOfAppeal"];
             };
             cookie?: never;
         };
@@ -766,6 +790,8 @@ export interface components {
         WebhookEvent: components["schemas"]["PaymentStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"] | components["schemas"]["AppealStatusChangedEvent"];
         /** @description Body of the earlier `onStatusChange` layout, which the source marks as under development: `data` has the shape of a create-payment request. */
         EarlierWebhookEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @constant */
+            type?: "payment.status_changed";
             data: components["schemas"]["CreatePaymentRequest"];
         };
     };
@@ -1046,15 +1072,31 @@ export interface components {
          * @example 5f0c7c1e-3c1b-4e8a-9d7e-2b6a1f4c9e10
          */
         IdempotencyKey: string;
-        /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-        Id: components["schemas"]["ResourceId"];
+        /**
+         * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+         * @example pay_8f3k2m9q4w7x
+         */
+        IdOfPayment: components["schemas"]["ResourceId"];
         /** @description Return only payouts in this status. Filters of list operations are not shown in the source; this one is assumed. */
         PayoutStatusFilter: components["schemas"]["PayoutStatus"];
+        /**
+         * @description Id of the payout. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+         * @example po_3h6j9l2n5p8r
+         */
+        IdOfPayout: components["schemas"]["ResourceId"];
         /** @description Return only appeals in this status. Filters of list operations are not shown in the source; this one is assumed. */
         AppealStatusFilter: components["schemas"]["AppealStatus"];
+        /**
+         * @description Id of the appeal. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+         * @example apl_4k7m1p3s6u9w
+         */
+        IdOfAppeal: components["schemas"]["ResourceId"];
         /** @description Identifies the sender (stated in both layouts). Its value is not shown; do not rely on it for authenticity: verify `X-Signature`. */
         WebhookUserAgent: components["schemas"]["UserAgent"];
-        /** @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it. */
+        /**
+         * @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it.
+         * @example evt_2n5r8t1v4y7z
+         */
         EventId: components["schemas"]["ResourceId"];
         /** @description The event type (stated in both layouts). Assumed: equal to the body's `type`. */
         EventTypeHeader: components["schemas"]["EventType"];
@@ -1071,7 +1113,7 @@ export interface components {
          */
         Signature: string;
         /** @description Time of this delivery attempt (stated in the later layout only). Its format is not shown; assumed: integer Unix seconds, signed together with the body. Receivers reject a timestamp more than 300 seconds away from their clock, in either direction. */
-        Timestamp: string;
+        TimestampHeader: string;
     };
     requestBodies: {
         /** @description The payment to create. */
@@ -1100,20 +1142,11 @@ export interface components {
         };
     };
     headers: {
-        /**
-         * @description What is left of the current rate-limit window (draft-ietf-httpapi-ratelimit-headers), for example `"default";r=50;t=30`: 50 requests remain, the window resets in 30 seconds. Rate limits are not shown in the source; this header is assumed and optional.
-         * @example "default";r=50;t=30
-         */
+        /** @description What is left of the current rate-limit window (draft-ietf-httpapi-ratelimit-headers), for example `"default";r=50;t=30`: 50 requests remain, the window resets in 30 seconds. Rate limits are not shown in the source; this header is assumed and optional. */
         RateLimit: string;
-        /**
-         * @description The rate-limit policy that applies (draft-ietf-httpapi-ratelimit-headers), for example `"default";q=100;w=60`: 100 requests per 60-second window. Rate limits are not shown in the source; this header is assumed and optional.
-         * @example "default";q=100;w=60
-         */
+        /** @description The rate-limit policy that applies (draft-ietf-httpapi-ratelimit-headers), for example `"default";q=100;w=60`: 100 requests per 60-second window. Rate limits are not shown in the source; this header is assumed and optional. */
         RateLimitPolicy: string;
-        /**
-         * @description Seconds to wait before retrying (RFC 9110). Rate limits are not shown in the source; this header is assumed.
-         * @example 30
-         */
+        /** @description Seconds to wait before retrying (RFC 9110). Rate limits are not shown in the source; this header is assumed. */
         RetryAfter: number;
     };
     pathItems: never;
@@ -1199,14 +1232,16 @@ export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterOffset = components['parameters']['Offset'];
 export type ParameterPaymentStatusFilter = components['parameters']['PaymentStatusFilter'];
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
-export type ParameterId = components['parameters']['Id'];
+export type ParameterIdOfPayment = components['parameters']['IdOfPayment'];
 export type ParameterPayoutStatusFilter = components['parameters']['PayoutStatusFilter'];
+export type ParameterIdOfPayout = components['parameters']['IdOfPayout'];
 export type ParameterAppealStatusFilter = components['parameters']['AppealStatusFilter'];
+export type ParameterIdOfAppeal = components['parameters']['IdOfAppeal'];
 export type ParameterWebhookUserAgent = components['parameters']['WebhookUserAgent'];
 export type ParameterEventId = components['parameters']['EventId'];
 export type ParameterEventTypeHeader = components['parameters']['EventTypeHeader'];
 export type ParameterSignature = components['parameters']['Signature'];
-export type ParameterTimestamp = components['parameters']['Timestamp'];
+export type ParameterTimestampHeader = components['parameters']['TimestampHeader'];
 export type RequestBodyCreatePayment = components['requestBodies']['CreatePayment'];
 export type RequestBodyConfirmPayment = components['requestBodies']['ConfirmPayment'];
 export type RequestBodyCreatePayout = components['requestBodies']['CreatePayout'];
@@ -1283,8 +1318,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example pay_8f3k2m9q4w7x
+                 */
+                id: components["parameters"]["IdOfPayment"];
             };
             cookie?: never;
         };
@@ -1323,8 +1361,11 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example pay_8f3k2m9q4w7x
+                 */
+                id: components["parameters"]["IdOfPayment"];
             };
             cookie?: never;
         };
@@ -1364,8 +1405,11 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example pay_8f3k2m9q4w7x
+                 */
+                id: components["parameters"]["IdOfPayment"];
             };
             cookie?: never;
         };
@@ -1405,8 +1449,11 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payment. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example pay_8f3k2m9q4w7x
+                 */
+                id: components["parameters"]["IdOfPayment"];
             };
             cookie?: never;
         };
@@ -1489,8 +1536,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payout. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example po_3h6j9l2n5p8r
+                 */
+                id: components["parameters"]["IdOfPayout"];
             };
             cookie?: never;
         };
@@ -1529,8 +1579,11 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the payout. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example po_3h6j9l2n5p8r
+                 */
+                id: components["parameters"]["IdOfPayout"];
             };
             cookie?: never;
         };
@@ -1613,8 +1666,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the appeal. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example apl_4k7m1p3s6u9w
+                 */
+                id: components["parameters"]["IdOfAppeal"];
             };
             cookie?: never;
         };
@@ -1653,8 +1709,11 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the object the path names. Variant A names its path parameter `id` (stated on Confirm Payment); the other Variant A paths follow it. */
-                id: components["parameters"]["Id"];
+                /**
+                 * @description Id of the appeal. Variant A names its path parameter `id` (stated on Confirm Payment); its other paths follow it.
+                 * @example apl_4k7m1p3s6u9w
+                 */
+                id: components["parameters"]["IdOfAppeal"];
             };
             cookie?: never;
         };
@@ -1693,7 +1752,10 @@ export interface operations {
             header: {
                 /** @description Identifies the sender (stated in both layouts). Its value is not shown; do not rely on it for authenticity: verify `X-Signature`. */
                 "User-Agent": components["parameters"]["WebhookUserAgent"];
-                /** @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it. */
+                /**
+                 * @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it.
+                 * @example evt_2n5r8t1v4y7z
+                 */
                 "X-Event-ID": components["parameters"]["EventId"];
                 /** @description The event type (stated in both layouts). Assumed: equal to the body's `type`. */
                 "X-Event-Type": components["parameters"]["EventTypeHeader"];
@@ -1710,7 +1772,7 @@ export interface operations {
                  */
                 "X-Signature": components["parameters"]["Signature"];
                 /** @description Time of this delivery attempt (stated in the later layout only). Its format is not shown; assumed: integer Unix seconds, signed together with the body. Receivers reject a timestamp more than 300 seconds away from their clock, in either direction. */
-                "X-Timestamp": components["parameters"]["Timestamp"];
+                "X-Timestamp": components["parameters"]["TimestampHeader"];
             };
             path?: never;
             cookie?: never;
@@ -1731,7 +1793,10 @@ export interface operations {
             header: {
                 /** @description Identifies the sender (stated in both layouts). Its value is not shown; do not rely on it for authenticity: verify `X-Signature`. */
                 "User-Agent": components["parameters"]["WebhookUserAgent"];
-                /** @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it. */
+                /**
+                 * @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it.
+                 * @example evt_2n5r8t1v4y7z
+                 */
                 "X-Event-ID": components["parameters"]["EventId"];
                 /** @description The event type (stated in both layouts). Assumed: equal to the body's `type`. */
                 "X-Event-Type": components["parameters"]["EventTypeHeader"];

@@ -30,7 +30,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the payment (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payment (stated path parameter of Variant B).
+                 * @example pay_8f3k2m9q4w7x
+                 */
                 paymentId: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -53,7 +56,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the payment (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payment (stated path parameter of Variant B).
+                 * @example pay_8f3k2m9q4w7x
+                 */
                 paymentId: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -76,7 +82,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the payment (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payment (stated path parameter of Variant B).
+                 * @example pay_8f3k2m9q4w7x
+                 */
                 paymentId: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -123,7 +132,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the payout (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payout (stated path parameter of Variant B).
+                 * @example po_3h6j9l2n5p8r
+                 */
                 payoutId: components["parameters"]["PayoutId"];
             };
             cookie?: never;
@@ -146,7 +158,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the payout (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payout (stated path parameter of Variant B).
+                 * @example po_3h6j9l2n5p8r
+                 */
                 payoutId: components["parameters"]["PayoutId"];
             };
             cookie?: never;
@@ -193,7 +208,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the appeal (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the appeal (stated path parameter of Variant B).
+                 * @example apl_4k7m1p3s6u9w
+                 */
                 appealId: components["parameters"]["AppealId"];
             };
             cookie?: never;
@@ -216,7 +234,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the appeal (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the appeal (stated path parameter of Variant B).
+                 * @example apl_4k7m1p3s6u9w
+                 */
                 appealId: components["parameters"]["AppealId"];
             };
             cookie?: never;
@@ -724,6 +745,8 @@ export interface components {
         WebhookEvent: components["schemas"]["PaymentStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"] | components["schemas"]["AppealStatusChangedEvent"];
         /** @description Body of the earlier `onStatusChange` layout, which the source marks as under development: `data` has the shape of a create-payment request. */
         EarlierWebhookEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @constant */
+            type?: "payment.status_changed";
             data: components["schemas"]["CreatePaymentRequest"];
         };
     };
@@ -993,19 +1016,31 @@ export interface components {
          * @example 5f0c7c1e-3c1b-4e8a-9d7e-2b6a1f4c9e10
          */
         IdempotencyKey: string;
-        /** @description Id of the payment (stated path parameter of Variant B). */
+        /**
+         * @description Id of the payment (stated path parameter of Variant B).
+         * @example pay_8f3k2m9q4w7x
+         */
         PaymentId: components["schemas"]["ResourceId"];
         /** @description Return only payouts in this status. Filters of list operations are not shown in the source; this one is assumed. */
         PayoutStatusFilter: components["schemas"]["PayoutStatus"];
-        /** @description Id of the payout (stated path parameter of Variant B). */
+        /**
+         * @description Id of the payout (stated path parameter of Variant B).
+         * @example po_3h6j9l2n5p8r
+         */
         PayoutId: components["schemas"]["ResourceId"];
         /** @description Return only appeals in this status. Filters of list operations are not shown in the source; this one is assumed. */
         AppealStatusFilter: components["schemas"]["AppealStatus"];
-        /** @description Id of the appeal (stated path parameter of Variant B). */
+        /**
+         * @description Id of the appeal (stated path parameter of Variant B).
+         * @example apl_4k7m1p3s6u9w
+         */
         AppealId: components["schemas"]["ResourceId"];
         /** @description Identifies the sender (stated in both layouts). Its value is not shown; do not rely on it for authenticity: verify `X-Signature`. */
         WebhookUserAgent: components["schemas"]["UserAgent"];
-        /** @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it. */
+        /**
+         * @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it.
+         * @example evt_2n5r8t1v4y7z
+         */
         EventId: components["schemas"]["ResourceId"];
         /** @description The event type (stated in both layouts). Assumed: equal to the body's `type`. */
         EventTypeHeader: components["schemas"]["EventType"];
@@ -1022,7 +1057,7 @@ export interface components {
          */
         Signature: string;
         /** @description Time of this delivery attempt (stated in the later layout only). Its format is not shown; assumed: integer Unix seconds, signed together with the body. Receivers reject a timestamp more than 300 seconds away from their clock, in either direction. */
-        Timestamp: string;
+        TimestampHeader: string;
     };
     requestBodies: {
         /** @description The payment to create. */
@@ -1045,20 +1080,11 @@ export interface components {
         };
     };
     headers: {
-        /**
-         * @description What is left of the current rate-limit window (draft-ietf-httpapi-ratelimit-headers), for example `"default";r=50;t=30`: 50 requests remain, the window resets in 30 seconds. Rate limits are not shown in the source; this header is assumed and optional.
-         * @example "default";r=50;t=30
-         */
+        /** @description What is left of the current rate-limit window (draft-ietf-httpapi-ratelimit-headers), for example `"default";r=50;t=30`: 50 requests remain, the window resets in 30 seconds. Rate limits are not shown in the source; this header is assumed and optional. */
         RateLimit: string;
-        /**
-         * @description The rate-limit policy that applies (draft-ietf-httpapi-ratelimit-headers), for example `"default";q=100;w=60`: 100 requests per 60-second window. Rate limits are not shown in the source; this header is assumed and optional.
-         * @example "default";q=100;w=60
-         */
+        /** @description The rate-limit policy that applies (draft-ietf-httpapi-ratelimit-headers), for example `"default";q=100;w=60`: 100 requests per 60-second window. Rate limits are not shown in the source; this header is assumed and optional. */
         RateLimitPolicy: string;
-        /**
-         * @description Seconds to wait before retrying (RFC 9110). Rate limits are not shown in the source; this header is assumed.
-         * @example 30
-         */
+        /** @description Seconds to wait before retrying (RFC 9110). Rate limits are not shown in the source; this header is assumed. */
         RetryAfter: number;
     };
     pathItems: never;
@@ -1148,7 +1174,7 @@ export type ParameterWebhookUserAgent = components['parameters']['WebhookUserAge
 export type ParameterEventId = components['parameters']['EventId'];
 export type ParameterEventTypeHeader = components['parameters']['EventTypeHeader'];
 export type ParameterSignature = components['parameters']['Signature'];
-export type ParameterTimestamp = components['parameters']['Timestamp'];
+export type ParameterTimestampHeader = components['parameters']['TimestampHeader'];
 export type RequestBodyCreatePayment = components['requestBodies']['CreatePayment'];
 export type RequestBodyCreatePayout = components['requestBodies']['CreatePayout'];
 export type RequestBodyCreateAppeal = components['requestBodies']['CreateAppeal'];
@@ -1224,7 +1250,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the payment (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payment (stated path parameter of Variant B).
+                 * @example pay_8f3k2m9q4w7x
+                 */
                 paymentId: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -1264,7 +1293,10 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the payment (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payment (stated path parameter of Variant B).
+                 * @example pay_8f3k2m9q4w7x
+                 */
                 paymentId: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -1305,7 +1337,10 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the payment (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payment (stated path parameter of Variant B).
+                 * @example pay_8f3k2m9q4w7x
+                 */
                 paymentId: components["parameters"]["PaymentId"];
             };
             cookie?: never;
@@ -1389,7 +1424,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the payout (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payout (stated path parameter of Variant B).
+                 * @example po_3h6j9l2n5p8r
+                 */
                 payoutId: components["parameters"]["PayoutId"];
             };
             cookie?: never;
@@ -1429,7 +1467,10 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the payout (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the payout (stated path parameter of Variant B).
+                 * @example po_3h6j9l2n5p8r
+                 */
                 payoutId: components["parameters"]["PayoutId"];
             };
             cookie?: never;
@@ -1513,7 +1554,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the appeal (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the appeal (stated path parameter of Variant B).
+                 * @example apl_4k7m1p3s6u9w
+                 */
                 appealId: components["parameters"]["AppealId"];
             };
             cookie?: never;
@@ -1553,7 +1597,10 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Id of the appeal (stated path parameter of Variant B). */
+                /**
+                 * @description Id of the appeal (stated path parameter of Variant B).
+                 * @example apl_4k7m1p3s6u9w
+                 */
                 appealId: components["parameters"]["AppealId"];
             };
             cookie?: never;
@@ -1593,7 +1640,10 @@ export interface operations {
             header: {
                 /** @description Identifies the sender (stated in both layouts). Its value is not shown; do not rely on it for authenticity: verify `X-Signature`. */
                 "User-Agent": components["parameters"]["WebhookUserAgent"];
-                /** @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it. */
+                /**
+                 * @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it.
+                 * @example evt_2n5r8t1v4y7z
+                 */
                 "X-Event-ID": components["parameters"]["EventId"];
                 /** @description The event type (stated in both layouts). Assumed: equal to the body's `type`. */
                 "X-Event-Type": components["parameters"]["EventTypeHeader"];
@@ -1610,7 +1660,7 @@ export interface operations {
                  */
                 "X-Signature": components["parameters"]["Signature"];
                 /** @description Time of this delivery attempt (stated in the later layout only). Its format is not shown; assumed: integer Unix seconds, signed together with the body. Receivers reject a timestamp more than 300 seconds away from their clock, in either direction. */
-                "X-Timestamp": components["parameters"]["Timestamp"];
+                "X-Timestamp": components["parameters"]["TimestampHeader"];
             };
             path?: never;
             cookie?: never;
@@ -1631,7 +1681,10 @@ export interface operations {
             header: {
                 /** @description Identifies the sender (stated in both layouts). Its value is not shown; do not rely on it for authenticity: verify `X-Signature`. */
                 "User-Agent": components["parameters"]["WebhookUserAgent"];
-                /** @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it. */
+                /**
+                 * @description The event id (stated in both layouts). Assumed: equal to the body's `id` and the same on every delivery attempt, so receivers de-duplicate on it.
+                 * @example evt_2n5r8t1v4y7z
+                 */
                 "X-Event-ID": components["parameters"]["EventId"];
                 /** @description The event type (stated in both layouts). Assumed: equal to the body's `type`. */
                 "X-Event-Type": components["parameters"]["EventTypeHeader"];

@@ -29,7 +29,8 @@ export const webhookExamples: { source: string; layouts: Record<'later' | 'earli
         },
         {
           "name": "X-Event-ID",
-          "required": true
+          "required": true,
+          "example": "evt_2n5r8t1v4y7z"
         },
         {
           "name": "X-Event-Type",
@@ -168,7 +169,8 @@ export const webhookExamples: { source: string; layouts: Record<'later' | 'earli
         },
         {
           "name": "X-Event-ID",
-          "required": true
+          "required": true,
+          "example": "evt_2n5r8t1v4y7z"
         },
         {
           "name": "X-Event-Type",

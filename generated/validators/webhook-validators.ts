@@ -650,8 +650,8 @@ return errors === 0;
 }
 validate86.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema36 = {"type":"string","description":"Free text such as a bank or card holder name. The source types it as a string; assumed: at most 255 characters and no control characters.","x-provenance":"assumed","pattern":"^[^\\u0000-\\u001F\\u007F]*$","maxLength":255};
-const pattern8 = new RegExp("^[^\\u0000-\\u001F\\u007F]*$", "u");
+const schema36 = {"type":"string","description":"Free text such as a bank or card holder name. The source types it as a string; assumed: at most 255 characters and no control characters.","x-provenance":"assumed","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":255};
+const pattern8 = new RegExp("^[^\\x00-\\x1F\\x7F]*$", "u");
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -671,7 +671,7 @@ return false;
 }
 else {
 if(!pattern8.test(data)){
-validate88.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+validate88.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^\\x00-\\x1F\\x7F]*$"},message:"must match pattern \""+"^[^\\x00-\\x1F\\x7F]*$"+"\""}];
 return false;
 }
 }
@@ -1744,7 +1744,7 @@ return errors === 0;
 validate53.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const validateEarlierWebhookEvent: WebhookSchemaValidator = validate140;
-const schema47 = {"description":"Body of the earlier `onStatusChange` layout, which the source marks as under development: `data` has the shape of a create-payment request.","x-provenance":"source","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"},{"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/CreatePaymentRequest"}}}]};
+const schema47 = {"description":"Body of the earlier `onStatusChange` layout, which the source marks as under development: `data` has the shape of a create-payment request.","x-provenance":"source","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"},{"type":"object","x-assumed":{"properties/type":"The source shows no event types; data is always a create-payment request, so the event can only be a payment's."},"required":["data"],"properties":{"type":{"const":"payment.status_changed"},"data":{"$ref":"#/components/schemas/CreatePaymentRequest"}}}]};
 const schema48 = {"type":"object","description":"Body of Create Payment (stated for Variant B; Variant A's body is not shown and is assumed to be the same). Also the shape of `data` in the earlier webhook layout.","x-provenance":"source","x-assumed":{"required":"Which request fields are required is not shown; amount, currency and requisite are assumed to be.","additionalProperties":"Unknown fields are rejected so that typos do not pass silently."},"additionalProperties":false,"required":["amount","currency","requisite"],"properties":{"amount":{"$ref":"#/components/schemas/Amount"},"amount_tolerance_up":{"$ref":"#/components/schemas/Amount","description":"How much more than `amount` the customer may pay and still have the payment succeed (stated: a string; its meaning is read from its name)."},"currency":{"$ref":"#/components/schemas/Currency"},"expires_in":{"$ref":"#/components/schemas/ExpiresIn"},"requisite":{"$ref":"#/components/schemas/CreatePaymentRequisite"},"customer":{"$ref":"#/components/schemas/Customer"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
 const schema49 = {"type":"integer","description":"Lifetime of the object in seconds from its creation (stated: an integer). Unit and range are not shown; assumed: seconds, from 60 (one minute) to 604800 (seven days).","x-provenance":"source","x-assumed":{"minimum":"The unit and range of expires_in are not shown; a minimum of 60 seconds is assumed.","maximum":"The unit and range of expires_in are not shown; a maximum of seven days is assumed."},"format":"int32","minimum":60,"maximum":604800,"examples":[1800]};
 const formats4 = formats.int32;
@@ -1897,7 +1897,7 @@ return errors === 0;
 }
 validate154.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema53 = {"type":"string","description":"The customer's browser user agent. The source types it as a string; assumed: at most 512 characters and no control characters.","x-provenance":"assumed","pattern":"^[^\\u0000-\\u001F\\u007F]*$","maxLength":512};
+const schema53 = {"type":"string","description":"The customer's browser user agent. The source types it as a string; assumed: at most 512 characters and no control characters.","x-provenance":"assumed","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":512};
 
 function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1917,7 +1917,7 @@ return false;
 }
 else {
 if(!pattern8.test(data)){
-validate156.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001F\\u007F]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001F\\u007F]*$"+"\""}];
+validate156.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^\\x00-\\x1F\\x7F]*$"},message:"must match pattern \""+"^[^\\x00-\\x1F\\x7F]*$"+"\""}];
 return false;
 }
 }
@@ -2160,10 +2160,28 @@ validate140.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"req
 return false;
 }
 else {
+if(data.type !== undefined){
+const _errs3 = errors;
+if("payment.status_changed" !== data.type){
+validate140.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/1/properties/type/const",keyword:"const",params:{allowedValue: "payment.status_changed"},message:"must be equal to constant"}];
+return false;
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
 if(data.data !== undefined){
+const _errs4 = errors;
 if(!(validate142(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
 errors = vErrors.length;
+}
+var valid1 = _errs4 === errors;
+}
+else {
+var valid1 = true;
 }
 }
 }
@@ -2178,7 +2196,7 @@ var valid0 = _errs1 === errors;
 validate140.errors = vErrors;
 return errors === 0;
 }
-validate140.evaluated = {"props":{"data":true,"id":true,"type":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate140.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateAppealStatusChangedEvent: WebhookSchemaValidator = validate161;
 

@@ -47,6 +47,7 @@ export function kindOf(pointer) {
   const last = tokens.at(-1);
   const parent = tokens.at(-2);
   if ((tokens[0] === 'paths' || tokens[0] === 'webhooks') && tokens.length === 3) return 'operation';
+  if (tokens[0] === 'servers' && tokens.length === 2) return 'server';
   if (parent === 'properties') return 'property';
   if (tokens[0] === 'components' && tokens.length === 3) return `${tokens[1].replace(/s$/, '').replace('requestBodie', 'requestBody')} \`${last}\``;
   if (parent === 'parameters') return 'parameter';

@@ -1,5 +1,6 @@
 // Named examples: every request body and response has one, and together they tell one consistent story
 // (the payment created is the one retrieved, confirmed, listed, refunded and sent in the webhook).
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { BundledSpec, type Node } from './bundled-spec.js';
 
@@ -59,9 +60,10 @@ describe.each(variants)('examples of $label', (spec) => {
     ['appeal', /^apl_/, ['appeal_id', 'requested', 'created_at', 'metadata', 'attachments']],
   ] as const)('each %s keeps its identity fields and requisite in every example that shows it', (_kind, prefix, fields) => {
     const groups = objectsById(spec, prefix);
-    expect(groups.size, 'examples show one object of each kind').toBe(1);
+    // Note: lists show other objects too; the object the create example returns is the one every other operation shows.
+    const [mainId, mainViews] = [...groups].sort(([, x], [, y]) => y.length - x.length)[0]!;
+    expect(mainViews.length, `${mainId} appears in several operations`).toBeGreaterThan(2);
     for (const [id, views] of groups) {
-      expect(views.length, `${id} appears in several operations`).toBeGreaterThan(2);
       const [first] = views;
       for (const { pointer, object } of views) {
         for (const field of fields) {
@@ -73,6 +75,61 @@ describe.each(variants)('examples of $label', (spec) => {
         }
       }
     }
+  });
+
+  // Note: mocks that build values from schemas (Prism's dynamic mode, MSW, fakers) read `schema.examples`, not the header's own `example`.
+  it('every response header carries examples on its schema, and they fit it', () => {
+    const headers = Object.entries(spec.doc.components.headers as Node);
+    expect(headers.map(([name]) => name)).toEqual(expect.arrayContaining(['RateLimit', 'RateLimitPolicy']));
+    for (const [name, header] of headers) {
+      const schema = spec.expand((header as Node).schema) as Node;
+      expect(schema.examples, name).toEqual([expect.anything()]);
+      expect(new Ajv2020({ strict: false }).validate(schema, schema.examples[0]), name).toBe(true);
+    }
+  });
+
+  it('each path parameter has an example id of the resource its path names', () => {
+    const prefixes: Record<string, RegExp> = { payments: /^pay_/, payouts: /^po_/, appeals: /^apl_/ };
+    const components = new Map<string, string>();
+    const withId = spec.operations().filter((o) => o.path.includes('{'));
+    expect(withId.length).toBeGreaterThan(0);
+    for (const op of withId) {
+      const resource = op.path.split('/').find((segment) => segment in prefixes)!;
+      for (const parameter of spec.parameters(op).filter((p) => p.in === 'path')) {
+        expect(parameter.value.example, `${op.operationId} ${parameter.name}`).toMatch(prefixes[resource]!);
+        expect(components.get(parameter.component!) ?? resource, `${parameter.component} serves one resource`).toBe(resource);
+        components.set(parameter.component!, resource);
+      }
+    }
+  });
+
+  it.each([
+    ['retrievePayment', 'PaymentStatus'],
+    ['retrievePayout', 'PayoutStatus'],
+    ['retrieveAppeal', 'AppealStatus'],
+  ])('%s has a named example for every status in %s', (operationId, statusSchema) => {
+    const examples = spec.expand(spec.response(spec.operation(operationId)!, '200')!.content['application/json'].examples) as Node;
+    const statuses = Object.entries(examples).map(([name, example]) => {
+      const status = (example as Node).value.data.status as string;
+      expect(name, 'the name says the status').toMatch(new RegExp(`_${status}$`));
+      return status;
+    });
+    expect([...statuses].sort()).toEqual([...(spec.doc.components.schemas[statusSchema].enum as string[])].sort());
+  });
+
+  it('List Payments has a page of several payments and a second page', () => {
+    const examples = spec.expand(spec.response(spec.operation('listPayments')!, '200')!.content['application/json'].examples) as Node;
+    const pages = Object.values(examples).map((e) => (e as Node).value as Node);
+    const [first, second] = pages;
+    expect(first!.data.length).toBeGreaterThan(2);
+    expect(first!.pagination).toEqual({ total: first!.data.length, limit: 20, offset: 0 });
+    expect(second!.pagination.offset).toBeGreaterThan(0);
+    expect(second!.pagination.offset + second!.data.length).toBe(second!.pagination.total);
+    for (const page of pages) {
+      const created = page.data.map((p: Node) => seconds(p.created_at));
+      expect(created, 'newest first').toEqual([...created].sort((x, y) => y - x));
+    }
+    expect(new Set(pages.flatMap((p) => p.data.map((item: Node) => item.id))).size).toBe(first!.data.length + second!.data.length);
   });
 
   it('the create requests match the objects they create', () => {

@@ -1,4 +1,5 @@
 // Fidelity: everything ../shared/interface.md states, table by table, is in the bundled specs exactly as stated.
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { BundledSpec, type Node, type Operation } from './bundled-spec.js';
 
@@ -306,6 +307,18 @@ describe('section 6: the onStatusChange webhook', () => {
     expect(names(spec, spec.field(spec.field(body, 'data')!, 'requisite'))).toEqual(['bank', 'type']);
   });
 
+  it.each(variants)('$label: the earlier-layout body accepts only payment.status_changed, the one type its data fits', (spec) => {
+    const schema = spec.expand(spec.bodySchema(spec.requestBody(earlier(spec)))) as Node;
+    const validate = new Ajv2020({ strict: false, allErrors: true }).compile(schema);
+    const example = (Object.values(spec.expand(spec.requestBody(earlier(spec))!.content['application/json'].examples) as Node)[0] as Node).value as Node;
+    expect(example.type).toBe('payment.status_changed');
+    expect(validate(example), JSON.stringify(validate.errors)).toBe(true);
+    for (const type of ['payout.status_changed', 'appeal.status_changed']) {
+      expect(validate({ ...example, type }), type).toBe(false);
+      expect(validate.errors?.map((e) => e.instancePath)).toContain('/type');
+    }
+  });
+
   it.each(variants)('$label: the receiver answers 200 with a JSON object, {} in the example', (spec) => {
     for (const o of [later(spec), earlier(spec)]) {
       const ok = spec.expand(spec.response(o, '200')) as Node;
@@ -349,6 +362,16 @@ describe('section 7: errors', () => {
       const marked = [...((o.node['x-assumed-responses'] ?? []) as string[])].sort();
       expect(marked, `${o.operationId}: x-assumed-responses`).toEqual(expect.arrayContaining(extra));
     }
+  });
+});
+
+describe('the base address', () => {
+  it.each(variants)('$label: keeps the stated {base_url} and lists first a literal https URL, marked assumed', (spec) => {
+    const servers = spec.doc.servers as Node[];
+    expect(servers.map((s) => s.url)).toContain('https://{base_url}');
+    expect(servers[0]!.url).toMatch(/^https:\/\/[^{}]+$/);
+    expect(servers[0]!['x-provenance']).toBe('assumed');
+    expect(servers.every((s) => s.url.startsWith('https://'))).toBe(true);
   });
 });
 

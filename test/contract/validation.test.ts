@@ -26,3 +26,49 @@ describe('@readme/openapi-parser', () => {
     expect(result.valid).toBe(false);
   });
 });
+
+describe('component names', () => {
+  // Note: code generators turn components of every section into types of one namespace, so a name used
+  // in two sections becomes a duplicate identifier (openapi-typescript-codegen) or a renamed type (hey-api).
+  it.each(Object.entries(apis))('%s: no name is used by two component sections', (_name, api) => {
+    const doc = parse(readFileSync(path.join(root, api.output), 'utf8'));
+    const sections = new Map<string, string[]>();
+    for (const [section, components] of Object.entries(doc.components as Record<string, object>)) {
+      for (const name of Object.keys(components)) sections.set(name, [...(sections.get(name) ?? []), section]);
+    }
+    expect([...sections].filter(([, found]) => found.length > 1)).toEqual([]);
+    expect(sections.get('TimestampHeader')).toEqual(['parameters']);
+  });
+});
+
+describe('patterns', () => {
+  /** Every `pattern` keyword of a bundled spec. */
+  const patterns = (file: string) => {
+    const found: string[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(walk);
+      if (node === null || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'pattern' && typeof value === 'string') found.push(value);
+        else walk(value);
+      }
+    };
+    walk(parse(readFileSync(path.join(root, file), 'utf8')));
+    return found;
+  };
+
+  // Note: hey-api's zod plugin turns a `\u` escape into the raw control byte, which makes its output a binary file.
+  it.each(Object.entries(apis))('%s: no pattern writes a character as a \\u escape', (_name, api) => {
+    expect(patterns(api.output).filter((p) => p.includes('\\u'))).toEqual([]);
+  });
+
+  it.each(Object.entries(apis))('%s: the no-control-character patterns reject C0 controls and DEL and accept other text', (_name, api) => {
+    const text = patterns(api.output).filter((p) => p.includes('\\x00'));
+    expect(text.length).toBeGreaterThan(0);
+    for (const pattern of new Set(text)) {
+      const re = new RegExp(pattern, 'u');
+      for (const control of ['\u0000', '\t', '\n', '\u001f', '\u007f']) expect(re.test(`a${control}b`), JSON.stringify(control)).toBe(false);
+      expect(re.test('Jane Doé paid 15 € — ok ✓')).toBe(true);
+    }
+  });
+});

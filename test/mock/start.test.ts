@@ -50,7 +50,7 @@ describe('npm start', () => {
     expect(a.status).toBe(401);
     const b = await fetch(`http://127.0.0.1:${portB}/merchant/v1/payments`, { headers: { 'X-Public-Key': 'pk', 'X-Secret-Key': 'sk' } });
     expect(b.status).toBe(200);
-    expect(((await b.json()) as { pagination: unknown }).pagination).toEqual({ total: 1, limit: 20, offset: 0 });
+    expect(((await b.json()) as { pagination: unknown }).pagination).toEqual({ total: 3, limit: 20, offset: 0 });
     const docs = await fetch(`http://127.0.0.1:${portDocs}/`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('variant-b.html');

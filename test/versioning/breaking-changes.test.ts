@@ -68,6 +68,30 @@ describe('classifyChanges', () => {
   });
 });
 
+describe('classifyChanges on what changes no request or response', () => {
+  const spec = parse(readFileSync(path.join(root, 'generated/openapi/variant-b.yaml'), 'utf8'));
+  const types = (after: unknown) => [...new Set(classifyChanges(spec, after).map((c) => c.type))];
+
+  it('calls changed, added and moved examples annotations', () => {
+    const after = structuredClone(spec);
+    after.components.examples.PendingPayment.value.data.status = 'created';
+    after.components.responses.PaymentRetrieved.content['application/json'].examples.payment_extra = { value: {} };
+    after.components.parameters.PaymentId.example = 'pay_other';
+    expect(types(after)).toEqual(['annotation']);
+  });
+
+  it('calls a pattern rewritten with other escapes for the same characters an annotation, and any other pattern change breaking', () => {
+    const rewritten = structuredClone(spec);
+    const shortText = rewritten.components.schemas.ShortText;
+    shortText.pattern = shortText.pattern.replace('\\x00', '\\u0000').replace('\\x7F', '\\u007f');
+    expect(shortText.pattern).toContain('\\u0000');
+    expect(types(rewritten)).toEqual(['annotation']);
+    const changed = structuredClone(spec);
+    changed.components.schemas.ShortText.pattern = changed.components.schemas.ShortText.pattern.replace('\\x7F', '\\x7E');
+    expect(types(changed)).toContain('breaking');
+  });
+});
+
 describe('checkBreaking', () => {
   it('passes the compatible fixture without any bump', () => {
     const result = check('compatible', '0.3.0');
