@@ -6,9 +6,9 @@ export type Answer<T = unknown> =
   | { ok: true; status: 200; body: T; replayed?: true }
   | { ok: false; status: CoreProblem['status']; problem: CoreProblem; replayed?: true };
 
-/** A successful answer; the body is copied so that later changes to the state do not reach it. */
+/** A successful answer. Its body may share the state's frozen records; `execute` copies it once on the way out. */
 export function success<T>(body: T): Answer<T> {
-  return { ok: true, status: 200, body: structuredClone(body) };
+  return { ok: true, status: 200, body };
 }
 
 /** An answer with the problem `code`. */

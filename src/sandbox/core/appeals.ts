@@ -2,6 +2,7 @@
 import { failure, success } from './answer.js';
 import { iso } from './clock.js';
 import { nextId } from './ids.js';
+import { deepFreeze } from './freeze.js';
 import { creationRow } from './lifecycle.js';
 import { outcomeFor } from './magic-values.js';
 import { zero } from './money.js';
@@ -11,7 +12,8 @@ import type { TenantState } from './tenant.js';
 import type { AppealRecord, RequestOf } from './types.js';
 
 /** Creates an appeal; its review follows the magic value it carries, if any. */
-export function createAppeal(tenant: TenantState, body: RequestOf['appeal'], at: number): Handled<AppealRecord> {
+export function createAppeal(tenant: TenantState, input: RequestOf['appeal'], at: number): Handled<AppealRecord> {
+  const body = deepFreeze(structuredClone(input));
   const transaction = tenant.payments.byId.get(body.transaction_id) ?? tenant.payouts.byId.get(body.transaction_id);
   if (!transaction) {
     return { answer: failure('validation_failed', 'The appeal names a transaction this merchant does not have.', [{ pointer: '/transaction_id', detail: `No payment or payout with id ${body.transaction_id}.` }]), changes: [] };
@@ -29,8 +31,8 @@ export function createAppeal(tenant: TenantState, body: RequestOf['appeal'], at:
     created_at: iso(at),
     updated_at: iso(at),
   };
-  if (body.metadata) record.metadata = structuredClone(body.metadata);
-  startLifecycle(tenant, 'appeal', record, structuredClone(body), outcomeFor('appeal', body), at);
+  if (body.metadata) record.metadata = body.metadata;
+  startLifecycle(tenant, 'appeal', record, body, outcomeFor('appeal', body), at);
   return { answer: success(record), changes: [] };
 }
 

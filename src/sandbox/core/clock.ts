@@ -29,7 +29,15 @@ export function moveClock(clock: TenantClock, ms: number): void {
   else clock.offset += ms;
 }
 
+let lastMs = NaN;
+let lastIso = '';
+
 /** RFC 3339 in UTC, without milliseconds when there are none (as the contract's examples write it). */
 export function iso(ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
+  // Note: one command writes the same instant several times (created_at, updated_at, the event's created_at).
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString().replace('.000Z', 'Z');
+    lastMs = ms;
+  }
+  return lastIso;
 }

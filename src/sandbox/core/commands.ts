@@ -91,7 +91,11 @@ function handle(tenant: TenantState, c: Command, at: number): Handled {
 export function execute<C extends Command>(tenant: TenantState, command: C, now: number): CommandResult<ResultOf[C['type']]> {
   const events = runDue(tenant, now);
   const at = tenant.time;
-  const done = (answer: Answer, changes: StatusChange[] = []) => ({ tenant, answer: answer as Answer<ResultOf[C['type']]>, events: [...events, ...changes] });
+  const done = (answer: Answer, changes: StatusChange[] = []) => ({
+    tenant,
+    answer: structuredClone(answer) as Answer<ResultOf[C['type']]>,
+    events: [...events, ...changes],
+  });
   if (!KEYED_COMMANDS.has(command.type)) {
     const handled = handle(tenant, command, at);
     return done(handled.answer, handled.changes);

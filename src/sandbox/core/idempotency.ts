@@ -1,7 +1,9 @@
 // Idempotency-Key as the contract states it: scoped to the tenant and the operation, kept 24 hours on the tenant's
 // clock; the same body replays the first answer, another body is 422, a key still in progress is 409.
+import { createHash } from 'node:crypto';
 import { failure, type Answer } from './answer.js';
 import type { TenantState } from './tenant.js';
+import { deepFreeze } from './freeze.js';
 
 /** How long a key is kept: "at least 24 hours" (IdempotencyKey parameter). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -11,18 +13,19 @@ export interface IdempotencyRecord {
   fingerprint: string;
   /** When the record is forgotten, on the tenant's clock (ms). */
   expires: number;
-  /** The first answer; absent while the first request is in progress. */
+  /** The first answer, frozen (its body shares the record version it returned); absent while still in progress. */
   answer?: Answer;
 }
 
 /** What to do with a request that carries a key. */
 export type IdempotencyCheck = { kind: 'proceed' } | { kind: 'answer'; answer: Answer };
 
-/** A canonical text of a value (object keys sorted), so that the same body always has the same fingerprint. */
+/** SHA-256 of a canonical text of a value (object keys sorted), so that the same body has the same fingerprint. */
 export function fingerprint(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
+  const canonical = JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
   );
+  return createHash('sha256').update(canonical).digest('base64');
 }
 
 const scoped = (operation: string, key: string) => `${operation}\u0000${key}`;
@@ -50,13 +53,13 @@ export function beginIdempotent(tenant: TenantState, operation: string, key: str
   if (!record.answer) {
     return { kind: 'answer', answer: failure('idempotency_request_in_progress', 'A request with this Idempotency-Key is still being processed; retry after a short wait.') };
   }
-  return { kind: 'answer', answer: { ...structuredClone(record.answer), replayed: true } };
+  return { kind: 'answer', answer: { ...record.answer, replayed: true } };
 }
 
 /** Keeps the first answer of a key, for replays. */
 export function completeIdempotent(tenant: TenantState, operation: string, key: string, answer: Answer): void {
   const record = tenant.idempotency.get(scoped(operation, key));
-  if (record) record.answer = structuredClone(answer);
+  if (record) record.answer = deepFreeze(answer);
 }
 
 /** Forgets a key whose first request ended without an answer worth replaying (it failed inside the service). */

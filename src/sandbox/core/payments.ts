@@ -2,6 +2,7 @@
 import { success } from './answer.js';
 import { iso } from './clock.js';
 import { nextId, nextInt } from './ids.js';
+import { deepFreeze } from './freeze.js';
 import { creationRow } from './lifecycle.js';
 import { outcomeFor } from './magic-values.js';
 import { zero } from './money.js';
@@ -19,13 +20,16 @@ function issueCard(tenant: TenantState): string {
 }
 
 /** Creates a payment; its processing follows the magic value it carries, if any. */
-export function createPayment(tenant: TenantState, body: RequestOf['payment'], at: number): Handled<PaymentRecord> {
+export function createPayment(tenant: TenantState, input: RequestOf['payment'], at: number): Handled<PaymentRecord> {
+  const body = deepFreeze(structuredClone(input));
   const create = creationRow('payment');
+  // Note: records are frozen, so the money objects that are equal are one object.
+  const requested = Object.freeze({ amount: body.amount, currency: body.currency });
   const record: PaymentRecord = {
     id: nextId(tenant.ids, 'pay'),
     type: body.requisite.type,
-    requested: { amount: body.amount, currency: body.currency },
-    initialized: { amount: body.amount, currency: body.currency },
+    requested,
+    initialized: requested,
     processed: zero(body.currency),
     refunded: zero(body.currency),
     requisite: { type: body.requisite.type, card_number: issueCard(tenant), card_holder: 'SANDBOX RECIPIENT', bank: body.requisite.bank ?? 'Sandbox Bank' },
@@ -35,8 +39,8 @@ export function createPayment(tenant: TenantState, body: RequestOf['payment'], a
     created_at: iso(at),
     updated_at: iso(at),
   };
-  if (body.metadata) record.metadata = structuredClone(body.metadata);
-  startLifecycle(tenant, 'payment', record, structuredClone(body), outcomeFor('payment', body), at);
+  if (body.metadata) record.metadata = body.metadata;
+  startLifecycle(tenant, 'payment', record, body, outcomeFor('payment', body), at);
   return { answer: success(record), changes: [] };
 }
 

@@ -3,6 +3,7 @@ import { failure, success } from './answer.js';
 import { contribution, overdraws } from './balance.js';
 import { iso } from './clock.js';
 import { nextId } from './ids.js';
+import { deepFreeze } from './freeze.js';
 import { creationRow } from './lifecycle.js';
 import { outcomeFor } from './magic-values.js';
 import { zero } from './money.js';
@@ -21,14 +22,15 @@ export function maskCard(number: string): string {
 }
 
 /** Creates a payout; its processing follows the magic value it carries, if any. */
-export function createPayout(tenant: TenantState, body: RequestOf['payout'], at: number): Handled<PayoutRecord> {
+export function createPayout(tenant: TenantState, input: RequestOf['payout'], at: number): Handled<PayoutRecord> {
+  const body = deepFreeze(structuredClone(input));
   const create = creationRow('payout');
   const record: PayoutRecord = {
     id: '',
     type: body.requisite.type,
     requested: { amount: body.amount, currency: body.currency },
     processed: zero(body.currency),
-    requisite: { ...structuredClone(body.requisite), card_number: maskCard(body.requisite.card_number) },
+    requisite: { ...body.requisite, card_number: maskCard(body.requisite.card_number) },
     status: create.to as PayoutRecord['status'],
     expires_at: iso(at + (body.expires_in ?? DEFAULT_EXPIRES_IN) * 1000),
     created_at: iso(at),
@@ -38,8 +40,8 @@ export function createPayout(tenant: TenantState, body: RequestOf['payout'], at:
     return { answer: failure('insufficient_balance', `The available balance in ${body.currency} does not cover this payout.`, [{ pointer: '/amount', detail: 'Exceeds the available balance.' }]), changes: [] };
   }
   record.id = nextId(tenant.ids, 'po');
-  if (body.metadata) record.metadata = structuredClone(body.metadata);
-  startLifecycle(tenant, 'payout', record, structuredClone(body), outcomeFor('payout', body), at);
+  if (body.metadata) record.metadata = body.metadata;
+  startLifecycle(tenant, 'payout', record, body, outcomeFor('payout', body), at);
   return { answer: success(record), changes: [] };
 }
 

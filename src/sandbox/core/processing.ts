@@ -6,6 +6,7 @@ import { findRow } from './lifecycle.js';
 import { pathOf, STEP_DELAY_SECONDS, type Step } from './outcomes.js';
 import { collectionOf, nextSeq, type TenantState } from './tenant.js';
 import { pushTimer, type Timer } from './timers.js';
+import { deepFreeze } from './freeze.js';
 import { commitTransition, prepareTransition } from './transition.js';
 import type { ObjectKind, RecordOf, RequestOf } from './types.js';
 
@@ -18,7 +19,7 @@ function scheduleStep(tenant: TenantState, kind: ObjectKind, id: string, step: S
 
 /** Stores a new object and starts its processing along `outcome`; creating emits no event (nothing changed status). */
 export function startLifecycle<K extends ObjectKind>(tenant: TenantState, kind: K, record: RecordOf[K], request: RequestOf[K], outcome: string, at: number): void {
-  insert(collectionOf(tenant, kind), record, request);
+  insert(collectionOf(tenant, kind), deepFreeze(record), deepFreeze(request));
   rebook(tenant, undefined, contribution(kind, record));
   const steps = [...pathOf(kind, outcome)];
   if (steps.length > 0) {
