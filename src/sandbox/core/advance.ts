@@ -11,8 +11,21 @@ import { peekTimer, popTimer } from './timers.js';
 /** Sends one due attempt at once and says how it went; without one, due attempts wait in `tenant.due`. */
 export type DeliverNow = (due: DueAttempt, tenant: TenantState) => DeliveryOutcome;
 
+const running = new WeakSet<TenantState>();
+
 /** Runs everything due up to `until` (ms) and returns the status changes, in order. */
 export function runDue(tenant: TenantState, until: number, deliver?: DeliverNow): StatusChange[] {
+  // Note: a sender that called back into the same tenant would run later timers inside an earlier one.
+  if (running.has(tenant)) throw new Error(`Tenant ${tenant.id}'s clock is already running; a sender must not call back into it`);
+  running.add(tenant);
+  try {
+    return runTimers(tenant, until, deliver);
+  } finally {
+    running.delete(tenant);
+  }
+}
+
+function runTimers(tenant: TenantState, until: number, deliver: DeliverNow | undefined): StatusChange[] {
   const changes: StatusChange[] = [];
   for (let timer = peekTimer(tenant.timers); timer && timer.at <= until; timer = peekTimer(tenant.timers)) {
     popTimer(tenant.timers);

@@ -26,7 +26,7 @@ export {
 } from './outbox.js';
 export { DEFAULT_EXPIRES_IN } from './payments.js';
 export type { CoreProblem, ProblemCode } from './problems.js';
-export { DEFAULT_RETRY_COMPRESSION, RETRY_SCHEDULE_SECONDS, attemptDueAt } from './retry-schedule.js';
+export { DEFAULT_RETRY_COMPRESSION, RETRY_SCHEDULE_SECONDS, nextAttemptAt } from './retry-schedule.js';
 export { DEFAULT_START, createStore, type SandboxStore, type SandboxStoreOptions, type StoreSnapshot } from './store.js';
 export { collectionOf, createTenant, type TenantSettings, type TenantState } from './tenant.js';
 export type { AppealRecord, ObjectKind, Page, PaymentRecord, PayoutRecord, RecordOf, RequestOf } from './types.js';

@@ -4,7 +4,7 @@ import type { WebhookLayout } from '../../webhooks/types.js';
 import { iso } from './clock.js';
 import type { StatusChange } from './events.js';
 import { nextId } from './ids.js';
-import { attemptDueAt } from './retry-schedule.js';
+import { nextAttemptAt } from './retry-schedule.js';
 import { nextSeq, type TenantState } from './tenant.js';
 import { pushTimer } from './timers.js';
 
@@ -40,8 +40,6 @@ export interface Delivery {
   endpoint_id: string;
   state: 'scheduled' | 'due' | 'delivered' | 'failed';
   attempts: DeliveryAttempt[];
-  /** When the event was emitted (ms); the schedule counts from it. */
-  event_at: number;
   /** Position of the event in the tenant's event log. */
   event_index: number;
 }
@@ -83,7 +81,6 @@ export function enqueueDeliveries(tenant: TenantState, change: StatusChange, eve
       endpoint_id: endpoint.id,
       state: 'scheduled',
       attempts: [],
-      event_at: at,
       event_index: eventIndex,
     };
     tenant.deliveries.set(delivery.id, delivery);
@@ -95,7 +92,12 @@ export function enqueueDeliveries(tenant: TenantState, change: StatusChange, eve
 export function fireAttempt(tenant: TenantState, deliveryId: string, attempt: number, at: number): DueAttempt | undefined {
   const delivery = tenant.deliveries.get(deliveryId);
   if (!delivery || delivery.state !== 'scheduled' || delivery.attempts.at(-1)?.number !== attempt) return undefined;
-  if (!tenant.endpoints.some((e) => e.id === delivery.endpoint_id)) return undefined;
+  if (!tenant.endpoints.some((e) => e.id === delivery.endpoint_id)) {
+    // Note: the attempt was never made, so it leaves the log; the delivery ends as failed (redeliver can revive it).
+    delivery.attempts.pop();
+    delivery.state = 'failed';
+    return undefined;
+  }
   delivery.state = 'due';
   return { delivery_id: deliveryId, attempt, due_at: at };
 }
@@ -113,9 +115,9 @@ export function recordAttempt(tenant: TenantState, due: DueAttempt, outcome: Del
     delivery.state = 'delivered';
     return structuredClone(delivery);
   }
-  const next = attemptDueAt(delivery.event_at, due.attempt + 1, tenant.retryCompression);
+  const next = nextAttemptAt(at, due.attempt + 1, tenant.retryCompression);
   if (next === undefined) delivery.state = 'failed';
-  else schedule(tenant, delivery, due.attempt + 1, Math.max(next, at));
+  else schedule(tenant, delivery, due.attempt + 1, next);
   return structuredClone(delivery);
 }
 

@@ -10,8 +10,14 @@ export const RETRY_SCHEDULE_SECONDS: readonly number[] = Array.from({ length: 13
 /** How much faster than the schedule a tenant's clock runs it by default: a minute of schedule per second. */
 export const DEFAULT_RETRY_COMPRESSION = 60;
 
-/** When attempt `number` (1-based) of an event emitted at `eventAt` is due, in ms; undefined after the last. */
-export function attemptDueAt(eventAt: number, number: number, compression: number): number | undefined {
+/**
+ * When attempt `number` (1-based, from 2) is due, given when the attempt before it was made; undefined after the last.
+ * Note: counted from the previous attempt, not from the event, so that a late or redelivered attempt does not make
+ * the rest of the schedule fall due at once.
+ */
+export function nextAttemptAt(previousAt: number, number: number, compression: number): number | undefined {
   const seconds = RETRY_SCHEDULE_SECONDS[number - 1];
-  return seconds === undefined ? undefined : eventAt + Math.round((seconds * 1000) / compression);
+  const before = RETRY_SCHEDULE_SECONDS[number - 2];
+  if (seconds === undefined || before === undefined) return undefined;
+  return previousAt + Math.round(((seconds - before) * 1000) / compression);
 }
