@@ -3,7 +3,7 @@
 import { clockNow, moveClock } from './clock.js';
 import type { StatusChange } from './events.js';
 import { pruneIdempotency } from './idempotency.js';
-import { fireAttempt, recordAttempt, type DeliveryOutcome, type DueAttempt } from './outbox.js';
+import { fireAttempt, recordAttempt, takeDue, type DeliveryOutcome, type DueAttempt } from './outbox.js';
 import { runExpiry, runStep } from './processing.js';
 import type { TenantState } from './tenant.js';
 import { peekTimer, popTimer } from './timers.js';
@@ -27,6 +27,8 @@ export function runDue(tenant: TenantState, until: number, deliver?: DeliverNow)
 
 function runTimers(tenant: TenantState, until: number, deliver: DeliverNow | undefined): StatusChange[] {
   const changes: StatusChange[] = [];
+  // Note: attempts that fell due while a command ran (which has no sender) are sent first, or they would wait forever.
+  if (deliver) for (const due of takeDue(tenant)) recordAttempt(tenant, due, deliver(due, tenant), tenant.time);
   for (let timer = peekTimer(tenant.timers); timer && timer.at <= until; timer = peekTimer(tenant.timers)) {
     popTimer(tenant.timers);
     tenant.time = Math.max(tenant.time, timer.at);

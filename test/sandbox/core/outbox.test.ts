@@ -171,6 +171,18 @@ describe('the outbox', () => {
     expect([again?.attempts.at(-1)?.number, calls.map((c) => c.attempt)]).toEqual([2, [1, 2]]);
   });
 
+  it('sends, at the next advance with a sender, an attempt that fell due while a command ran', () => {
+    const store = newStore();
+    endpoint(store);
+    const p = create(store, 'payment', undefined);
+    ok(store.execute(T, { type: 'cancelPayment', id: p.id, idempotency_key: key() }).answer);
+    store.execute(T, { type: 'retrieveBalance' });
+    expect([...store.tenant(T).deliveries.values()].map((d) => d.state)).toEqual(['due']);
+    const { calls, deliver } = sender(0);
+    store.advance(T, 0, deliver);
+    expect([calls.map((c) => c.attempt), [...store.tenant(T).deliveries.values()].map((d) => d.state), store.tenant(T).due]).toEqual([[1], ['delivered'], []]);
+  });
+
   it('refuses a sender that calls back into the tenant while its clock runs', () => {
     const store = newStore();
     endpoint(store);
