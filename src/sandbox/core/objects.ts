@@ -20,8 +20,9 @@ export interface ListQuery<S extends AnyStatus = AnyStatus> {
   offset?: number;
 }
 
-/** Page size when the request names none (Limit parameter). */
+/** Page size when the request names none, and the largest allowed (Limit parameter). */
 export const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 100;
 
 const NAMES: Record<ObjectKind, string> = { payment: 'payment', payout: 'payout', appeal: 'appeal' };
 
@@ -38,6 +39,13 @@ export function retrieve<K extends ObjectKind>(tenant: TenantState, kind: K, id:
 export function list<K extends ObjectKind>(tenant: TenantState, kind: K, query: ListQuery): Handled<Page<RecordOf[K]>> {
   const limit = query.limit ?? DEFAULT_LIMIT;
   const offset = query.offset ?? 0;
+  // Note: adapters validate queries against the contract first; this keeps a bad call from reading past the index.
+  const errors = [
+    ...(Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT ? [] : [{ pointer: '/limit', detail: `An integer from 1 to ${MAX_LIMIT}.` }]),
+    ...(Number.isInteger(offset) && offset >= 0 ? [] : [{ pointer: '/offset', detail: 'An integer from 0.' }]),
+    ...(query.status === undefined || statusesOf(kind).includes(query.status as never) ? [] : [{ pointer: '/status', detail: `One of: ${statusesOf(kind).join(', ')}.` }]),
+  ];
+  if (errors.length > 0) return { answer: failure('validation_failed', 'The list query breaks the contract; see errors.', errors), changes: [] };
   const { items, total } = page(collectionOf(tenant, kind), { status: query.status, limit, offset });
   return { answer: success({ data: items, pagination: { total, limit, offset } }), changes: [] };
 }

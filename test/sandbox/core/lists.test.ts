@@ -54,6 +54,17 @@ describe('lists', () => {
     expect(page(store).pagination.total).toBe(6);
   });
 
+  it.each([
+    [{ limit: 0 }, '/limit'],
+    [{ limit: 101 }, '/limit'],
+    [{ limit: 2.5 }, '/limit'],
+    [{ offset: -1 }, '/offset'],
+    [{ status: 'processing' as never }, '/status'],
+  ])('reject the query %o with 422 validation_failed naming %s', (query, pointer) => {
+    const answer = newStore().execute(T, { type: 'listPayments', ...query }).answer;
+    expect(answer.ok ? 'ok' : [answer.status, answer.problem.code, answer.problem.errors?.map((e) => e.pointer)]).toEqual([422, 'validation_failed', [pointer]]);
+  });
+
   it('list payouts and appeals the same way', () => {
     const store = newStore();
     expect(ok(store.execute(T, { type: 'listPayouts', status: 'pending' }).answer).pagination).toEqual({ total: 0, limit: 20, offset: 0 });
