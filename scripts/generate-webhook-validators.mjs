@@ -8,6 +8,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { fastFormats, fullFormats } from 'ajv-formats/dist/formats.js';
 import { _ } from 'ajv';
 import { sharedBundle } from './lib/apis.mjs';
+import traverse from 'json-schema-traverse';
 import { openBundle } from './lib/refs.mjs';
 import { requireFile, root } from './lib/tools.mjs';
 
@@ -67,8 +68,20 @@ function compile(doc) {
   });
   ajv.addVocabulary(ANNOTATIONS);
   addFormats(ajv);
-  ajv.addSchema(doc, SCHEMA_ID);
+  ajv.addSchema(withoutProse(doc), SCHEMA_ID);
   return ajv;
+}
+
+// Note: Ajv's standalone code embeds some schemas whole (an enum's, for its errors); descriptions, examples and
+// x- extensions such as the lifecycle tables validate nothing and would only grow what verifyWebhook ships.
+function withoutProse(doc) {
+  const copy = structuredClone(doc);
+  for (const schema of Object.values(copy.components?.schemas ?? {})) {
+    traverse(schema, { allKeys: true, cb: (node) => {
+      for (const key of Object.keys(node)) if (key === 'description' || key === 'examples' || key === 'example' || key.startsWith('x-')) delete node[key];
+    } });
+  }
+  return copy;
 }
 
 /** Standalone ESM code of the exported validators, with Ajv's runtime helpers and the format functions inlined. */

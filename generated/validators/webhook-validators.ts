@@ -23,10 +23,10 @@ const formats = {
   "int32": { type: 'number', validate: (value) => Number.isInteger(value) && value <= 2147483647 && value >= -2147483648 },
 };
 export const validateWebhookEvent: WebhookSchemaValidator = validate53;
-const schema20 = {"description":"Body of the later `onStatusChange` layout. `type` tells which object `data` holds; its values are assumed (see EventType).","x-provenance":"source","oneOf":[{"$ref":"#/components/schemas/PaymentStatusChangedEvent"},{"$ref":"#/components/schemas/PayoutStatusChangedEvent"},{"$ref":"#/components/schemas/AppealStatusChangedEvent"}],"discriminator":{"propertyName":"type","mapping":{"payment.status_changed":"#/components/schemas/PaymentStatusChangedEvent","payout.status_changed":"#/components/schemas/PayoutStatusChangedEvent","appeal.status_changed":"#/components/schemas/AppealStatusChangedEvent"}}};
-const schema21 = {"description":"Later-layout `onStatusChange` body for a payment; data has the shape of Variant A's Confirm Payment response (stated).","x-provenance":"source","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"},{"type":"object","required":["type","data"],"properties":{"type":{"const":"payment.status_changed"},"data":{"$ref":"#/components/schemas/ConfirmedPayment"}}}]};
-const schema22 = {"type":"object","description":"The fields every `onStatusChange` body carries in both layouts (stated: id, type, created_at, data). `data`, the object whose status changed, is defined by each event schema, so that its type is exact.","x-provenance":"source","x-assumed":{"required":"The source does not say which body fields are always present; all four are assumed to be (data is required by each event schema)."},"required":["id","type","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId","description":"The event id, equal to the `X-Event-ID` header and the same on every delivery attempt."},"type":{"$ref":"#/components/schemas/EventType"},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
-const schema23 = {"type":"string","description":"An opaque identifier. The source types ids as strings without a format; assumed: 1 to 64 characters from `[A-Za-z0-9_-]`, never numeric, compared exactly.","x-provenance":"assumed","pattern":"^[A-Za-z0-9_-]{1,64}$","minLength":1,"maxLength":64,"examples":["pay_8f3k2m9q4w7x"]};
+const schema20 = {"oneOf":[{"$ref":"#/components/schemas/PaymentStatusChangedEvent"},{"$ref":"#/components/schemas/PayoutStatusChangedEvent"},{"$ref":"#/components/schemas/AppealStatusChangedEvent"}],"discriminator":{"propertyName":"type","mapping":{"payment.status_changed":"#/components/schemas/PaymentStatusChangedEvent","payout.status_changed":"#/components/schemas/PayoutStatusChangedEvent","appeal.status_changed":"#/components/schemas/AppealStatusChangedEvent"}}};
+const schema21 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBase"},{"type":"object","required":["type","data"],"properties":{"type":{"const":"payment.status_changed"},"data":{"$ref":"#/components/schemas/ConfirmedPayment"}}}]};
+const schema22 = {"type":"object","required":["id","type","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/EventType"},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema23 = {"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$","minLength":1,"maxLength":64};
 const func1 = (function ucs2length(str) {
     const len = str.length;
     let length = 0;
@@ -85,7 +85,7 @@ return errors === 0;
 }
 validate56.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema24 = {"type":"string","description":"Value of the webhook body's `type` and of the `X-Event-Type` header. The source does not show\nthe values; assumed: one value per kind of object whose status changed.\n\n| value | `data` holds |\n|---|---|\n| `payment.status_changed` | the payment |\n| `payout.status_changed` | the payout |\n| `appeal.status_changed` | the appeal |","x-provenance":"assumed","enum":["payment.status_changed","payout.status_changed","appeal.status_changed"]};
+const schema24 = {"type":"string","enum":["payment.status_changed","payout.status_changed","appeal.status_changed"]};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -110,7 +110,7 @@ return errors === 0;
 }
 validate58.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema25 = {"type":"string","description":"A point in time. The source types timestamps as strings without a format; assumed: RFC 3339 date-time in UTC.","x-provenance":"assumed","format":"date-time","maxLength":64,"examples":["2026-01-15T10:00:00Z"]};
+const schema25 = {"type":"string","format":"date-time","maxLength":64};
 const formats0 = /^\d\d\d\d-[0-1]\d-[0-3]\dt(?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)$/i;
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -216,9 +216,9 @@ return errors === 0;
 }
 validate55.evaluated = {"props":{"id":true,"type":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema26 = {"description":"A payment as Variant A's Confirm Payment returns it and as the later webhook layout sends it: requisite with `card` and `holder`, `reason_code`, and `finalized_at` in place of `updated_at`.","x-provenance":"source","allOf":[{"$ref":"#/components/schemas/PaymentCore"},{"type":"object","x-assumed":{"required":"The source does not say which fields are always present; requisite, reason_code (null when there is no reason) and finalized_at are assumed to be."},"required":["requisite","reason_code","finalized_at"],"properties":{"requisite":{"$ref":"#/components/schemas/ConfirmedRequisite"},"reason_code":{"$ref":"#/components/schemas/ReasonCode"},"finalized_at":{"$ref":"#/components/schemas/Timestamp"}}}]};
-const schema27 = {"type":"object","description":"The fields every payment shape shares (stated in the source's payment table). The shapes differ in their requisite, `updated_at`, `reason_code` and `finalized_at`; see Payment, PaymentWithReason and ConfirmedPayment.","x-provenance":"source","x-assumed":{"required":"The source does not say which payment fields are always present; identity, type, requested amount, status and timestamps are assumed to be."},"required":["id","type","requested","status","expires_at","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"requested":{"$ref":"#/components/schemas/Money"},"initialized":{"$ref":"#/components/schemas/Money"},"processed":{"$ref":"#/components/schemas/Money"},"refunded":{"$ref":"#/components/schemas/Money"},"status":{"$ref":"#/components/schemas/PaymentStatus"},"expires_at":{"$ref":"#/components/schemas/Timestamp"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
-const schema28 = {"type":"string","description":"A `type` value. The source types it as a string and does not list its values (only `card` appears, on a requisite); assumed: a short code of letters, digits, `_`, `.` and `-`.","x-provenance":"assumed","pattern":"^[A-Za-z0-9_.-]{1,32}$","minLength":1,"maxLength":32,"examples":["card"]};
+const schema26 = {"allOf":[{"$ref":"#/components/schemas/PaymentCore"},{"type":"object","required":["requisite","reason_code","finalized_at"],"properties":{"requisite":{"$ref":"#/components/schemas/ConfirmedRequisite"},"reason_code":{"$ref":"#/components/schemas/ReasonCode"},"finalized_at":{"$ref":"#/components/schemas/Timestamp"}}}]};
+const schema27 = {"type":"object","required":["id","type","requested","status","expires_at","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"requested":{"$ref":"#/components/schemas/Money"},"initialized":{"$ref":"#/components/schemas/Money"},"processed":{"$ref":"#/components/schemas/Money"},"refunded":{"$ref":"#/components/schemas/Money"},"status":{"$ref":"#/components/schemas/PaymentStatus"},"expires_at":{"$ref":"#/components/schemas/Timestamp"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
+const schema28 = {"type":"string","pattern":"^[A-Za-z0-9_.-]{1,32}$","minLength":1,"maxLength":32};
 const pattern4 = new RegExp("^[A-Za-z0-9_.-]{1,32}$", "u");
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -260,8 +260,8 @@ return errors === 0;
 }
 validate66.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema29 = {"type":"object","description":"An amount in one currency (stated: `amount` and `currency`, both strings). Used by `requested`, `initialized`, `processed`, `refunded` and `resolved`.","x-provenance":"source","x-assumed":{"required":"The source does not say which money fields are required; a money value needs both."},"required":["amount","currency"],"properties":{"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"$ref":"#/components/schemas/Currency"}}};
-const schema30 = {"type":"string","description":"A money amount as a decimal string. The source types amounts as strings but does not show their format; assumed: an unsigned decimal with at most 8 fraction digits, never a float, so no precision is lost.","x-provenance":"assumed","pattern":"^(0|[1-9][0-9]*)(\\.[0-9]{1,8})?$","maxLength":32,"examples":["1500.00"]};
+const schema29 = {"type":"object","required":["amount","currency"],"properties":{"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"$ref":"#/components/schemas/Currency"}}};
+const schema30 = {"type":"string","pattern":"^(0|[1-9][0-9]*)(\\.[0-9]{1,8})?$","maxLength":32};
 const pattern5 = new RegExp("^(0|[1-9][0-9]*)(\\.[0-9]{1,8})?$", "u");
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -297,7 +297,7 @@ return errors === 0;
 }
 validate69.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema31 = {"type":"string","description":"Currency code. The source types it as a string without allowed values; assumed: an ISO 4217 alphabetic code.","x-provenance":"assumed","pattern":"^[A-Z]{3}$","minLength":3,"maxLength":3,"examples":["EUR"]};
+const schema31 = {"type":"string","pattern":"^[A-Z]{3}$","minLength":3,"maxLength":3};
 const pattern6 = new RegExp("^[A-Z]{3}$", "u");
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -394,7 +394,7 @@ return errors === 0;
 }
 validate68.evaluated = {"props":{"amount":true,"currency":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema32 = {"type":"string","description":"Status of a payment. The source types it as a string and does not show its values or\ntransitions; the values and transitions in the table below are assumed.\n\n| from | to | when |\n|---|---|---|\n| `created` | `pending` | the customer has been given the requisite and the payment awaits funds |\n| `pending` | `succeeded` | the funds arrived (Variant A: also after Confirm Payment) |\n| `pending` | `failed` | the provider declined or the amount did not match; see `reason_code` |\n| `created`, `pending` | `expired` | `expires_at` passed |\n| `created`, `pending` | `canceled` | Cancel Payment |\n| `succeeded` | `refunded` | Refund Payment (the whole processed amount) |\n\n`succeeded`, `failed`, `expired`, `canceled` and `refunded` are final except `succeeded`, which\ncan still move to `refunded`.","x-provenance":"assumed","enum":["created","pending","succeeded","failed","expired","canceled","refunded"]};
+const schema32 = {"type":"string","enum":["created","pending","succeeded","failed","expired","canceled","refunded"]};
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -419,7 +419,7 @@ return errors === 0;
 }
 validate77.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema33 = {"type":"object","description":"Free-form merchant data, returned as sent (stated: a free-form object). Assumed bound: at most 50 keys.","x-provenance":"source","x-assumed":{"maxProperties":"The source does not bound metadata; 50 keys keeps requests small and is in line with common payment APIs."},"maxProperties":50,"additionalProperties":true,"examples":[{"order_id":"order-1042"}]};
+const schema33 = {"type":"object","maxProperties":50,"additionalProperties":true};
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -607,8 +607,8 @@ return errors === 0;
 }
 validate64.evaluated = {"props":{"id":true,"type":true,"requested":true,"initialized":true,"processed":true,"refunded":true,"status":true,"expires_at":true,"created_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema34 = {"type":"object","description":"The requisite as returned by Variant A's Confirm Payment and in the later webhook layout (stated: `type` (the value `card` appears), `card`, `holder`, `bank`, all strings).","x-provenance":"source","x-assumed":{"required":"The source does not say which requisite fields are always present; only type is assumed to be."},"required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"card":{"$ref":"#/components/schemas/CardNumber"},"holder":{"$ref":"#/components/schemas/ShortText"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
-const schema35 = {"type":"string","description":"A card number. The source types it as a string; assumed: 4 to 23 characters of digits and spaces, where responses may mask digits with `*`.","x-provenance":"assumed","pattern":"^[0-9* ]{4,23}$","minLength":4,"maxLength":23,"examples":["4111 11** **** 1111"]};
+const schema34 = {"type":"object","required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"card":{"$ref":"#/components/schemas/CardNumber"},"holder":{"$ref":"#/components/schemas/ShortText"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
+const schema35 = {"type":"string","pattern":"^[0-9* ]{4,23}$","minLength":4,"maxLength":23};
 const pattern7 = new RegExp("^[0-9* ]{4,23}$", "u");
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -650,7 +650,7 @@ return errors === 0;
 }
 validate86.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema36 = {"type":"string","description":"Free text such as a bank or card holder name. The source types it as a string; assumed: at most 255 characters and no control characters.","x-provenance":"assumed","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":255};
+const schema36 = {"type":"string","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":255};
 const pattern8 = new RegExp("^[^\\x00-\\x1F\\x7F]*$", "u");
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -767,7 +767,7 @@ return errors === 0;
 }
 validate84.evaluated = {"props":{"type":true,"card":true,"holder":true,"bank":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema37 = {"type":["string","null"],"description":"Why a payment reached its status (stated: a string). Its values are not shown; the values in the table below are assumed,\n`null` while there is nothing to explain:\n\n| value | meaning |\n|---|---|\n| `payment_timeout` | the payment expired before funds arrived |\n| `amount_mismatch` | the amount received differs from the amount requested beyond the tolerance |\n| `canceled_by_merchant` | the merchant canceled the payment |\n| `requisites_unavailable` | no requisite could be issued for the payment |\n| `declined` | the provider declined the payment |\n| `provider_error` | the provider failed to process the payment |","x-provenance":"source","x-assumed":{"enum":"The values of reason_code are not shown in the source; this list is assumed.","type":"The source types reason_code as a string; null for no reason is assumed."},"enum":["payment_timeout","amount_mismatch","canceled_by_merchant","requisites_unavailable","declined","provider_error",null]};
+const schema37 = {"type":["string","null"],"enum":["payment_timeout","amount_mismatch","canceled_by_merchant","requisites_unavailable","declined","provider_error",null]};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -935,9 +935,9 @@ return errors === 0;
 }
 validate54.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema38 = {"description":"Later-layout `onStatusChange` body for a payout. The source names only payment data for this webhook; payout events are assumed.","x-provenance":"assumed","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"},{"type":"object","required":["type","data"],"properties":{"type":{"const":"payout.status_changed"},"data":{"$ref":"#/components/schemas/Payout"}}}]};
-const schema39 = {"type":"object","description":"Outgoing money (stated: id, type, requested, processed, requisite with `card_number` and `card_holder`, status, expires_at, created_at, updated_at, metadata). A payout has no `initialized` or `refunded` object.","x-provenance":"source","x-assumed":{"required":"The source does not say which payout fields are always present; identity, type, requested amount, requisite, status and timestamps are assumed to be."},"required":["id","type","requested","requisite","status","expires_at","created_at","updated_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"requested":{"$ref":"#/components/schemas/Money"},"processed":{"$ref":"#/components/schemas/Money"},"requisite":{"$ref":"#/components/schemas/Requisite"},"status":{"$ref":"#/components/schemas/PayoutStatus"},"expires_at":{"$ref":"#/components/schemas/Timestamp"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"updated_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
-const schema40 = {"type":"object","description":"Where the money is sent or taken from, as returned by Variant B, in Variant A list items and on payouts (stated: `type`, `card_number`, `card_holder`, `bank`, all strings).","x-provenance":"source","x-assumed":{"required":"The source does not say which requisite fields are always present; only type is assumed to be."},"required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"card_number":{"$ref":"#/components/schemas/CardNumber"},"card_holder":{"$ref":"#/components/schemas/ShortText"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
+const schema38 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBase"},{"type":"object","required":["type","data"],"properties":{"type":{"const":"payout.status_changed"},"data":{"$ref":"#/components/schemas/Payout"}}}]};
+const schema39 = {"type":"object","required":["id","type","requested","requisite","status","expires_at","created_at","updated_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"requested":{"$ref":"#/components/schemas/Money"},"processed":{"$ref":"#/components/schemas/Money"},"requisite":{"$ref":"#/components/schemas/Requisite"},"status":{"$ref":"#/components/schemas/PayoutStatus"},"expires_at":{"$ref":"#/components/schemas/Timestamp"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"updated_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
+const schema40 = {"type":"object","required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"card_number":{"$ref":"#/components/schemas/CardNumber"},"card_holder":{"$ref":"#/components/schemas/ShortText"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
 
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1019,7 +1019,7 @@ return errors === 0;
 }
 validate104.evaluated = {"props":{"type":true,"card_number":true,"card_holder":true,"bank":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema41 = {"type":"string","description":"Status of a payout. The source types it as a string and does not show its values or\ntransitions; the values and transitions in the table below are assumed.\n\n| from | to | when |\n|---|---|---|\n| `created` | `pending` | the payout was accepted for sending |\n| `pending` | `processing` | the payout was handed to the bank |\n| `processing` | `succeeded` or `failed` | the bank answered |\n| `pending` | `canceled` | Cancel Payout |\n| `created`, `pending` | `expired` | `expires_at` passed |\n\n`succeeded`, `failed`, `canceled` and `expired` are final.","x-provenance":"assumed","enum":["created","pending","processing","succeeded","failed","canceled","expired"]};
+const schema41 = {"type":"string","enum":["created","pending","processing","succeeded","failed","canceled","expired"]};
 
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1268,10 +1268,10 @@ return errors === 0;
 }
 validate97.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema42 = {"description":"Later-layout `onStatusChange` body for an appeal. The source names only payment data for this webhook; appeal events are assumed.","x-provenance":"assumed","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"},{"type":"object","required":["type","data"],"properties":{"type":{"const":"appeal.status_changed"},"data":{"$ref":"#/components/schemas/Appeal"}}}]};
-const schema43 = {"type":"object","description":"An appeal against a transaction (stated: id, appeal_id, requested, resolved, attachments, status, created_at, updated_at, metadata). The source does not say how `appeal_id` differs from `id`; both are opaque strings here.","x-provenance":"source","x-assumed":{"required":"The source does not say which appeal fields are always present; identity, requested amount, status and timestamps are assumed to be."},"required":["id","appeal_id","requested","status","created_at","updated_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"appeal_id":{"$ref":"#/components/schemas/ResourceId"},"requested":{"$ref":"#/components/schemas/Money"},"resolved":{"$ref":"#/components/schemas/Money"},"attachments":{"$ref":"#/components/schemas/AppealAttachment"},"status":{"$ref":"#/components/schemas/AppealStatus"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"updated_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
-const schema44 = {"type":"object","description":"A file attached to an appeal (stated: an object with id, type, filename, url, created_at, all strings). Whether an appeal carries one attachment or a list is not shown; the contract keeps the stated single object.","x-provenance":"source","x-assumed":{"required":"The source does not say which attachment fields are always present; id and url are assumed to be."},"required":["id","url"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"filename":{"$ref":"#/components/schemas/ShortText"},"url":{"$ref":"#/components/schemas/Url"},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
-const schema45 = {"type":"string","description":"A URL. The source types it as a string; assumed: an absolute URI of at most 2048 characters.","x-provenance":"assumed","format":"uri","maxLength":2048,"examples":["https://files.example.com/receipts/rcpt_1042.pdf"]};
+const schema42 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBase"},{"type":"object","required":["type","data"],"properties":{"type":{"const":"appeal.status_changed"},"data":{"$ref":"#/components/schemas/Appeal"}}}]};
+const schema43 = {"type":"object","required":["id","appeal_id","requested","status","created_at","updated_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"appeal_id":{"$ref":"#/components/schemas/ResourceId"},"requested":{"$ref":"#/components/schemas/Money"},"resolved":{"$ref":"#/components/schemas/Money"},"attachments":{"$ref":"#/components/schemas/AppealAttachment"},"status":{"$ref":"#/components/schemas/AppealStatus"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"updated_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
+const schema44 = {"type":"object","required":["id","url"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"filename":{"$ref":"#/components/schemas/ShortText"},"url":{"$ref":"#/components/schemas/Url"},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema45 = {"type":"string","format":"uri","maxLength":2048};
 const formats2 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 
 function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1403,7 +1403,7 @@ return errors === 0;
 }
 validate125.evaluated = {"props":{"id":true,"type":true,"filename":true,"url":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema46 = {"type":"string","description":"Status of an appeal. The source types it as a string and does not show its values or\ntransitions; the values and transitions in the table below are assumed.\n\n| from | to | when |\n|---|---|---|\n| `pending` | `under_review` | the service started looking at the appeal |\n| `under_review` | `accepted` or `rejected` | a decision was taken; `resolved` holds the amount granted |\n| `pending`, `under_review` | `canceled` | Cancel Appeal |\n\n`accepted`, `rejected` and `canceled` are final.","x-provenance":"assumed","enum":["pending","under_review","accepted","rejected","canceled"]};
+const schema46 = {"type":"string","enum":["pending","under_review","accepted","rejected","canceled"]};
 
 function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1744,9 +1744,9 @@ return errors === 0;
 validate53.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const validateEarlierWebhookEvent: WebhookSchemaValidator = validate140;
-const schema47 = {"description":"Body of the earlier `onStatusChange` layout, which the source marks as under development: `data` has the shape of a create-payment request.","x-provenance":"source","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"},{"type":"object","x-assumed":{"properties/type":"The source shows no event types; data is always a create-payment request, so the event can only be a payment's."},"required":["data"],"properties":{"type":{"const":"payment.status_changed"},"data":{"$ref":"#/components/schemas/CreatePaymentRequest"}}}]};
-const schema48 = {"type":"object","description":"Body of Create Payment (stated for Variant B; Variant A's body is not shown and is assumed to be the same). Also the shape of `data` in the earlier webhook layout.","x-provenance":"source","x-assumed":{"required":"Which request fields are required is not shown; amount, currency and requisite are assumed to be.","additionalProperties":"Unknown fields are rejected so that typos do not pass silently."},"additionalProperties":false,"required":["amount","currency","requisite"],"properties":{"amount":{"$ref":"#/components/schemas/Amount"},"amount_tolerance_up":{"$ref":"#/components/schemas/Amount","description":"How much more than `amount` the customer may pay and still have the payment succeed (stated: a string; its meaning is read from its name)."},"currency":{"$ref":"#/components/schemas/Currency"},"expires_in":{"$ref":"#/components/schemas/ExpiresIn"},"requisite":{"$ref":"#/components/schemas/CreatePaymentRequisite"},"customer":{"$ref":"#/components/schemas/Customer"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
-const schema49 = {"type":"integer","description":"Lifetime of the object in seconds from its creation (stated: an integer). Unit and range are not shown; assumed: seconds, from 60 (one minute) to 604800 (seven days).","x-provenance":"source","x-assumed":{"minimum":"The unit and range of expires_in are not shown; a minimum of 60 seconds is assumed.","maximum":"The unit and range of expires_in are not shown; a maximum of seven days is assumed."},"format":"int32","minimum":60,"maximum":604800,"examples":[1800]};
+const schema47 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBase"},{"type":"object","required":["data"],"properties":{"type":{"const":"payment.status_changed"},"data":{"$ref":"#/components/schemas/CreatePaymentRequest"}}}]};
+const schema48 = {"type":"object","additionalProperties":false,"required":["amount","currency","requisite"],"properties":{"amount":{"$ref":"#/components/schemas/Amount"},"amount_tolerance_up":{"$ref":"#/components/schemas/Amount"},"currency":{"$ref":"#/components/schemas/Currency"},"expires_in":{"$ref":"#/components/schemas/ExpiresIn"},"requisite":{"$ref":"#/components/schemas/CreatePaymentRequisite"},"customer":{"$ref":"#/components/schemas/Customer"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
+const schema49 = {"type":"integer","format":"int32","minimum":60,"maximum":604800};
 const formats4 = formats.int32;
 
 function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1788,7 +1788,7 @@ return errors === 0;
 }
 validate146.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema50 = {"type":"object","description":"The requisite asked for when creating a payment (stated: `type` and `bank` only, strings).","x-provenance":"source","x-assumed":{"required":"Which request fields are required is not shown; type is assumed to be required.","additionalProperties":"Unknown fields are rejected so that typos do not pass silently."},"additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
+const schema50 = {"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
 
 function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1854,8 +1854,8 @@ return errors === 0;
 }
 validate148.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema51 = {"type":"object","description":"The paying or receiving customer (stated: `fingerprint`, `ip_address`, `user_agent`, strings).","x-provenance":"source","x-assumed":{"additionalProperties":"Unknown fields are rejected so that typos do not pass silently."},"additionalProperties":false,"properties":{"fingerprint":{"$ref":"#/components/schemas/ShortText"},"ip_address":{"$ref":"#/components/schemas/IpAddress"},"user_agent":{"$ref":"#/components/schemas/UserAgent"}}};
-const schema52 = {"type":"string","description":"The customer's IP address. The source types it as a string; assumed: an IPv4 or IPv6 address in text form.","x-provenance":"assumed","pattern":"^[0-9A-Fa-f:.]{2,45}$","minLength":2,"maxLength":45,"examples":["203.0.113.24"]};
+const schema51 = {"type":"object","additionalProperties":false,"properties":{"fingerprint":{"$ref":"#/components/schemas/ShortText"},"ip_address":{"$ref":"#/components/schemas/IpAddress"},"user_agent":{"$ref":"#/components/schemas/UserAgent"}}};
+const schema52 = {"type":"string","pattern":"^[0-9A-Fa-f:.]{2,45}$","minLength":2,"maxLength":45};
 const pattern9 = new RegExp("^[0-9A-Fa-f:.]{2,45}$", "u");
 
 function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1897,7 +1897,7 @@ return errors === 0;
 }
 validate154.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema53 = {"type":"string","description":"The customer's browser user agent. The source types it as a string; assumed: at most 512 characters and no control characters.","x-provenance":"assumed","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":512};
+const schema53 = {"type":"string","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":512};
 
 function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;

@@ -1,0 +1,40 @@
+// Appeal commands: create (against a payment or payout of the same tenant, in its currency) and cancel.
+import { failure, success } from './answer.js';
+import { iso } from './clock.js';
+import { nextId } from './ids.js';
+import { deepFreeze } from './freeze.js';
+import { creationRow } from './lifecycle.js';
+import { outcomeFor } from './magic-values.js';
+import { zero } from './money.js';
+import { callTransition, type Handled } from './objects.js';
+import { startLifecycle } from './processing.js';
+import type { TenantState } from './tenant.js';
+import type { AppealRecord, RequestOf } from './types.js';
+
+/** Creates an appeal; its review follows the magic value it carries, if any. */
+export function createAppeal(tenant: TenantState, input: RequestOf['appeal'], at: number): Handled<AppealRecord> {
+  const body = deepFreeze(structuredClone(input));
+  const transaction = tenant.payments.byId.get(body.transaction_id) ?? tenant.payouts.byId.get(body.transaction_id);
+  if (!transaction) {
+    return { answer: failure('validation_failed', 'The appeal names a transaction this merchant does not have.', [{ pointer: '/transaction_id', detail: `No payment or payout with id ${body.transaction_id}.` }]), changes: [] };
+  }
+  if (transaction.requested.currency !== body.currency) {
+    return { answer: failure('validation_failed', 'The appeal is in another currency than its transaction.', [{ pointer: '/currency', detail: `The transaction is in ${transaction.requested.currency}.` }]), changes: [] };
+  }
+  const create = creationRow('appeal');
+  const record: AppealRecord = {
+    id: nextId(tenant.ids, 'apl'),
+    appeal_id: `APL-${String(tenant.appeals.order.length + 1).padStart(6, '0')}`,
+    requested: { amount: body.amount, currency: body.currency },
+    resolved: zero(body.currency),
+    status: create.to as AppealRecord['status'],
+    created_at: iso(at),
+    updated_at: iso(at),
+  };
+  if (body.metadata) record.metadata = body.metadata;
+  startLifecycle(tenant, 'appeal', record, body, outcomeFor('appeal', body), at);
+  return { answer: success(record), changes: [] };
+}
+
+/** Cancels an appeal (api:cancel). */
+export const cancelAppeal = (tenant: TenantState, id: string, at: number) => callTransition(tenant, 'appeal', id, 'api:cancel', 'canceled', at);

@@ -1,0 +1,32 @@
+// The sandbox core: state, lifecycles, idempotency, events and the outbox's schedule, with no HTTP in it.
+export { advance, runDue, type DeliverNow } from './advance.js';
+export type { Answer } from './answer.js';
+export { balanceOf } from './balance.js';
+export { clockNow, iso, type ClockMode, type TenantClock } from './clock.js';
+export { execute, KEYED_COMMANDS, type Command, type CommandResult, type ResultOf } from './commands.js';
+export type { ForceStatusInput } from './control.js';
+export { EVENT_TYPES, type StatusChange, type StatusChangeEvent } from './events.js';
+export { IDEMPOTENCY_RETENTION_MS, beginIdempotent, completeIdempotent, fingerprint, releaseIdempotent } from './idempotency.js';
+export { creationRow, findRow, isFinal, rowsFrom, statusesOf, type LifecycleRow, type StatusOf, type Trigger } from './lifecycle.js';
+export { MAGIC_VALUES, outcomeFor, type MagicValue } from './magic-values.js';
+export { DEFAULT_LIMIT, type ListQuery } from './objects.js';
+export { DEFAULT_OUTCOMES, OUTCOMES, STEP_DELAY_SECONDS, pathOf, type OutcomeName, type Step } from './outcomes.js';
+export {
+  addEndpoint,
+  attemptContext,
+  recordAttempt,
+  redeliver,
+  removeEndpoint,
+  takeDue,
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryOutcome,
+  type DueAttempt,
+  type WebhookEndpoint,
+} from './outbox.js';
+export { DEFAULT_EXPIRES_IN } from './payments.js';
+export type { CoreProblem, ProblemCode } from './problems.js';
+export { DEFAULT_RETRY_COMPRESSION, RETRY_SCHEDULE_SECONDS, nextAttemptAt } from './retry-schedule.js';
+export { DEFAULT_START, createStore, type SandboxStore, type SandboxStoreOptions, type StoreSnapshot } from './store.js';
+export { collectionOf, createTenant, type TenantSettings, type TenantState } from './tenant.js';
+export type { AppealRecord, ObjectKind, Page, PaymentRecord, PayoutRecord, RecordOf, RequestOf } from './types.js';

@@ -1,0 +1,39 @@
+// Decimal money strings as exact integers (units of 1e-8, the contract's finest amount), never floats.
+
+const SCALE = 100_000_000n;
+const AMOUNT = /^(0|[1-9][0-9]*)(?:\.([0-9]{1,8}))?$/;
+
+const parsed = new Map<string, bigint>();
+
+/** The amount as an integer number of 1e-8 units; throws on a string the contract's Amount pattern rejects. */
+export function toUnits(amount: string): bigint {
+  let units = parsed.get(amount);
+  if (units !== undefined) return units;
+  const match = AMOUNT.exec(amount);
+  if (!match) throw new RangeError(`Not a contract amount: ${JSON.stringify(amount)}`);
+  units = BigInt(match[1]!) * SCALE + BigInt((match[2] ?? '').padEnd(8, '0'));
+  // Note: the balance parses the same few amounts over and over; the cache is bounded so odd amounts cannot grow it.
+  if (parsed.size >= 10_000) parsed.clear();
+  parsed.set(amount, units);
+  return units;
+}
+
+/** The integer amount as a decimal string with at least two fraction digits (`0.00`, `12.50`, `0.125`). */
+export function fromUnits(units: bigint): string {
+  if (units < 0n) throw new RangeError(`A contract amount cannot be negative: ${units}`);
+  const whole = units / SCALE;
+  const fraction = (units % SCALE).toString().padStart(8, '0').replace(/0+$/, '').padEnd(2, '0');
+  return `${whole}.${fraction}`;
+}
+
+/** Whether two amount strings are the same number (`9.1` and `9.10`). */
+export const sameAmount = (a: string, b: string): boolean => toUnits(a) === toUnits(b);
+
+const zeros = new Map<string, { amount: string; currency: string }>();
+
+/** Zero in the given currency, one frozen object per currency (records share it). */
+export function zero(currency: string): { amount: string; currency: string } {
+  let money = zeros.get(currency);
+  if (!money) zeros.set(currency, (money = Object.freeze({ amount: fromUnits(0n), currency })));
+  return money;
+}

@@ -1,0 +1,143 @@
+// The webhook outbox: endpoints, one delivery per event and endpoint, and when each attempt is due. Sending is the
+// caller's job; it reports each attempt's outcome back, and the outbox schedules the next one.
+import type { WebhookLayout } from '../../webhooks/types.js';
+import { iso } from './clock.js';
+import type { StatusChange } from './events.js';
+import { nextId } from './ids.js';
+import { nextAttemptAt } from './retry-schedule.js';
+import { nextSeq, type TenantState } from './tenant.js';
+import { pushTimer } from './timers.js';
+
+/** Where a tenant's events are sent. */
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  /** The `whsec_…` secret deliveries to this endpoint are signed with; absent: the sandbox's own. */
+  secret?: string;
+  layout: WebhookLayout;
+  created_at: string;
+}
+
+/** How an attempt went: `ok` for a 2xx answer. */
+export interface DeliveryOutcome {
+  ok: boolean;
+  status?: number;
+  error?: string;
+}
+
+/** One attempt of a delivery. */
+export interface DeliveryAttempt {
+  number: number;
+  due_at: string;
+  sent_at?: string;
+  outcome?: DeliveryOutcome;
+}
+
+/** One event on its way to one endpoint; `failed` once the schedule has run out. */
+export interface Delivery {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  state: 'scheduled' | 'due' | 'delivered' | 'failed';
+  attempts: DeliveryAttempt[];
+  /** Position of the event in the tenant's event log. */
+  event_index: number;
+}
+
+/** An attempt that is due now and waits to be sent. */
+export interface DueAttempt {
+  delivery_id: string;
+  attempt: number;
+  due_at: number;
+}
+
+/** Registers an endpoint; later events are delivered to it. */
+export function addEndpoint(tenant: TenantState, input: { url: string; secret?: string; layout?: WebhookLayout }, now: number): WebhookEndpoint {
+  const endpoint: WebhookEndpoint = { id: nextId(tenant.ids, 'we'), url: input.url, layout: input.layout ?? 'later', created_at: iso(now) };
+  if (input.secret !== undefined) endpoint.secret = input.secret;
+  tenant.endpoints.push(endpoint);
+  return structuredClone(endpoint);
+}
+
+/** Removes an endpoint; deliveries already scheduled to it stay in the log but are not attempted again. */
+export function removeEndpoint(tenant: TenantState, id: string): boolean {
+  const before = tenant.endpoints.length;
+  tenant.endpoints = tenant.endpoints.filter((e) => e.id !== id);
+  return tenant.endpoints.length < before;
+}
+
+function schedule(tenant: TenantState, delivery: Delivery, number: number, at: number): void {
+  delivery.attempts.push({ number, due_at: iso(at) });
+  delivery.state = 'scheduled';
+  pushTimer(tenant.timers, { at, seq: nextSeq(tenant), type: 'attempt', delivery: delivery.id, attempt: number });
+}
+
+/** Creates one delivery per endpoint for a status change, its first attempt due at once. */
+export function enqueueDeliveries(tenant: TenantState, change: StatusChange, eventIndex: number, at: number): void {
+  for (const endpoint of tenant.endpoints) {
+    const delivery: Delivery = {
+      id: nextId(tenant.ids, 'dlv'),
+      event_id: change.event.id,
+      endpoint_id: endpoint.id,
+      state: 'scheduled',
+      attempts: [],
+      event_index: eventIndex,
+    };
+    tenant.deliveries.set(delivery.id, delivery);
+    schedule(tenant, delivery, 1, at);
+  }
+}
+
+/** Marks an attempt whose timer fired as due; undefined when it no longer applies (endpoint gone, or superseded). */
+export function fireAttempt(tenant: TenantState, deliveryId: string, attempt: number, at: number): DueAttempt | undefined {
+  const delivery = tenant.deliveries.get(deliveryId);
+  if (!delivery || delivery.state !== 'scheduled' || delivery.attempts.at(-1)?.number !== attempt) return undefined;
+  if (!tenant.endpoints.some((e) => e.id === delivery.endpoint_id)) {
+    // Note: the attempt was never made, so it leaves the log; the delivery ends as failed (redeliver can revive it).
+    delivery.attempts.pop();
+    delivery.state = 'failed';
+    return undefined;
+  }
+  delivery.state = 'due';
+  return { delivery_id: deliveryId, attempt, due_at: at };
+}
+
+/** Records how a due attempt went and schedules the next one, if the schedule has one left. */
+export function recordAttempt(tenant: TenantState, due: DueAttempt, outcome: DeliveryOutcome, at: number): Delivery {
+  const delivery = tenant.deliveries.get(due.delivery_id);
+  const attempt = delivery?.attempts.at(-1);
+  if (!delivery || delivery.state !== 'due' || attempt?.number !== due.attempt) {
+    throw new Error(`Delivery ${due.delivery_id} has no attempt ${due.attempt} waiting to be sent`);
+  }
+  attempt.sent_at = iso(at);
+  attempt.outcome = { ...outcome };
+  if (outcome.ok) {
+    delivery.state = 'delivered';
+    return structuredClone(delivery);
+  }
+  const next = nextAttemptAt(at, due.attempt + 1, tenant.retryCompression);
+  if (next === undefined) delivery.state = 'failed';
+  else schedule(tenant, delivery, due.attempt + 1, next);
+  return structuredClone(delivery);
+}
+
+/** Sends a delivery again now, outside its schedule (the control API's redeliver). */
+export function redeliver(tenant: TenantState, deliveryId: string, now: number): Delivery | undefined {
+  const delivery = tenant.deliveries.get(deliveryId);
+  if (!delivery || delivery.state === 'due') return undefined;
+  schedule(tenant, delivery, (delivery.attempts.at(-1)?.number ?? 0) + 1, now);
+  return structuredClone(delivery);
+}
+
+/** The attempts that fell due and wait to be sent, oldest first; the outbox takes them all. */
+export function takeDue(tenant: TenantState): DueAttempt[] {
+  const due = tenant.due;
+  tenant.due = [];
+  return due;
+}
+
+/** What sending a due attempt needs: the delivery, its event and its endpoint. */
+export function attemptContext(tenant: TenantState, due: DueAttempt): { delivery: Delivery; change: StatusChange; endpoint: WebhookEndpoint | undefined } {
+  const delivery = tenant.deliveries.get(due.delivery_id)!;
+  return { delivery, change: tenant.events[delivery.event_index]!, endpoint: tenant.endpoints.find((e) => e.id === delivery.endpoint_id) };
+}

@@ -1,0 +1,75 @@
+// The tenants of one sandbox, each created on first use, with whole-store snapshots (structuredClone).
+import { advance, runDue, type DeliverNow } from './advance.js';
+import { clockNow, type ClockMode } from './clock.js';
+import { execute, type Command, type CommandResult, type ResultOf } from './commands.js';
+import type { StatusChange } from './events.js';
+import { DEFAULT_RETRY_COMPRESSION } from './retry-schedule.js';
+import { createTenant, type TenantState } from './tenant.js';
+
+/** How a store's tenants start. */
+export interface SandboxStoreOptions {
+  /** `manual` (default): a tenant's clock stands still until advanced; `real`: it follows the wall clock. */
+  clock?: ClockMode;
+  /** Seed of the ids; the same seed and the same commands give the same ids. Default `sandbox`. */
+  seed?: string;
+  /** Where manual clocks start. Default 2026-01-01T00:00:00Z. */
+  start?: Date | number;
+  /** How many times faster than the contract's schedule webhook retries run. Default 60. */
+  retryCompression?: number;
+  /** The wall clock, in ms since the epoch (injected in tests). Default Date.now. */
+  wallNow?: () => number;
+}
+
+/** A frozen copy of every tenant. */
+export type StoreSnapshot = Map<string, TenantState>;
+
+/** The sandbox's state, tenant by tenant. */
+export interface SandboxStore {
+  /** The tenant, created on first use. */
+  tenant(id: string): TenantState;
+  /** The ids of the tenants that exist. */
+  tenantIds(): string[];
+  /** The tenant's clock, now (ms since the epoch). */
+  now(id: string): number;
+  /** Runs a command on the tenant at its clock's time. */
+  execute<C extends Command>(id: string, command: C): CommandResult<ResultOf[C['type']]>;
+  /** Runs what is due on the tenant's clock (a `real` clock moves by itself). */
+  tick(id: string, deliver?: DeliverNow): StatusChange[];
+  /** Moves the tenant's clock forward and runs what falls due. */
+  advance(id: string, seconds: number, deliver?: DeliverNow): StatusChange[];
+  /** Forgets one tenant; it starts afresh on next use. */
+  reset(id: string): void;
+  /** A deep copy of every tenant. */
+  snapshot(): StoreSnapshot;
+  /** Replaces every tenant with a copy of a snapshot. */
+  restore(snapshot: StoreSnapshot): void;
+}
+
+/** Default start of manual clocks. */
+export const DEFAULT_START = Date.UTC(2026, 0, 1);
+
+/** A new, empty store. */
+export function createStore(options: SandboxStoreOptions = {}): SandboxStore {
+  const mode = options.clock ?? 'manual';
+  const wallNow = options.wallNow ?? Date.now;
+  const start = options.start === undefined ? DEFAULT_START : Number(options.start);
+  const settings = { clock: mode, seed: options.seed ?? 'sandbox', retryCompression: options.retryCompression ?? DEFAULT_RETRY_COMPRESSION };
+  let tenants = new Map<string, TenantState>();
+  const tenant = (id: string) => {
+    let t = tenants.get(id);
+    if (!t) tenants.set(id, (t = createTenant(id, { ...settings, start: mode === 'manual' ? start : wallNow() })));
+    return t;
+  };
+  const now = (id: string) => clockNow(tenant(id).clock, wallNow());
+  return {
+    tenant,
+    tenantIds: () => [...tenants.keys()],
+    now,
+    execute: (id, command) => execute(tenant(id), command, now(id)),
+    tick: (id, deliver) => runDue(tenant(id), now(id), deliver),
+    advance: (id, seconds, deliver) => advance(tenant(id), seconds, wallNow(), deliver),
+    reset: (id) => void tenants.delete(id),
+    snapshot: () => structuredClone(tenants),
+    restore: (snapshot) => void (tenants = structuredClone(snapshot)),
+  };
+}

@@ -1,0 +1,88 @@
+// A tenant: its objects, clock, idempotency records, webhook endpoints, event log and outbox. Plain data throughout,
+// so that structuredClone snapshots it whole.
+import { createClock, type ClockMode, type TenantClock } from './clock.js';
+import { createCollection, type Collection } from './collection.js';
+import type { StatusChange } from './events.js';
+import { createIdSource, type IdSource } from './ids.js';
+import type { IdempotencyRecord } from './idempotency.js';
+import type { Delivery, DueAttempt, WebhookEndpoint } from './outbox.js';
+import type { Step } from './outcomes.js';
+import type { Timer } from './timers.js';
+import type { ObjectKind, RecordOf, RequestOf } from './types.js';
+
+/** Per-currency sums, in 1e-8 units, that the balance is read from. */
+export interface LedgerEntry {
+  available: bigint;
+  pending: bigint;
+}
+
+/** How a new tenant starts. */
+export interface TenantSettings {
+  clock: ClockMode;
+  /** When the tenant starts: the manual clock's first reading, or the wall clock's now; ms since the epoch. */
+  start: number;
+  seed: string;
+  /** How many times faster than the contract's schedule webhook retries run on this tenant's clock. */
+  retryCompression: number;
+}
+
+/** Everything one tenant holds. */
+export interface TenantState {
+  id: string;
+  clock: TenantClock;
+  /** The instant up to which everything due has run (ms since the epoch); never goes back. */
+  time: number;
+  /** Orders timers scheduled for the same instant. */
+  seq: number;
+  ids: IdSource;
+  payments: Collection<RecordOf['payment'], RequestOf['payment']>;
+  payouts: Collection<RecordOf['payout'], RequestOf['payout']>;
+  appeals: Collection<RecordOf['appeal'], RequestOf['appeal']>;
+  /** The processing steps each object still has to take, by `kind:id`. */
+  plans: Map<string, Step[]>;
+  timers: Timer[];
+  ledger: Map<string, LedgerEntry>;
+  idempotency: Map<string, IdempotencyRecord>;
+  endpoints: WebhookEndpoint[];
+  events: StatusChange[];
+  deliveries: Map<string, Delivery>;
+  /** Delivery attempts that fell due and wait for the outbox to send them. */
+  due: DueAttempt[];
+  retryCompression: number;
+}
+
+/** A new, empty tenant. */
+export function createTenant(id: string, settings: TenantSettings): TenantState {
+  const clock = createClock(settings.clock, settings.start);
+  return {
+    id,
+    clock,
+    time: settings.start,
+    seq: 0,
+    ids: createIdSource(settings.seed, id),
+    payments: createCollection(),
+    payouts: createCollection(),
+    appeals: createCollection(),
+    plans: new Map(),
+    timers: [],
+    ledger: new Map(),
+    idempotency: new Map(),
+    endpoints: [],
+    events: [],
+    deliveries: new Map(),
+    due: [],
+    retryCompression: settings.retryCompression,
+  };
+}
+
+/** The collection of one kind. */
+export function collectionOf<K extends ObjectKind>(tenant: TenantState, kind: K): Collection<RecordOf[K], RequestOf[K]> {
+  const collections = { payment: tenant.payments, payout: tenant.payouts, appeal: tenant.appeals };
+  return collections[kind] as unknown as Collection<RecordOf[K], RequestOf[K]>;
+}
+
+/** A fresh number that orders a new timer after those already scheduled. */
+export function nextSeq(tenant: TenantState): number {
+  tenant.seq += 1;
+  return tenant.seq;
+}
