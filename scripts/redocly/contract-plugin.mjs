@@ -146,6 +146,34 @@ function sharedDescription() {
   };
 }
 
+/** A status list in a table cell: `a`, `b`. */
+const cell = (statuses) => statuses.map((status) => `\`${status}\``).join(', ');
+
+/** The Markdown table of a status schema's `x-lifecycle` rows, and the sentence that names its final statuses. */
+export function lifecycleTable(lifecycle, statuses) {
+  const rows = lifecycle.transitions.map((row) =>
+    `| ${row.from ? cell(row.from) : '(new)'} | \`${row.to}\` | ${row.when} | ${row.reason_code ? `\`${row.reason_code}\`` : ''} |`);
+  const final = statuses.filter((status) => !lifecycle.transitions.some((row) => row.from?.includes(status)));
+  const list = final.length > 1 ? `${cell(final.slice(0, -1))} and ${cell(final.slice(-1))} are` : `${cell(final)} is`;
+  return ['| from | to | when | `reason_code` set |', '|---|---|---|---|', ...rows, '', `${list} final.`].join('\n');
+}
+
+// Note: the transitions are written once, as data in `x-lifecycle`; readers get them as a table in the
+// description, rendered here so that the two can never disagree.
+function lifecycleTables() {
+  const done = new WeakSet();
+  return {
+    Schema: {
+      enter(schema) {
+        const lifecycle = schema['x-lifecycle'];
+        if (!isObject(lifecycle) || !Array.isArray(lifecycle.transitions) || done.has(schema)) return;
+        done.add(schema);
+        schema.description = `${(schema.description ?? '').trimEnd()}\n\n${lifecycleTable(lifecycle, schema.enum ?? [])}`;
+      },
+    },
+  };
+}
+
 export default function contractPlugin() {
   return {
     id: 'contract',
@@ -153,6 +181,7 @@ export default function contractPlugin() {
       oas3: {
         'shared-operations': sharedOperations,
         'shared-description': sharedDescription,
+        'lifecycle-tables': lifecycleTables,
       },
     },
   };
