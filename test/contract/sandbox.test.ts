@@ -112,7 +112,7 @@ describe('the sandbox control API document', () => {
   it('refuses an illegal forced transition with 422 invalid_state', () => {
     for (const id of ['forcePaymentStatus', 'forcePayoutStatus', 'forceAppealStatus']) {
       const examples = spec.response(spec.operation(id)!, '422')!.content[PROBLEM].examples as Node;
-      expect(spec.expand(examples.invalid_state).value, id).toMatchObject({ status: 422, code: 'invalid_state' });
+      expect((spec.expand(examples.invalid_state) as Node).value, id).toMatchObject({ status: 422, code: 'invalid_state' });
     }
   });
 
