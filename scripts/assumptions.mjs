@@ -1,7 +1,8 @@
-// Writes docs/assumptions.md: every assumed element of both bundled specs, with pointer and reason.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// Writes docs/assumptions.md: every assumed element of both variants' bundled specs, with pointer and reason.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { apis } from './lib/apis.mjs';
+import { parse } from 'yaml';
+import { apis, variants } from './lib/apis.mjs';
 import { collectAssumptions } from './lib/provenance.mjs';
 import { openBundle } from './lib/refs.mjs';
 import { requireFile, root } from './lib/tools.mjs';
@@ -12,14 +13,19 @@ const cell = (text) => String(text).replaceAll('|', '\\|');
 const row = ({ pointer, kind, reason }) => `| \`${cell(pointer)}\` | ${cell(kind)} | ${cell(reason)} |`;
 const table = (rows) => ['| JSON pointer | element | what was assumed, and why |', '|---|---|---|', ...rows.map(row)].join('\n');
 
-/** Builds the register's Markdown from the bundled specs (in `specDir`, default their outputs). */
+/** Builds the register's Markdown from the variants' bundled specs (in `specDir`, default their outputs). */
 export async function renderRegister(specDir) {
-  const perApi = await Promise.all(Object.entries(apis).map(async ([name, api]) => {
+  const perApi = await Promise.all(variants.map((name) => [name, apis[name]]).map(async ([name, api]) => {
     const file = specDir ? path.join(specDir, path.basename(api.output)) : path.join(root, api.output);
     requireFile(file, 'run npm run bundle first');
     const bundle = await openBundle(file);
     return { name, title: bundle.doc.info.title, output: api.output, items: collectAssumptions(bundle) };
   }));
+  const others = Object.entries(apis).filter(([name]) => !variants.includes(name)).map(([, api]) => {
+    const file = specDir ? path.join(specDir, path.basename(api.output)) : path.join(root, api.output);
+    requireFile(file, 'run npm run bundle first');
+    return { title: parse(readFileSync(file, 'utf8')).info.title, output: api.output };
+  });
   const key = (a) => `${a.pointer}\u0000${a.reason}`;
   const counts = new Map();
   for (const api of perApi) for (const key_ of new Set(api.items.map(key))) counts.set(key_, (counts.get(key_) ?? 0) + 1);
@@ -37,6 +43,11 @@ export async function renderRegister(specDir) {
     'inside a stated element is assumed when it is named in `x-assumed`; a response or parameter of a',
     'stated operation is assumed when it is named in `x-assumed-responses` or `x-assumed-parameters`.',
     '',
+    ...others.flatMap(({ title, output }) => [
+      `Not listed: ${title}, \`${output}\`. It is not part of the interface: the whole document is this`,
+      "project's own design, as its `info` says.",
+      '',
+    ]),
     '| | count |',
     '|---|---|',
     `| assumed elements in all | ${total} |`,

@@ -6,6 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFi
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
+import { apis } from './lib/apis.mjs';
 import { bumpVersion, classifyChanges, compareVersions, isMajorBump, parseVersion, pendingBump } from './lib/breaking.mjs';
 import { root } from './lib/tools.mjs';
 
@@ -28,6 +29,8 @@ export function checkBreaking({
     const changes = classifyChanges(readYaml(path.join(baseline, 'openapi', file)), readYaml(current));
     return { file, changes, breaking: changes.filter((c) => c.type === 'breaking') };
   });
+  // Note: an API the last release did not have (the sandbox's control API after 0.1.0) is all additions; nothing breaks.
+  for (const file of newSpecs(manifest, specs)) results.push({ file, changes: [], breaking: [], added: true });
   const breaking = results.reduce((n, r) => n + r.breaking.length, 0);
   return { previous: manifest.version, next, results, breaking, ok: breaking === 0 || isMajorBump(manifest.version, next) };
 }
@@ -44,9 +47,17 @@ export function recordBaseline({
     throw new Error(`package.json is at ${version}, not past the recorded ${manifest.version}: run changeset version first.`);
   }
   mkdirSync(path.join(baseline, 'openapi'), { recursive: true });
-  for (const file of manifest.specs) copyFileSync(path.join(specs, file), path.join(baseline, 'openapi', file));
-  writeFileSync(path.join(baseline, 'manifest.json'), `${JSON.stringify({ ...manifest, version }, null, 2)}\n`);
+  const files = [...manifest.specs, ...newSpecs(manifest, specs)];
+  for (const file of files) copyFileSync(path.join(specs, file), path.join(baseline, 'openapi', file));
+  writeFileSync(path.join(baseline, 'manifest.json'), `${JSON.stringify({ ...manifest, version, specs: files }, null, 2)}\n`);
   return version;
+}
+
+/** The bundles in `specs` of the APIs in redocly.yaml that the baseline does not have yet. */
+function newSpecs(manifest, specs) {
+  return Object.values(apis)
+    .map((api) => path.basename(api.output))
+    .filter((file) => !manifest.specs.includes(file) && existsSync(path.join(specs, file)));
 }
 
 function readManifest(baseline) {
@@ -80,7 +91,11 @@ function pendingVersion(previous, pkg, changesetsDir) {
 function report({ previous, next, results, breaking, ok }) {
   const bump = next === previous ? 'no version bump pending' : `pending version ${next}`;
   console.log(`Compared with the last release, ${previous} (${bump}):`);
-  for (const { file, changes, breaking: found } of results) {
+  for (const { file, changes, breaking: found, added } of results) {
+    if (added) {
+      console.log(`  ${file}: new since the last release (every operation an addition)`);
+      continue;
+    }
     const counts = new Map();
     for (const { type } of changes) counts.set(type, (counts.get(type) ?? 0) + 1);
     const summary = [...counts].map(([type, n]) => `${n} ${type}`).join(', ');

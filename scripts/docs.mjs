@@ -1,4 +1,4 @@
-// Builds the docs site: Redoc HTML per variant (renders offline), the guides from docs/*.md, and an index.
+// Builds the docs site: Redoc HTML per API in redocly.yaml (renders offline), the guides from docs/*.md, and an index.
 //   node scripts/docs.mjs [--out <dir>]   (default docs/site)
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -91,6 +91,9 @@ function buildIndex(outDir, references, guides) {
 <p>The contract of the merchant payments interface in its two published layouts: Variant A (bearer token, no
 path prefix) and Variant B (key-pair headers, every path under <code>/merchant/v1</code>). Elements the source
 description does not state are marked as assumptions, each with its reason.</p>
+<p>The sandbox control reference describes <code>/_sandbox</code>, the test-control API of this package's local
+sandbox (clock, events, webhook deliveries, forced statuses, faults). It is not part of the interface: the
+whole document is this project's own design.</p>
 <h2 id="reference">API reference</h2>
 <ul class="cards">
 ${references.map((r) => card(r, `<p><a href="${escapeHtml(r.spec)}">Bundled OpenAPI file</a></p>`)).join('\n')}

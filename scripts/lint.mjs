@@ -1,4 +1,4 @@
-// Lints both APIs: `redocly lint` on the split sources, then Spectral (spectral:oas, OWASP, house rules)
+// Lints every API in redocly.yaml: `redocly lint` on the split sources, then Spectral (spectral:oas, OWASP, house rules)
 // on Redocly bundles written to a temporary directory. Exits 1 on any error, 2 on a missing input.
 // Usage: node scripts/lint.mjs [--keep-bundles]
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -24,6 +24,8 @@ if (names.length === 0) missing('no `apis:` entries in redocly.yaml');
 for (const name of names) {
   const specRoot = apis[name]?.root;
   if (!specRoot || !existsSync(path.join(root, specRoot))) missing(`${specRoot ?? 'root'} (root of API "${name}" in redocly.yaml)`);
+  const ruleset = apis[name]['x-spectral-ruleset'];
+  if (ruleset && !existsSync(path.join(root, ruleset))) missing(`${ruleset} (x-spectral-ruleset of API "${name}" in redocly.yaml)`);
 }
 const summary = [];
 
@@ -57,7 +59,7 @@ try {
   for (const name of names) {
     try {
       bundle([name], outDir);
-      bundles.push(path.join(outDir, path.basename(apis[name].output)));
+      bundles.push({ file: path.join(outDir, path.basename(apis[name].output)), ruleset: apis[name]['x-spectral-ruleset'] ?? '.spectral.yaml' });
     } catch (error) {
       console.log(error.message);
       redoclyBundle.errors += 1;
@@ -65,16 +67,21 @@ try {
   }
   summary.push(redoclyBundle);
 
+  // Note: one Spectral run per ruleset; Spectral's own `overrides` match files by paths relative to the ruleset, and
+  // the bundles are in a temporary directory.
   const spectral = { tool: 'spectral lint', errors: 0, warnings: 0 };
-  if (bundles.length > 0) {
-    console.log('\n== spectral lint (bundled)');
-    const json = path.join(outDir, 'spectral.json');
-    const args = ['lint', ...bundles, '--ruleset', path.join(root, '.spectral.yaml'), '--fail-severity', 'error'];
+  const byRuleset = new Map();
+  for (const { file, ruleset } of bundles) byRuleset.set(ruleset, [...(byRuleset.get(ruleset) ?? []), file]);
+  for (const [ruleset, files] of byRuleset) {
+    console.log(`\n== spectral lint (bundled) --ruleset ${ruleset}`);
+    const json = path.join(outDir, `spectral-${path.basename(ruleset, '.yaml')}.json`);
+    const args = ['lint', ...files, '--ruleset', path.join(root, ruleset), '--fail-severity', 'error'];
     const res = runTool('@stoplight/spectral-cli', 'spectral', [...args, '-f', 'stylish', '-f', 'json', '--output.json', json]);
     const results = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : [];
-    spectral.errors = results.filter((r) => r.severity === 0).length;
-    spectral.warnings = results.filter((r) => r.severity === 1).length;
-    if (res.status !== 0 && spectral.errors === 0) spectral.errors = 1; // crashed, e.g. an invalid ruleset
+    const errors = results.filter((r) => r.severity === 0).length;
+    spectral.errors += errors;
+    spectral.warnings += results.filter((r) => r.severity === 1).length;
+    if (res.status !== 0 && errors === 0) spectral.errors += 1; // crashed, e.g. an invalid ruleset
   }
   summary.push(spectral);
 } finally {

@@ -52,14 +52,14 @@ const servers = [
   {
     name: 'docs',
     port: portOf(flags['port-docs'] ?? process.env.DOCS_PORT ?? '4012', 'port-docs'),
-    files: ['generated/openapi/variant-a.yaml', 'generated/openapi/variant-b.yaml', 'docs/assumptions.md'],
+    files: ['generated/openapi/variant-a.yaml', 'generated/openapi/variant-b.yaml', 'generated/openapi/sandbox.yaml', 'docs/assumptions.md'],
     // Note: rebuilt on every start, in a child process while Prism starts, so the pages always match the specs.
     start: async (s) => {
       await assertPortFree(s.port, host);
       await buildDocsInChild();
       return startStaticServer({ dir: path.join(root, defaultOutDir), port: s.port, host });
     },
-    hint: (url) => `guides ${url}/  reference ${url}/variant-a.html ${url}/variant-b.html`,
+    hint: (url) => `guides ${url}/  reference ${url}/variant-a.html ${url}/variant-b.html ${url}/sandbox.html`,
   },
 ];
 

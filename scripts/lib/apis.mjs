@@ -1,4 +1,5 @@
-// The APIs listed in redocly.yaml: { name: { root, output } }, read once; and the bundle of what both share.
+// The APIs listed in redocly.yaml: { name: { root, output } }, read once; which of them are the interface's variants;
+// and the bundle of what both variants share.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -7,10 +8,19 @@ import { root } from './tools.mjs';
 const config = parse(readFileSync(path.join(root, 'redocly.yaml'), 'utf8'));
 
 /**
- * Map of API name to its root spec and bundled output, relative to the repository root.
- * @type {Record<string, { root: string, output: string }>}
+ * Map of API name to its root spec and bundled output, relative to the repository root: both variants and the
+ * sandbox's control API.
+ * @type {Record<string, { root: string, output: string, 'x-variant'?: string, 'x-spectral-ruleset'?: string }>}
  */
 export const apis = config.apis;
+
+/**
+ * Names of the APIs that are layouts of the merchant payments interface (`x-variant` in redocly.yaml). What holds
+ * across the variants (the same webhooks and schemas, the assumptions register) is checked on these only: the
+ * sandbox's control API is the project's own, not part of the interface.
+ * @type {string[]}
+ */
+export const variants = Object.keys(apis).filter((name) => apis[name]['x-variant']);
 
 /** The bundle of what both variants share: every component schema and webhook under openapi/ (scripts/bundle.mjs). */
 export const sharedBundle = 'generated/openapi/shared.yaml';

@@ -13,6 +13,8 @@ export interface VariantSetup {
   variant: 'A' | 'B';
   credentials: Record<string, string>;
   secrets: readonly string[];
+  /** How util.inspect names the client (default `Variant<variant>Client`). */
+  label?: string;
 }
 
 const ACCEPT = 'application/json, application/problem+json';
@@ -28,17 +30,18 @@ export function buildClient<Paths extends {}>(options: ClientOptions, setup: Var
   if (resolved.generateIdempotencyKey) client.use(idempotencyKeyMiddleware(resolved.generateIdempotencyKey));
   client.use(authMiddleware(setup.credentials, fetch));
   // Note: the same functions, typed more strictly (see TypedClient).
-  return describeSafely(client as unknown as TypedClient<Paths>, { variant: setup.variant, baseUrl: resolved.baseUrl });
+  const label = setup.label ?? `Variant${setup.variant}Client`;
+  return describeSafely(client as unknown as TypedClient<Paths>, label, { variant: setup.variant, baseUrl: resolved.baseUrl });
 }
 
 // Note: the client holds credentials only in middleware closures; these make JSON.stringify and
 // util.inspect print a short description instead of the method list.
-function describeSafely<T extends object>(client: T, description: { variant: string; baseUrl: string }): T {
+function describeSafely<T extends object>(client: T, label: string, description: { variant: string; baseUrl: string }): T {
   const summary = { ...description, credentials: '[REDACTED]' };
   Object.defineProperties(client, {
     toJSON: { value: () => summary },
     [Symbol.for('nodejs.util.inspect.custom')]: {
-      value: () => `Variant${description.variant}Client { baseUrl: '${description.baseUrl}', credentials: [REDACTED] }`,
+      value: () => `${label} { baseUrl: '${description.baseUrl}', credentials: [REDACTED] }`,
     },
   });
   return client;

@@ -7,7 +7,7 @@ import { renderRegister, target } from '../../scripts/assumptions.mjs';
 import { bundle, bundleShared } from '../../scripts/bundle.mjs';
 import { renderTypes, typesPath } from '../../scripts/generate.mjs';
 import { renderWebhookValidators, validatorsDir } from '../../scripts/generate-webhook-validators.mjs';
-import { apis, bundles, sharedBundle } from '../../scripts/lib/apis.mjs';
+import { apis, bundles, sharedBundle, variants } from '../../scripts/lib/apis.mjs';
 import { root } from '../../scripts/lib/tools.mjs';
 
 const read = (file: string) => readFileSync(file, 'utf8');
@@ -50,7 +50,7 @@ describe('generated files', () => {
 
   // Note: the shared types and the webhook validators are built from the shared bundle alone; this is what makes
   // them right for every variant.
-  it.each(Object.keys(apis))('%s has the webhooks of the shared bundle, and each of its schemas is the shared one', (name) => {
+  it.each(variants)('%s has the webhooks of the shared bundle, and each of its schemas is the shared one', (name) => {
     const shared = parse(read(fresh('shared')));
     const api = parse(read(fresh(name)));
     expect(api.webhooks).toEqual(shared.webhooks);
@@ -59,6 +59,20 @@ describe('generated files', () => {
         if (kind === 'schemas' || shared.components[kind]?.[component]) expect(value, `${kind} ${component}`).toEqual(shared.components[kind]?.[component]);
       }
     }
+  });
+
+  // Note: the control API reuses shared components (Problem, Timestamp, the webhook bodies) by $ref; a copy would drift.
+  it('the sandbox control API holds every shared schema it uses exactly as the shared bundle has it', () => {
+    const shared = parse(read(fresh('shared'))).components.schemas;
+    const schemas = Object.entries(parse(read(fresh('sandbox'))).components.schemas as Record<string, object>);
+    const reused = schemas.filter(([name]) => name in shared);
+    expect(reused.map(([name]) => name)).toEqual(expect.arrayContaining(['Problem', 'Timestamp', 'WebhookEvent', 'Pagination']));
+    for (const [name, value] of reused) expect(value, name).toEqual(shared[name]);
+  });
+
+  it('lists both variants, and only them, as variants', () => {
+    expect(variants).toEqual(['variant-a', 'variant-b']);
+    expect(Object.keys(apis)).toEqual([...variants, 'sandbox']);
   });
 
   it('generated/openapi holds nothing but the bundles', () => {

@@ -48,6 +48,7 @@ describe('the guides', () => {
         paths: {
           '@merchant-payments/contract': [path.join(root, 'src/index.ts')],
           '@merchant-payments/contract/webhooks': [path.join(root, 'src/webhooks/index.ts')],
+          '@merchant-payments/contract/sandbox': [path.join(root, 'src/sandbox/index.ts')],
         },
         allowImportingTsExtensions: true,
       },

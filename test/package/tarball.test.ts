@@ -46,12 +46,12 @@ describe('the packed tarball', () => {
     expect(files).toEqual(expect.arrayContaining(targets));
     // The generated types and validators the code imports are compiled along with it.
     expect(files).toEqual(expect.arrayContaining([
-      'dist/generated/types/variant-a.js', 'dist/generated/types/variant-b.d.ts',
+      'dist/generated/types/variant-a.js', 'dist/generated/types/variant-b.d.ts', 'dist/generated/types/sandbox.d.ts',
       'dist/generated/validators/webhook-validators.js', 'dist/generated/validators/webhook-examples.d.ts',
       'dist/generated/version.js', 'dist/src/mock/command.js', 'dist/src/mock/exit-with-parent.js', 'dist/src/mock/run-in-group.js',
       'LICENSE', 'README.md', 'CHANGELOG.md',
     ]));
-    const unexpected = files.filter((f) => !/^(dist\/.*\.(js|d\.ts)|bin\/.*\.mjs|generated\/openapi\/variant-[ab]\.yaml|LICENSE|README\.md|CHANGELOG\.md|package\.json)$/.test(f));
+    const unexpected = files.filter((f) => !/^(dist\/.*\.(js|d\.ts)|bin\/.*\.mjs|generated\/openapi\/(variant-[ab]|sandbox)\.yaml|LICENSE|README\.md|CHANGELOG\.md|package\.json)$/.test(f));
     expect(unexpected).toEqual([]);
   });
 
@@ -64,13 +64,13 @@ describe('the packed tarball', () => {
 
   it('passes @arethetypeswrong/cli with no problem for ESM consumers and bundlers', () => {
     // Note: .attw.json picks the esm-only profile (the package is ESM; Node >= 20.19 also require()s it, checked below)
-    // and leaves out the two YAML entries, which are data, not modules.
+    // and leaves out the YAML entries, which are data, not modules.
     const attw = run(process.execPath, [binPath('@arethetypeswrong/cli', 'attw'), tarball, '--format', 'json'], root);
     expect(attw.status, output(attw)).toBe(0);
     const { analysis } = JSON.parse(attw.stdout);
     const problems = Object.values(analysis.problems as Record<string, { resolutionKind?: string }[]>).flat();
     expect(problems.filter((p) => p.resolutionKind === 'node16-esm' || p.resolutionKind === 'bundler' || !p.resolutionKind)).toEqual([]);
-    expect(Object.keys(analysis.entrypoints).sort()).toEqual(['.', './package.json', './webhooks']);
+    expect(Object.keys(analysis.entrypoints).sort()).toEqual(['.', './package.json', './sandbox', './webhooks']);
   });
 });
 
@@ -146,8 +146,9 @@ describe('a project that installs the tarball', () => {
 
   it('can be required from CommonJS on Node 20.19 and later', () => {
     const script = "const root = require('@merchant-payments/contract'); const hooks = require('@merchant-payments/contract/webhooks');" +
-      "console.log(typeof root.createVariantAClient, typeof root.createVariantBClient, typeof hooks.verifyWebhook);";
+      "const sandbox = require('@merchant-payments/contract/sandbox');" +
+      "console.log(typeof root.createVariantAClient, typeof root.createVariantBClient, typeof hooks.verifyWebhook, typeof sandbox.createSandboxControlClient);";
     const required = run(process.execPath, ['--input-type=commonjs', '-e', script], project);
-    expect(required.stdout.trim(), output(required)).toBe('function function function');
+    expect(required.stdout.trim(), output(required)).toBe('function function function function');
   });
 });

@@ -1,8 +1,10 @@
-// A project that installed the package from its tarball: both clients, the webhook verifier and the shipped specs.
+// A project that installed the package from its tarball: both clients, the sandbox control client's types, the webhook
+// verifier and the shipped specs.
 // Compiled and run by tarball.test.ts in a temporary project; never imported by the tests themselves.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createVariantAClient, createVariantBClient, paginate, type VariantB } from '@merchant-payments/contract';
+import { createSandboxControlClient, type SandboxControl } from '@merchant-payments/contract/sandbox';
 import { signWebhook, verifyWebhook, WebhookVerificationError } from '@merchant-payments/contract/webhooks';
 
 const [urlA, urlB] = process.argv.slice(2);
@@ -10,6 +12,15 @@ if (!urlA || !urlB) throw new Error('usage: node consumer.js <variant A mock URL
 
 const a = createVariantAClient({ baseUrl: urlA, accessToken: 'test-token', retry: false });
 const b = createVariantBClient({ baseUrl: urlB, publicKey: 'pk_test', secretKey: 'sk_test', retry: false });
+
+// Never called: the sandbox's control client, typed from its own document, with either variant's credentials.
+export async function controlTheSandbox(url: string): Promise<SandboxControl.ClockAdvance | undefined> {
+  const control = createSandboxControlClient({ baseUrl: url, publicKey: 'pk_test', secretKey: 'sk_test' });
+  // @ts-expect-error seconds is a number
+  void control.POST('/_sandbox/clock/advance', { body: { seconds: '60' } });
+  const { data } = await control.POST('/_sandbox/clock/advance', { body: { seconds: 60 } });
+  return data?.data;
+}
 
 // Never called: the types reject each variant's calls on the other's client.
 export function wrongVariant(): void {
