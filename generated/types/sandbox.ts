@@ -470,17 +470,21 @@ export interface components {
          * @description Status of a payment. The source types it as a string and does not show its values or
          *     transitions; the values and transitions in the table below are assumed.
          *
-         *     | from | to | when |
-         *     |---|---|---|
-         *     | `created` | `pending` | the customer has been given the requisite and the payment awaits funds |
-         *     | `pending` | `succeeded` | the funds arrived (Variant A: also after Confirm Payment) |
-         *     | `pending` | `failed` | the provider declined or the amount did not match; see `reason_code` |
-         *     | `created`, `pending` | `expired` | `expires_at` passed |
-         *     | `created`, `pending` | `canceled` | Cancel Payment |
-         *     | `succeeded` | `refunded` | Refund Payment (the whole processed amount) |
+         *     | from | to | when | `reason_code` set |
+         *     |---|---|---|---|
+         *     | (new) | `created` | Create Payment |  |
+         *     | `created` | `pending` | the customer has been given the requisite and the payment awaits funds |  |
+         *     | `pending` | `succeeded` | the funds arrived |  |
+         *     | `pending` | `succeeded` | Confirm Payment (Variant A) |  |
+         *     | `pending` | `failed` | the provider declined | `declined` |
+         *     | `pending` | `failed` | the amount did not match | `amount_mismatch` |
+         *     | `pending` | `failed` | the provider failed to process the payment | `provider_error` |
+         *     | `pending` | `failed` | no requisite could be issued for the payment | `requisites_unavailable` |
+         *     | `created`, `pending` | `expired` | `expires_at` passed | `payment_timeout` |
+         *     | `created`, `pending` | `canceled` | Cancel Payment | `canceled_by_merchant` |
+         *     | `succeeded` | `refunded` | Refund Payment (the whole processed amount) |  |
          *
-         *     `succeeded`, `failed`, `expired`, `canceled` and `refunded` are final except `succeeded`, which
-         *     can still move to `refunded`.
+         *     `failed`, `expired`, `canceled` and `refunded` are final.
          * @enum {string}
          */
         PaymentStatus: "created" | "pending" | "succeeded" | "failed" | "expired" | "canceled" | "refunded";
@@ -564,13 +568,15 @@ export interface components {
          * @description Status of a payout. The source types it as a string and does not show its values or
          *     transitions; the values and transitions in the table below are assumed.
          *
-         *     | from | to | when |
-         *     |---|---|---|
-         *     | `created` | `pending` | the payout was accepted for sending |
-         *     | `pending` | `processing` | the payout was handed to the bank |
-         *     | `processing` | `succeeded` or `failed` | the bank answered |
-         *     | `pending` | `canceled` | Cancel Payout |
-         *     | `created`, `pending` | `expired` | `expires_at` passed |
+         *     | from | to | when | `reason_code` set |
+         *     |---|---|---|---|
+         *     | (new) | `created` | Create Payout |  |
+         *     | `created` | `pending` | the payout was accepted for sending |  |
+         *     | `pending` | `processing` | the payout was handed to the bank |  |
+         *     | `processing` | `succeeded` | the bank answered |  |
+         *     | `processing` | `failed` | the bank answered |  |
+         *     | `pending` | `canceled` | Cancel Payout |  |
+         *     | `created`, `pending` | `expired` | `expires_at` passed |  |
          *
          *     `succeeded`, `failed`, `canceled` and `expired` are final.
          * @enum {string}
@@ -619,11 +625,13 @@ export interface components {
          * @description Status of an appeal. The source types it as a string and does not show its values or
          *     transitions; the values and transitions in the table below are assumed.
          *
-         *     | from | to | when |
-         *     |---|---|---|
-         *     | `pending` | `under_review` | the service started looking at the appeal |
-         *     | `under_review` | `accepted` or `rejected` | a decision was taken; `resolved` holds the amount granted |
-         *     | `pending`, `under_review` | `canceled` | Cancel Appeal |
+         *     | from | to | when | `reason_code` set |
+         *     |---|---|---|---|
+         *     | (new) | `pending` | Create Appeal |  |
+         *     | `pending` | `under_review` | the service started looking at the appeal |  |
+         *     | `under_review` | `accepted` | a decision was taken; `resolved` holds the amount granted |  |
+         *     | `under_review` | `rejected` | a decision was taken; `resolved` holds the amount granted |  |
+         *     | `pending`, `under_review` | `canceled` | Cancel Appeal |  |
          *
          *     `accepted`, `rejected` and `canceled` are final.
          * @enum {string}
