@@ -3,7 +3,7 @@ import secureJson from 'secure-json-parse';
 import { bounded, printable } from './text.js';
 import type { RawBody } from './types.js';
 
-/** A body as given: raw text or bytes, or a value already parsed; neither means there is none. */
+/** A body as given: raw text or bytes (read first when both are given), or a value already parsed; neither means none. */
 export interface BodyInput {
   rawBody?: RawBody | null;
   body?: unknown;
