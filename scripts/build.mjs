@@ -13,7 +13,7 @@ export const entries = [
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     requireFile('tsconfig.build.json');
-    for (const dir of ['generated/types', 'generated/validators']) requireFile(dir, 'run npm run regenerate first');
+    for (const dir of ['generated/types', 'generated/validators', 'generated/operations']) requireFile(dir, 'run npm run regenerate first');
     rmSync(path.join(root, 'dist'), { recursive: true, force: true });
     const { status } = runTool('typescript', 'tsc', ['-p', 'tsconfig.build.json']);
     if (status !== 0) throw new Error('tsc failed; see the errors above.');

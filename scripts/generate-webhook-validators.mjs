@@ -1,19 +1,11 @@
 // Compiles the webhook body schemas of the shared bundle into standalone Ajv validators, and copies the webhook's
 // named examples and header names: generated/validators/webhook-validators.ts and webhook-examples.ts.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
-import standaloneCode from 'ajv/dist/standalone/index.js';
-import { fastFormats, fullFormats } from 'ajv-formats/dist/formats.js';
-import { _ } from 'ajv';
 import { sharedBundle } from './lib/apis.mjs';
-import traverse from 'json-schema-traverse';
+import { bundleWithoutProse, createAjv, standaloneModule } from './lib/ajv-standalone.mjs';
+import { replaceGeneratedDir } from './lib/generated-dir.mjs';
 import { openBundle } from './lib/refs.mjs';
 import { requireFile, root } from './lib/tools.mjs';
-
-// Note: required, not imported, so that Node and vitest see the same CommonJS export (the function is inlined as text).
-const ucs2length = createRequire(import.meta.url)('ajv/dist/runtime/ucs2length').default;
 
 /** Where the validators are written. */
 export const validatorsDir = 'generated/validators';
@@ -24,79 +16,13 @@ const ROOT_SCHEMAS = { later: 'WebhookEvent', earlier: 'EarlierWebhookEvent' };
 /** The `$id` under which Ajv holds the bundle; its component schemas are compiled as `${SCHEMA_ID}#/components/schemas/…`. */
 const SCHEMA_ID = 'urn:merchant-payments:shared';
 
-/**
- * Keywords Ajv is to read as annotations: the OpenAPI Object's fields (Ajv compiles the whole bundle as the root of
- * every `$ref`), OpenAPI's own schema keywords, and the contract's extensions (openapi/README.md). Any other keyword
- * Ajv does not know is an error (strict mode).
- * Note: Ajv's own `discriminator` support needs the tag in each branch's `properties`, and these branches are built
- * with allOf; the oneOf over `const` tags decides the same.
- */
-const ANNOTATIONS = ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags',
-  'externalDocs', 'discriminator', 'xml', 'example', 'x-provenance', 'x-assumed'];
-
-// Note: ajv-formats' numeric formats are functions; the generated module carries these copies as `formats`.
-const FORMAT_FUNCTIONS = {
-  int32: '(value) => Number.isInteger(value) && value <= 2147483647 && value >= -2147483648',
-  int64: '(value) => Number.isInteger(value)',
-  float: '() => true',
-  double: '() => true',
-};
-
 const identifier = (name) => `validate${name.replace(/[^A-Za-z0-9_$]/g, '_')}`;
 const schemaName = (ref) => ref.split('/').pop();
 
-/**
- * Each format of ajv-formats as the generated code checks it: the copies above, else the full form when it is a
- * regular expression, else the fast form; formats with neither stay unknown, and Ajv refuses a schema that uses one.
- * Note: a pattern is inlined into the generated code, while a format function would pull all of ajv-formats into the
- * bundle; the fast date-time and uri forms check syntax only (a 31st of February passes).
- */
-function addFormats(ajv) {
-  for (const name of Object.keys(fullFormats)) {
-    const candidates = [fullFormats[name], fastFormats[name], fastFormats[name]?.validate];
-    const format = FORMAT_FUNCTIONS[name] ? fullFormats[name] : candidates.find((candidate) => candidate instanceof RegExp);
-    if (format) ajv.addFormat(name, format);
-  }
-}
-
 function compile(doc) {
-  const ajv = new Ajv2020({
-    strict: true,
-    allowUnionTypes: true, // Note: OpenAPI 3.1 writes nullable values as `type: [string, 'null']`.
-    inlineRefs: false, // Note: every referenced schema becomes one shared function, so the exports do not repeat code.
-    code: { esm: true, source: true, lines: true, formats: _`formats` },
-  });
-  ajv.addVocabulary(ANNOTATIONS);
-  addFormats(ajv);
-  ajv.addSchema(withoutProse(doc), SCHEMA_ID);
+  const ajv = createAjv();
+  ajv.addSchema(bundleWithoutProse(doc), SCHEMA_ID);
   return ajv;
-}
-
-// Note: Ajv's standalone code embeds some schemas whole (an enum's, for its errors); descriptions, examples and
-// x- extensions such as the lifecycle tables validate nothing and would only grow what verifyWebhook ships.
-function withoutProse(doc) {
-  const copy = structuredClone(doc);
-  for (const schema of Object.values(copy.components?.schemas ?? {})) {
-    traverse(schema, { allKeys: true, cb: (node) => {
-      for (const key of Object.keys(node)) if (key === 'description' || key === 'examples' || key === 'example' || key.startsWith('x-')) delete node[key];
-    } });
-  }
-  return copy;
-}
-
-/** Standalone ESM code of the exported validators, with Ajv's runtime helpers and the format functions inlined. */
-function standalone(ajv, exportsMap) {
-  // Note: the standalone code `require`s Ajv's runtime helpers; inlining them leaves no dependency on Ajv at run time.
-  const code = standaloneCode(ajv, exportsMap)
-    .replaceAll('require("ajv/dist/runtime/ucs2length").default', `(${ucs2length.toString()})`)
-    .replace(/^"use strict";\n?/, '')
-    .replace(/^export const (\w+) = (\w+);$/gm, 'export const $1: WebhookSchemaValidator = $2;');
-  const leftover = /require\("([^"]+)"\)/.exec(code);
-  if (leftover) throw new Error(`the standalone code requires ${leftover[1]}, which this generator does not inline yet`);
-  const used = (name) => code.includes(`formats.${name};`) || code.includes(`formats[${JSON.stringify(name)}];`);
-  const functions = Object.entries(FORMAT_FUNCTIONS).filter(([name]) => used(name))
-    .map(([name, validate]) => `  ${JSON.stringify(name)}: { type: 'number', validate: ${validate} },`);
-  return `const formats = {\n${functions.join('\n')}\n};\n${code.trimEnd()}\n`;
 }
 
 const VALIDATOR_TYPES = `/** One failure reported by a generated validator (the fields of Ajv's ErrorObject that it fills). */
@@ -184,7 +110,7 @@ export async function renderWebhookValidators(specFile = sharedBundle, label = s
     '// @ts-nocheck',
     '',
     VALIDATOR_TYPES,
-    standalone(ajv, exportsMap),
+    standaloneModule(ajv, exportsMap, 'WebhookSchemaValidator'),
     '/** The validator of each event type\'s own schema, keyed by the `type` value that selects it. */',
     `export const webhookEventValidators: Readonly<Record<string, WebhookSchemaValidator>> = Object.freeze({\n${typeMap.join('\n')}\n});\n`,
   ].join('\n');
@@ -200,12 +126,8 @@ export async function renderWebhookValidators(specFile = sharedBundle, label = s
 
 /** Clears generated/validators and writes the files rendered from the shared bundle. */
 export async function generateWebhookValidators() {
-  const files = await renderWebhookValidators();
-  const outDir = path.join(root, validatorsDir);
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  for (const [name, content] of Object.entries(files)) writeFileSync(path.join(outDir, name), content);
-  console.log(`generated ${Object.keys(files).map((name) => `${validatorsDir}/${name}`).join(', ')} from ${sharedBundle}`);
+  const written = replaceGeneratedDir(validatorsDir, await renderWebhookValidators());
+  console.log(`generated ${written.join(', ')} from ${sharedBundle}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

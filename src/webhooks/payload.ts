@@ -44,8 +44,8 @@ function invalidJson(why: string, cause?: unknown): WebhookVerificationError {
   return new WebhookVerificationError('invalid_json', `${why}; report the delivery to the sender.`, cause === undefined ? {} : { cause });
 }
 
-/** How a parsed body breaks the layout's schema (validators generated from the contract), or undefined when it fits. */
-export function schemaIssues(layout: WebhookLayout, body: unknown): WebhookSchemaIssue[] | undefined {
+/** The errors of the layout's validator for a parsed body (its event type's own, for the later layout), or undefined when it fits. */
+export function schemaErrors(layout: WebhookLayout, body: unknown): WebhookSchemaError[] | undefined {
   const validate = layout === 'later' ? validateWebhookEvent : validateEarlierWebhookEvent;
   if (validate(body)) return undefined;
   let errors = validate.errors ?? [];
@@ -55,7 +55,12 @@ export function schemaIssues(layout: WebhookLayout, body: unknown): WebhookSchem
     const own = webhookEventValidators[type];
     if (own && !own(body)) errors = own.errors ?? errors;
   }
-  return errors.map(toIssue);
+  return errors;
+}
+
+/** How a parsed body breaks the layout's schema (validators generated from the contract), or undefined when it fits. */
+export function schemaIssues(layout: WebhookLayout, body: unknown): WebhookSchemaIssue[] | undefined {
+  return schemaErrors(layout, body)?.map(toIssue);
 }
 
 function toIssue(error: WebhookSchemaError): WebhookSchemaIssue {

@@ -7,6 +7,7 @@ import { renderRegister, target } from '../../scripts/assumptions.mjs';
 import { bundle, bundleShared } from '../../scripts/bundle.mjs';
 import { renderTypes, typesPath } from '../../scripts/generate.mjs';
 import { renderWebhookValidators, validatorsDir } from '../../scripts/generate-webhook-validators.mjs';
+import { operationsDir, renderOperationValidators } from '../../scripts/generate-operation-validators.mjs';
 import { apis, bundles, sharedBundle, variants } from '../../scripts/lib/apis.mjs';
 import { root } from '../../scripts/lib/tools.mjs';
 
@@ -46,6 +47,16 @@ describe('generated files', () => {
       expect(read(path.join(root, file)), `${file} is stale: run npm run regenerate and commit it`).toBe(content);
     }
     expect(readdirSync(path.join(root, validatorsDir)).sort()).toEqual(Object.keys(files).sort());
+  });
+
+  it('generating the operation validators again reproduces generated/operations, and nothing else is there', async () => {
+    const freshBundles = Object.fromEntries(Object.keys(bundles).map((name) => [name, fresh(name)]));
+    const files = await renderOperationValidators(freshBundles, bundles);
+    for (const [name, content] of Object.entries(files)) {
+      const file = path.join(operationsDir, name);
+      expect(read(path.join(root, file)), `${file} is stale: run npm run regenerate and commit it`).toBe(content);
+    }
+    expect(readdirSync(path.join(root, operationsDir)).sort()).toEqual(Object.keys(files).sort());
   });
 
   // Note: the shared types and the webhook validators are built from the shared bundle alone; this is what makes

@@ -1,0 +1,179 @@
+// Compiles every schema the operations of both variants use (parameters, request bodies, response bodies and headers)
+// into standalone Ajv validators, and writes the operation index a router and src/validation read:
+// generated/operations/validators.ts and operations.ts.
+import path from 'node:path';
+import { bundles, variants } from './lib/apis.mjs';
+import { bundleWithoutProse, createAjv, standaloneModule } from './lib/ajv-standalone.mjs';
+import { compactJson } from './lib/compact-json.mjs';
+import { replaceGeneratedDir } from './lib/generated-dir.mjs';
+import { readOperations, readProblems } from './lib/operation-index.mjs';
+import { openBundle } from './lib/refs.mjs';
+import { SchemaRegistry, requireSharedSchemas } from './lib/schema-registry.mjs';
+import { requireFile, root } from './lib/tools.mjs';
+
+/** Where the validators and the index are written. */
+export const operationsDir = 'generated/operations';
+
+/** The `$id` under which Ajv holds the shared bundle, as generate-webhook-validators.mjs names it. */
+const SCHEMA_ID = 'urn:merchant-payments:shared';
+
+/** The variant key of an API of redocly.yaml: `a` for `variant-a`. */
+const variantKey = (name) => name.replace(/^variant-/, '');
+
+const VALIDATOR_TYPES = `/** One failure reported by a generated validator (the fields of Ajv's ErrorObject that it fills). */
+export interface SchemaError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  propertyName?: string;
+  message?: string;
+}
+
+/** A compiled JSON Schema validator; \`errors\` holds every failure of its last call. */
+export interface SchemaValidator {
+  (data: unknown): boolean;
+  errors?: SchemaError[] | null;
+}
+`;
+
+const INDEX_TYPES = `/** The JSON type a parameter's text is read as. */
+export type ParameterType = 'string' | 'integer' | 'number' | 'boolean' | 'array';
+
+/** A parameter or response header: where it goes, how its text is read, its default and its schema's validator. */
+export interface ParameterSpec {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  type: ParameterType;
+  /** The type of an array's items. */
+  items?: Exclude<ParameterType, 'array'>;
+  /** For an array: true when each item repeats the name (query, style form), false when items are comma-separated. */
+  explode?: boolean;
+  default?: unknown;
+  validator: SchemaValidator;
+}
+
+/** The validator of one media type's schema. */
+export interface MediaSpec {
+  validator: SchemaValidator;
+}
+
+/** A response of the contract: its declared headers and its content by media type (none: no body). */
+export interface ResponseSpec {
+  headers: ParameterSpec[];
+  content: Readonly<Record<string, MediaSpec>>;
+}
+
+/** One security scheme of a requirement, with where its credential goes. */
+export interface SecuritySchemeSpec {
+  scheme: string;
+  type: string;
+  httpScheme?: string;
+  in?: string;
+  name?: string;
+}
+
+/** One operation of a variant. */
+export interface OperationSpec {
+  operationId: string;
+  method: string;
+  /** The path template, as written under \`paths\`. */
+  path: string;
+  /** JSON pointer of the operation in the bundled spec. */
+  pointer: string;
+  /** Alternatives, each a list of schemes that must all be satisfied. */
+  security: SecuritySchemeSpec[][];
+  parameters: ParameterSpec[];
+  requestBody?: { required: boolean; content: Readonly<Record<string, MediaSpec>> };
+  /** Status code (or \`default\`, \`4XX\`) → name of the response in the variant's \`responses\`. */
+  responses: Readonly<Record<string, string>>;
+}
+
+/** The operations of one variant and the responses they name. */
+export interface VariantIndex {
+  /** The bundled spec it was generated from. */
+  source: string;
+  operations: OperationSpec[];
+  responses: Readonly<Record<string, ResponseSpec>>;
+}
+
+/** A problem \`code\` of the contract: the status, title and type URI its examples show. */
+export interface ProblemSpec {
+  status: number;
+  title: string;
+  type: string;
+}
+`;
+
+/**
+ * Reads the operations of every bundle (name → file; labels name them in messages) into an Ajv that holds each schema
+ * they use once: `{ ajv, exportsMap, index, problems }`. Nothing is compiled until asked for.
+ */
+export async function compileOperationSchemas(files = bundles, labels = bundles) {
+  for (const file of Object.values(files)) requireFile(file, 'run npm run bundle first');
+  const shared = (await openBundle(path.resolve(root, files.shared))).doc;
+  const ajv = createAjv({ allErrors: true });
+  ajv.addSchema(bundleWithoutProse(shared), SCHEMA_ID);
+  const registry = new SchemaRegistry(ajv, SCHEMA_ID);
+  const index = {};
+  let problems;
+  for (const name of variants) {
+    const bundle = await openBundle(path.resolve(root, files[name]));
+    requireSharedSchemas(bundle.doc, shared, labels[name]);
+    const found = readProblems(bundle, labels[name]);
+    if (problems && JSON.stringify(problems) !== JSON.stringify(found)) throw new Error(`${labels[name]} shows other problem codes than ${variants[0]}`);
+    problems = found;
+    index[variantKey(name)] = { source: labels[name], ...readOperations(bundle, (schema, hint) => registry.add(schema, hint), labels[name]) };
+  }
+  return { ajv, exportsMap: registry.exportsMap, index, problems };
+}
+
+/** Renders the generated files from the bundles (name → file; labels name them in the headers): `{ fileName: content }`. */
+export async function renderOperationValidators(files = bundles, labels = bundles) {
+  const { ajv, exportsMap, index, problems } = await compileOperationSchemas(files, labels);
+  const sources = variants.map((name) => labels[name]).join(' and ');
+  const header = `// Generated by scripts/generate-operation-validators.mjs from ${sources} (schemas from ${labels.shared}). Do not edit: change the spec under openapi/ and run npm run regenerate.`;
+  const validators = [
+    header,
+    '// Every schema the operations use, compiled once by Ajv (standalone, JSON Schema 2020-12, all errors reported).',
+    '// Formats are checked as ajv-formats does (the fast form where the full one is a function).',
+    '// Note: Ajv emits untyped JavaScript; the exports below carry the types, the rest is not type-checked.',
+    '// @ts-nocheck',
+    '',
+    VALIDATOR_TYPES,
+    standaloneModule(ajv, exportsMap, 'SchemaValidator'),
+  ].join('\n');
+  // Note: validators are written as names, then turned into references to the compiled functions.
+  const data = (value) => compactJson(value, 130).replace(/"validator": ?"(validate\w+)"/g, '"validator": v.$1');
+  const operations = [
+    header,
+    "import * as v from './validators.js';",
+    "import type { SchemaValidator } from './validators.js';",
+    '',
+    INDEX_TYPES,
+    `/** The variants by key (\`a\` for ${variants[0]}). */`,
+    `export type Variant = ${Object.keys(index).map((key) => `'${key}'`).join(' | ')};`,
+    '',
+    '/** Each variant\'s operations, in the order of its `paths`, and the responses they name. */',
+    `export const operationIndex: Readonly<Record<Variant, VariantIndex>> = ${data(index)};`,
+    '',
+    '/** The problem `code`s the contract\'s error responses show, with their status, title and type URI. */',
+    `export const problemCatalogue: Readonly<Record<string, ProblemSpec>> = ${data(problems)};`,
+    '',
+  ].join('\n');
+  return { 'validators.ts': validators, 'operations.ts': operations };
+}
+
+/** Clears generated/operations and writes the files rendered from the bundles. */
+export async function generateOperationValidators() {
+  const written = replaceGeneratedDir(operationsDir, await renderOperationValidators());
+  console.log(`generated ${written.join(', ')}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  generateOperationValidators().catch((error) => {
+    console.error(`generate-operation-validators: ${error.message}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,10 @@
+// Validation against the contract with no HTTP framework in it: find the operation a request addresses, check the
+// request and the response (or a webhook body), and build the problem+json the contract answers with.
+export { matchOperation, type OperationMatch } from './match.js';
+export { declaredResponse, findOperation, operationsOf } from './spec.js';
+export { validateRequest, type RequestInput, type RequestProblemCode, type RequestValidation, type ValidRequest } from './request.js';
+export { validateResponse, type ResponseInput } from './response.js';
+export { validateWebhookBody } from './webhook.js';
+export { problemDetails, requestProblem, responseProblem, type ProblemContext, type ProblemInit } from './problem.js';
+export { problemCatalogue, type ProblemSpec } from '../../generated/operations/operations.js';
+export type { HeadersLike, OperationSpec, ParameterSpec, RawBody, ResponseSpec, Variant, Violation, ViolationLocation } from './types.js';
