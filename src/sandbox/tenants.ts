@@ -11,8 +11,8 @@ const digest = (secret: string) => createHash('sha256').update(secret).digest();
 
 /** Variant B's key pairs: the secret key first seen with each public key's tenant, kept as a SHA-256 digest. */
 export interface KeyMemory {
-  /** True when `secret` is the tenant's secret key; the first one seen becomes it. */
-  pair(tenant: string, secret: string): boolean;
+  /** Whether `secret` is the tenant's secret key: the first one seen becomes it (`learned`, a change to save). */
+  pair(tenant: string, secret: string): 'learned' | 'known' | 'wrong';
   /** Forgets a tenant's secret key (a reset tenant takes the next one it sees). */
   forget(tenant: string): void;
   /** The digests by tenant, for the state file. */
@@ -28,9 +28,9 @@ export function createKeyMemory(initial: Iterable<[string, Uint8Array]> = []): K
       const known = digests.get(tenant);
       if (!known) {
         digests.set(tenant, given);
-        return true;
+        return 'learned';
       }
-      return known.length === given.length && timingSafeEqual(known, given);
+      return timingSafeEqual(known, given) ? 'known' : 'wrong';
     },
     forget: (tenant) => void digests.delete(tenant),
     entries: () => [...digests],

@@ -4,7 +4,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterEach } from 'vitest';
 import { createVariantAClient, createVariantBClient } from '../../src/index.js';
-import { createFetchWebhookHandler, type VerifiedWebhookEvent } from '../../src/webhooks/index.js';
+import { createFetchWebhookHandler, type VerifiedWebhookEvent, type WebhookEvent } from '../../src/webhooks/index.js';
 import { createSandbox, type Sandbox, type SandboxOptions, type SandboxValidators } from '../../src/sandbox/index.js';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 
@@ -75,7 +75,7 @@ export interface Received {
 }
 
 /** A receiver behind the package's fetch handler that records the raw requests and the verified events. */
-export function receiver(options: { allowEarlierLayout?: boolean; answer?: (n: number) => number } = {}) {
+export function receiver(options: { allowEarlierLayout?: boolean; answer?: (n: number) => number | undefined } = {}) {
   const requests: Received[] = [];
   const events: VerifiedWebhookEvent<boolean>[] = [];
   const handler = createFetchWebhookHandler<boolean>({
@@ -90,7 +90,8 @@ export function receiver(options: { allowEarlierLayout?: boolean; answer?: (n: n
     if (status !== undefined) return new Response(null, { status });
     return handler(request);
   };
-  return { fetch, requests, events };
+  // Note: `later` narrows the events when the receiver takes the later layout only.
+  return { fetch, requests, events, later: events as WebhookEvent[] };
 }
 
 /** A JSON request to the sandbox. */

@@ -28,7 +28,7 @@ export function operationHandler(variant: VariantAdapter, op: OperationDef, runt
     const check: RequestCheck = { operation, pathParams, query: url.searchParams, headers: request.headers, body: read.value };
     const ran = await runChecked(runtime, auth.tenant, command, key, check);
     if ('rejection' in ran) return problem(rejectionProblem(ran.rejection));
-    await runtime.settle(auth.tenant, ran.changed);
+    await runtime.settle(auth.tenant, ran.changed || auth.learned === true);
 
     const { answer } = ran;
     const status = answer.status;

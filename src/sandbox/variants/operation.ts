@@ -24,8 +24,8 @@ export interface OperationDef {
   shape(body: unknown): unknown;
 }
 
-/** Who is calling: the tenant, or why the credentials were refused. */
-export type Authentication = { ok: true; tenant: string } | { ok: false; detail: string };
+/** Who is calling: the tenant (`learned`: its credentials were first seen now), or why they were refused. */
+export type Authentication = { ok: true; tenant: string; learned?: boolean } | { ok: false; detail: string };
 
 /** A variant: its name, how it authenticates, and its operations. */
 export interface VariantAdapter {

@@ -11,10 +11,11 @@ function authenticate(headers: Headers, keys: KeyMemory): Authentication {
   const secretKey = headers.get('x-secret-key');
   if (!publicKey || !secretKey) return { ok: false, detail: 'Send both X-Public-Key and X-Secret-Key. In the sandbox any pair works, and each public key is a tenant of its own.' };
   const tenant = tenantIdOf('b', publicKey);
-  if (!keys.pair(tenant, secretKey)) {
+  const pair = keys.pair(tenant, secretKey);
+  if (pair === 'wrong') {
     return { ok: false, detail: 'This X-Secret-Key is not the one first used with this X-Public-Key; the sandbox keeps the first one it sees.' };
   }
-  return { ok: true, tenant };
+  return { ok: true, tenant, learned: pair === 'learned' };
 }
 
 /** Variant B's adapter. */
