@@ -1,5 +1,8 @@
 // Sending what the outbox says is due: every due attempt of a tenant goes out at once, and each outcome is reported
 // back to the core, which schedules the next attempt on the tenant's clock. In-flight sends are tracked for close().
+
+/** How many attempts of one flush are in flight at once, so a backlog cannot open thousands of connections. */
+export const MAX_PARALLEL_ATTEMPTS = 16;
 import { clockNow, recordAttempt, takeDue, type DeliveryOutcome, type DueAttempt, type TenantState } from '../core/index.js';
 
 /** What the runner needs: how to send one attempt, the wall clock, and whom to tell when the log changed. */
@@ -32,7 +35,10 @@ export function createDeliveryRunner(settings: DeliveryRunnerSettings): Delivery
     flush(tenant) {
       const due = takeDue(tenant);
       if (due.length === 0) return Promise.resolve();
-      const sending = Promise.all(due.map((d) => attempt(tenant, d)))
+      const worker = async () => {
+        for (let next = due.shift(); next; next = due.shift()) await attempt(tenant, next);
+      };
+      const sending = Promise.all(Array.from({ length: Math.min(MAX_PARALLEL_ATTEMPTS, due.length) }, worker))
         .then(() => settings.changed())
         .catch((error: unknown) => settings.onError(error));
       inFlight.add(sending);
