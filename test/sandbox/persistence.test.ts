@@ -67,6 +67,10 @@ describe('the state file', () => {
     expect(readFileSync(file).equals(content)).toBe(true);
   });
 
+  it('refuses a state file in a folder that does not exist', () => {
+    expect(() => createSandbox({ stateFile: path.join(dir, 'missing', 'state.bin') })).toThrow(/folder of .* does not exist/);
+  });
+
   it('starts empty when the file does not exist yet, and creates it on the first change', async () => {
     const file = stateFile();
     const sandbox = newSandbox({ stateFile: file });

@@ -2,7 +2,7 @@
 // survive it) behind a header, so that a corrupt or foreign file is recognised and refused rather than read or replaced.
 //   bytes 0-7 "MPSBXST\n" | 8-11 format version (uint32 BE) | 12-43 SHA-256 of the payload | 44- payload
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -63,7 +63,11 @@ export function loadState(file: string): SandboxState | undefined {
   try {
     bytes = readFileSync(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      // Note: checked now, or the first change would fail to save with the sandbox already serving.
+      if (!statSync(path.dirname(file), { throwIfNoEntry: false })?.isDirectory()) throw new StateFileError(`${path.dirname(file)}, the folder of ${file}, does not exist; the sandbox did not start.`);
+      return undefined;
+    }
     throw new StateFileError(`${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); the sandbox did not start.`);
   }
   return decodeState(bytes, file);
