@@ -1,4 +1,5 @@
-// `npm start`: serves both bundled specs through the Prism mock, and the docs site, until Ctrl-C, SIGTERM or SIGHUP.
+// `npm start`: serves both bundled specs through the Prism mock, the stateful sandbox and the docs site, until Ctrl-C,
+// SIGTERM or SIGHUP.
 // Flags, ports and exit codes: `npm start -- --help`. Runs with `node --import tsx`: the mock's code is the package's, in src/.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -9,14 +10,21 @@ import { collectOutput, spawnTiedNode } from '../src/mock/children.ts';
 import { assertPortFree } from '../src/mock/ports.ts';
 import { startPrism } from '../src/mock/prism.ts';
 import { watchParent } from '../src/mock/watch-parent.ts';
+import { createSandbox } from '../src/sandbox/index.ts';
+import { generateWebhookSecret } from '../src/sandbox/options.ts';
 import { startStaticServer } from './lib/static-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const usage = `usage: npm start -- [--port-a <port>] [--port-b <port>] [--port-docs <port>] [--host <host>]
+const usage = `usage: npm start -- [--port-a <port>] [--port-b <port>] [--port-docs <port>] [--port-sandbox <port>] [--host <host>]
+                    [--webhook-url <url>]...
 
-Serves Variant A and Variant B with the Prism mock, and the docs site, until Ctrl-C, SIGTERM or SIGHUP.
+Serves Variant A and Variant B with the Prism mock, the stateful sandbox of both variants (real clock), and the docs
+site, until Ctrl-C, SIGTERM or SIGHUP.
   --port-a, --port-b, --port-docs   ports (or MOCK_PORT_A, MOCK_PORT_B, DOCS_PORT; default 4010, 4011, 4012)
+  --port-sandbox <port>             the sandbox's port (or SANDBOX_PORT; default 4020)
   --host <host>                     address to bind (or MOCK_HOST; default 127.0.0.1)
+  --webhook-url <url>               where the sandbox sends every tenant's webhooks (repeatable), signed with
+                                    WEBHOOK_SECRET, or with a secret generated and printed at start
 
 Exit codes: 0 stopped by a signal, or because npm (or whatever started it) is gone; 1 a bad flag, a port in use, or a
 server that failed to start or stopped.`;
@@ -28,10 +36,14 @@ const flags = parseFlags({
     'port-a': { type: 'string' },
     'port-b': { type: 'string' },
     'port-docs': { type: 'string' },
+    'port-sandbox': { type: 'string' },
     host: { type: 'string' },
+    'webhook-url': { type: 'string', multiple: true },
   },
 });
 const host = flags.host ?? process.env.MOCK_HOST ?? '127.0.0.1';
+const webhookUrls = flags['webhook-url'] ?? [];
+const webhookSecret = process.env.WEBHOOK_SECRET ?? generateWebhookSecret();
 
 // One entry per server; each needs a name, a port, the files it serves and a way to start it.
 const servers = [
@@ -48,6 +60,24 @@ const servers = [
     files: ['generated/openapi/variant-b.yaml'],
     start: (s) => startPrism({ spec: path.join(root, s.files[0]), port: s.port, host, echo: prefixed(s.name) }),
     hint: (url) => `curl -H 'X-Public-Key: pk_test' -H 'X-Secret-Key: sk_test' ${url}/merchant/v1/payments`,
+  },
+  {
+    name: 'sandbox',
+    port: portOf(flags['port-sandbox'] ?? process.env.SANDBOX_PORT ?? '4020', 'port-sandbox'),
+    files: [],
+    // Note: in this process, so it goes down with it however it ends; its secret is printed only when generated.
+    start: async (s) => {
+      const sandbox = createSandbox({ clock: 'real', webhookSecret, webhookUrls });
+      const { url } = await sandbox.listen({ port: s.port, host });
+      return { url, stop: () => sandbox.close() };
+    },
+    hint: (url) => [
+      `curl -H 'Authorization: Bearer test-token' -H 'Idempotency-Key: try-1' -H 'Content-Type: application/json' -d '{"amount":"42.50","currency":"EUR","requisite":{"type":"card"}}' ${url}/payments`,
+      `curl -H 'X-Public-Key: pk_test' -H 'X-Secret-Key: sk_test' ${url}/merchant/v1/payments`,
+      webhookUrls.length > 0
+        ? `webhooks go to ${webhookUrls.join(', ')}, signed with ${process.env.WEBHOOK_SECRET ? 'WEBHOOK_SECRET' : `the generated secret ${webhookSecret}`}; verify them with createNodeWebhookHandler`
+        : `webhooks: restart with --webhook-url <your receiver's URL> (WEBHOOK_SECRET=whsec_… to choose the secret); verify them with createNodeWebhookHandler`,
+    ],
   },
   {
     name: 'docs',
@@ -90,10 +120,10 @@ async function main() {
     console.error(`${s.name} exited unexpectedly (${code}); stopping the others.`);
     shutdown(1);
   }));
-  console.log(`Mock servers and docs ready in ${Date.now() - started} ms (Ctrl-C to stop):`);
+  console.log(`Mock servers, sandbox and docs ready in ${Date.now() - started} ms (Ctrl-C to stop):`);
   servers.forEach((s, i) => {
     console.log(`  ${s.name}  ${running[i].url}`);
-    console.log(`    ${s.hint(running[i].url)}`);
+    for (const line of [s.hint(running[i].url)].flat()) console.log(`    ${line}`);
   });
 }
 

@@ -3,13 +3,10 @@
 // runs the compiled file; tests run this one with tsx.
 //   merchant-payments-mock --variant a|b [--port <port>] [--host <host>] [--upstream <url>] [-- <command> [args...]]
 // With a command after `--`, the mock runs only while the command does, and the exit code is the command's.
-import type { ChildProcess } from 'node:child_process';
-import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseFlags } from '../cli/parse-flags.js';
-import { spawnInGroup } from './children.js';
+import { supervise } from '../cli/supervise.js';
 import { prismEntry, startPrism, type PrismServer } from './prism.js';
-import { watchParent } from './watch-parent.js';
 
 const DEFAULT_PORTS = { a: 4010, b: 4011 };
 const PRISM_VERSION = '5.14.2';
@@ -107,29 +104,13 @@ try {
 const role = upstream === undefined ? '' : ` (checking ${upstream} against the contract)`;
 console.log(`merchant-payments-mock: Variant ${variant.toUpperCase()} listening on ${server.url}${role}`);
 
-let stopping = false;
-let child: ChildProcess | undefined;
-async function stop(code: number): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-  await server.stop();
-  process.exit(code);
-}
+const { stop, stopping } = supervise({
+  name: 'merchant-payments-mock',
+  command,
+  env: { ...process.env, [URL_VARIABLE]: server.url },
+  close: () => server.stop(),
+});
 server.exited.then((code) => {
-  if (!stopping) console.error(`merchant-payments-mock: Prism exited unexpectedly (${code})`);
+  if (!stopping()) console.error(`merchant-payments-mock: Prism exited unexpectedly (${code})`);
   stop(1);
 });
-// Note: run through npx or an npm script, a SIGKILLed npm leaves this process running; stop when the launcher is gone.
-watchParent(() => stop(1));
-
-if (command.length === 0) {
-  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(name, () => stop(0));
-} else {
-  // Note: the command and anything it starts form one process group, which goes down when the command exits or this
-  // process dies, even by SIGKILL; a signal to this process is passed on, and the mock stops once the group is gone.
-  const group = spawnInGroup('merchant-payments-mock', command[0]!, command.slice(1), { env: { ...process.env, [URL_VARIABLE]: server.url } });
-  child = group;
-  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, () => group.kill(name));
-  group.once('exit', (code, sig) => stop(code ?? 128 + (sig ? constants.signals[sig] : 0)));
-}

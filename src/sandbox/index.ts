@@ -1,4 +1,11 @@
-// Public entry of `./sandbox`: the typed client of the sandbox's control API (/_sandbox) and its named types.
+// Public entry of `./sandbox`: a stateful sandbox of both variants, in-process or over HTTP, and the typed client of its
+// control API (/_sandbox) with its named types.
+export { createSandbox, type Sandbox, type SandboxTenant } from './create-sandbox.js';
+export type { SandboxOptions } from './options.js';
+export type { OperationRef, RequestCheck, RequestInterceptor, RequestRejection, ResponseCheck, SandboxValidators, WebhookCheck } from './http/hooks.js';
+export { CONTROL_PREFIX, type ControlRoutes } from './http/control.js';
+export type { SandboxRuntime } from './runtime.js';
+export { StateFileError } from './persistence/state-file.js';
 export {
   createSandboxControlClient,
   type SandboxBearerCredentials,

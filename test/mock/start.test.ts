@@ -20,10 +20,10 @@ function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<string> {
   });
 }
 
-/** Starts `npm start` (through npm, or start.mjs directly) on three free ports; resolves once every server is ready. */
+/** Starts `npm start` (through npm, or start.mjs directly) on four free ports; resolves once every server is ready. */
 async function start(through: 'npm' | 'node', pids: Set<number>) {
-  const ports = await freePorts(3);
-  const flags = ['--port-a', String(ports[0]), '--port-b', String(ports[1]), '--port-docs', String(ports[2])];
+  const ports = await freePorts(4);
+  const flags = ['--port-a', String(ports[0]), '--port-b', String(ports[1]), '--port-docs', String(ports[2]), '--port-sandbox', String(ports[3])];
   const child = through === 'npm'
     ? spawn('npm', ['start', '--', ...flags], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } })
     : spawn(process.execPath, [...fromSource, 'scripts/start.mjs', ...flags], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -43,7 +43,7 @@ describe('npm start', () => {
 
   it('serves Variant A, Variant B and the docs on the given ports, then stops every process on SIGINT', async () => {
     const { child, ports, out } = await start('node', pids);
-    const [portA, portB, portDocs] = ports;
+    const [portA, portB, portDocs, portSandbox] = ports;
 
     for (const url of [`http://127.0.0.1:${portA}`, `http://127.0.0.1:${portB}`, `http://127.0.0.1:${portDocs}`]) expect(out).toContain(url);
     const a = await fetch(`http://127.0.0.1:${portA}/payments`);
@@ -51,6 +51,10 @@ describe('npm start', () => {
     const b = await fetch(`http://127.0.0.1:${portB}/merchant/v1/payments`, { headers: { 'X-Public-Key': 'pk', 'X-Secret-Key': 'sk' } });
     expect(b.status).toBe(200);
     expect(((await b.json()) as { pagination: unknown }).pagination).toEqual({ total: 3, limit: 20, offset: 0 });
+    const sandbox = await fetch(`http://127.0.0.1:${portSandbox}/merchant/v1/payments`, { headers: { 'X-Public-Key': 'pk', 'X-Secret-Key': 'sk' } });
+    expect(((await sandbox.json()) as { pagination: unknown }).pagination).toEqual({ total: 0, limit: 20, offset: 0 });
+    expect(out).toContain(`-d '{"amount":"42.50","currency":"EUR","requisite":{"type":"card"}}' http://127.0.0.1:${portSandbox}/payments`);
+    expect(out).toMatch(/webhooks: restart with --webhook-url/);
     const docs = await fetch(`http://127.0.0.1:${portDocs}/`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('variant-b.html');

@@ -104,10 +104,12 @@ describe('a project that installs the tarball', () => {
     writeFileSync(path.join(project, 'event.json'), JSON.stringify(example.value));
   }, 120_000);
 
-  it('gets only openapi-fetch and secure-json-parse besides the package: Prism is an optional peer, and the mock says how to add it', () => {
+  it('gets only openapi-fetch, secure-json-parse and hono (the sandbox) besides the package: Prism is an optional peer, and the mock says how to add it', () => {
     expect(readFileSync(path.join(project, 'node_modules/@merchant-payments/contract/package.json'), 'utf8')).toContain('"version"');
     expect(existsSync(path.join(project, 'node_modules/openapi-fetch'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/secure-json-parse'))).toBe(true);
+    expect(existsSync(path.join(project, 'node_modules/hono'))).toBe(true);
+    expect(existsSync(path.join(project, 'node_modules/@hono/node-server'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/@stoplight/prism-cli'))).toBe(false);
     const mock = run(mockBin(), ['--variant', 'b'], project);
     expect(mock.status).toBe(1);
@@ -144,11 +146,22 @@ describe('a project that installs the tarball', () => {
     });
   }, 120_000);
 
+  it('runs a command beside the shipped sandbox: npx merchant-payments-sandbox --clock manual -- <command>', async () => {
+    const [port] = await freePorts(1);
+    // Note: the command creates a payment and exits 5 only if the sandbox, found through its variable, kept it.
+    const script = "const u = process.env.MERCHANT_PAYMENTS_SANDBOX_URL; const h = { authorization: 'Bearer t', 'content-type': 'application/json', 'idempotency-key': 'k' };" +
+      "const c = await (await fetch(u + '/payments', { method: 'POST', headers: h, body: JSON.stringify({ amount: '1.00', currency: 'EUR', requisite: { type: 'card' } }) })).json();" +
+      "const r = await (await fetch(u + '/payments/' + c.data.id, { headers: h })).json(); process.exit(r.data.status === 'created' ? 5 : 1);";
+    const sandbox = run('npx', ['merchant-payments-sandbox', '--clock', 'manual', '--port', String(port), '--', process.execPath, '--input-type=module', '-e', script], project);
+    expect(sandbox.status, output(sandbox)).toBe(5);
+    expect(sandbox.stdout).toContain(`listening on http://127.0.0.1:${port}`);
+  });
+
   it('can be required from CommonJS on Node 20.19 and later', () => {
     const script = "const root = require('@merchant-payments/contract'); const hooks = require('@merchant-payments/contract/webhooks');" +
       "const sandbox = require('@merchant-payments/contract/sandbox');" +
-      "console.log(typeof root.createVariantAClient, typeof root.createVariantBClient, typeof hooks.verifyWebhook, typeof sandbox.createSandboxControlClient);";
+      "console.log(typeof root.createVariantAClient, typeof root.createVariantBClient, typeof hooks.verifyWebhook, typeof sandbox.createSandbox, typeof sandbox.createSandboxControlClient);";
     const required = run(process.execPath, ['--input-type=commonjs', '-e', script], project);
-    expect(required.stdout.trim(), output(required)).toBe('function function function function');
+    expect(required.stdout.trim(), output(required)).toBe('function function function function function');
   });
 });

@@ -1,0 +1,95 @@
+// Moving tenants' clocks with webhooks in between: an advance stops at each instant something is due, runs it, and
+// sends the attempts that fell due before going on, so that a retry scheduled by a failed attempt falls due within the
+// same advance. Advances and ticks of one tenant run one after another; commands are not queued behind them, so a
+// webhook receiver may call the sandbox back while its delivery is in flight.
+import { clockNow, runDue, type StatusChange, type TenantState } from './core/index.js';
+import { moveClock } from './core/clock.js';
+import { peekTimer } from './core/timers.js';
+import type { DeliveryRunner } from './delivery/runner.js';
+
+/** What the clock runner needs. */
+export interface ClockRunnerSettings {
+  /** The tenant (created, with its default endpoints, on first use). */
+  open(tenant: string): TenantState;
+  /** Tenants whose clocks move by themselves (`real`), for the ticker. */
+  realTenants(): string[];
+  deliveries: DeliveryRunner;
+  wallNow: () => number;
+  /** Called after status changes (the state file saves). */
+  changed(): Promise<void>;
+  onError(error: unknown): void;
+}
+
+/** Advances and ticks, one at a time per tenant, and the ticker of real clocks. */
+export interface ClockRunner {
+  /** Moves the tenant's clock forward by `seconds`, running and delivering everything that falls due, in order. */
+  advance(tenant: string, seconds: number): Promise<StatusChange[]>;
+  /** Runs and delivers what is due on the tenant's clock now. */
+  tick(tenant: string): Promise<StatusChange[]>;
+  /** Ticks every real-clock tenant every `intervalMs`; the timer does not keep the process alive. */
+  startTicker(intervalMs: number): void;
+  stopTicker(): void;
+}
+
+/** A clock runner. */
+export function createClockRunner(settings: ClockRunnerSettings): ClockRunner {
+  const queues = new Map<string, Promise<unknown>>();
+  const serial = <T>(id: string, job: () => Promise<T>): Promise<T> => {
+    const result = (queues.get(id) ?? Promise.resolve()).then(job);
+    const settled = result.catch(() => {});
+    queues.set(id, settled);
+    void settled.then(() => queues.get(id) === settled && queues.delete(id));
+    return result;
+  };
+  const now = (tenant: TenantState) => clockNow(tenant.clock, settings.wallNow());
+  const runAndSend = async (tenant: TenantState, changes: StatusChange[]) => {
+    changes.push(...runDue(tenant, now(tenant)));
+    await settings.deliveries.flush(tenant);
+  };
+  const finish = async (changes: StatusChange[]) => {
+    if (changes.length > 0) await settings.changed();
+    return changes;
+  };
+
+  const advance = (id: string, seconds: number) => {
+    if (!Number.isFinite(seconds) || seconds < 0) return Promise.reject(new RangeError(`A clock moves forward by a finite number of seconds, 0 or more; got ${seconds}`));
+    return serial(id, async () => {
+      const tenant = settings.open(id);
+      let left = Math.round(seconds * 1000);
+      const changes: StatusChange[] = [];
+      for (let next = peekTimer(tenant.timers); next && next.at - now(tenant) <= left; next = peekTimer(tenant.timers)) {
+        const step = Math.max(0, next.at - now(tenant));
+        moveClock(tenant.clock, step);
+        left -= step;
+        await runAndSend(tenant, changes);
+      }
+      moveClock(tenant.clock, left);
+      await runAndSend(tenant, changes);
+      return finish(changes);
+    });
+  };
+
+  const tick = (id: string) =>
+    serial(id, async () => {
+      const changes: StatusChange[] = [];
+      await runAndSend(settings.open(id), changes);
+      return finish(changes);
+    });
+
+  let ticker: ReturnType<typeof setInterval> | undefined;
+  return {
+    advance,
+    tick,
+    startTicker(intervalMs) {
+      ticker ??= setInterval(() => {
+        // Note: a tenant still busy (a slow receiver) is skipped rather than queued, so ticks cannot pile up.
+        for (const id of settings.realTenants()) if (!queues.has(id)) tick(id).catch(settings.onError);
+      }, intervalMs);
+      ticker.unref();
+    },
+    stopTicker() {
+      clearInterval(ticker);
+      ticker = undefined;
+    },
+  };
+}

@@ -1,0 +1,166 @@
+// createSandbox: the core's store with the variants' HTTP layer, the webhook outbox, the clock runner and the state
+// file around it, served in-process (`fetch`) or over HTTP (`listen`).
+import type { Server } from 'node:http';
+import { createAdaptorServer } from '@hono/node-server';
+import { addEndpoint, createStore, type SandboxStore, type TenantState } from './core/index.js';
+import { createClockRunner } from './clock-runner.js';
+import { createDeliveryRunner } from './delivery/runner.js';
+import { sendAttempt } from './delivery/send-attempt.js';
+import { createApp } from './http/app.js';
+import { resolveOptions, type SandboxOptions } from './options.js';
+import { createSaver } from './persistence/saver.js';
+import { encodeState, loadState, writeAtomically } from './persistence/state-file.js';
+import type { SandboxRuntime } from './runtime.js';
+import { createKeyMemory, tenantIdOf } from './tenants.js';
+import { variantA } from './variants/variant-a.js';
+import { variantB } from './variants/variant-b.js';
+
+/** Names a tenant as the API does: Variant A by its bearer token, Variant B by its public key. */
+export type SandboxTenant = { accessToken: string } | { publicKey: string };
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** The whole sandbox as one fetch handler: pass it as a client's `fetch` to run with no port. */
+  fetch(request: Request): Promise<Response>;
+  /** Serves the sandbox over HTTP (default 127.0.0.1:4020; port 0 picks a free one). */
+  listen(options?: { port?: number; host?: string }): Promise<{ url: string }>;
+  /** Stops the server and the ticker, and waits for deliveries in flight and the last save. */
+  close(): Promise<void>;
+  /** Moves a tenant's clock forward by `seconds`, running and delivering what falls due; resolves when all is sent. */
+  advance(tenant: SandboxTenant, seconds: number): Promise<void>;
+  /** A tenant's clock, now. */
+  now(tenant: SandboxTenant): Date;
+  /** Resolves once no webhook delivery is in flight. */
+  settled(): Promise<void>;
+  /** The id the sandbox keeps a tenant under (a hash of its credential). */
+  tenantId(tenant: SandboxTenant): string;
+  /** The secret deliveries are signed with, unless an endpoint has its own. */
+  readonly webhookSecret: string;
+  /** The core's store. */
+  readonly store: SandboxStore;
+  /** The parts the control API is built on. */
+  readonly runtime: SandboxRuntime;
+}
+
+/** Creates a sandbox; with `stateFile`, loads it first and throws StateFileError if it cannot be used. */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const settings = resolveOptions(options);
+  const { now: wallNow, onError } = settings;
+  const store = createStore({ clock: settings.clock, seed: settings.seed, start: settings.start, retryCompression: settings.retryCompression, wallNow });
+  const loaded = settings.stateFile === undefined ? undefined : loadState(settings.stateFile);
+  if (loaded) store.restore(loaded.tenants);
+  const keys = createKeyMemory(loaded?.keys);
+
+  // Note: a tenant object is given the default endpoints once; loaded tenants already have theirs.
+  const opened = new WeakSet<TenantState>(store.tenantIds().map((id) => store.tenant(id)));
+  const open = (id: string) => {
+    const tenant = store.tenant(id);
+    if (!opened.has(tenant)) {
+      opened.add(tenant);
+      for (const url of settings.webhookUrls) addEndpoint(tenant, { url }, store.now(id));
+    }
+    return tenant;
+  };
+  const { stateFile } = settings;
+  const saver = createSaver(async () => {
+    if (stateFile === undefined) return;
+    // Note: tenants are serialized as they are (v8 copies them); store.snapshot() would clone them once more first.
+    const tenants = new Map(store.tenantIds().map((id) => [id, store.tenant(id)] as const));
+    await writeAtomically(stateFile, encodeState({ tenants, keys: new Map(keys.entries()) }));
+  });
+  const save = () => (stateFile === undefined ? Promise.resolve() : saver.save());
+  const changed = () => save().catch(onError);
+
+  const deliveries = createDeliveryRunner({
+    send: (tenant, due) =>
+      sendAttempt(tenant, due, {
+        secret: settings.webhookSecret,
+        fetch: settings.fetch,
+        timeoutMs: settings.deliveryTimeoutMs,
+        maxResponseBytes: settings.maxDeliveryResponseBytes,
+        wallNow,
+        validate: settings.validate.webhook?.bind(settings.validate),
+      }),
+    wallNow,
+    changed,
+    onError,
+  });
+  const clocks = createClockRunner({
+    open,
+    realTenants: () => store.tenantIds().filter((id) => store.tenant(id).clock.mode === 'real'),
+    deliveries,
+    wallNow,
+    changed,
+    onError,
+  });
+  if (settings.clock === 'real') clocks.startTicker(settings.tickMs);
+
+  const runtime: SandboxRuntime = {
+    store,
+    keys,
+    validators: settings.validate,
+    intercept: settings.intercept,
+    maxBodyBytes: settings.maxBodyBytes,
+    open,
+    authenticate: (headers) => (headers.has('authorization') ? variantA : variantB).authenticate(headers, keys),
+    async settle(id, wasChanged) {
+      // Note: what the command made due (a cancel's webhook) is sent now; the answer does not wait for receivers.
+      store.tick(id);
+      void deliveries.flush(open(id));
+      if (wasChanged) await save();
+    },
+    advance: (id, seconds) => clocks.advance(id, seconds),
+    deliver: (id) => deliveries.flush(open(id)),
+    async reset(id) {
+      store.reset(id);
+      keys.forget(id);
+      await save();
+    },
+    save,
+    onError,
+  };
+  const app = createApp(runtime, [variantA, variantB], settings.control);
+  const handle = (request: Request) => Promise.resolve(app.fetch(request));
+  const idOf = (tenant: SandboxTenant) => ('accessToken' in tenant ? tenantIdOf('a', tenant.accessToken) : tenantIdOf('b', tenant.publicKey));
+
+  let server: Server | undefined;
+  return {
+    fetch: handle,
+    async listen({ port = 4020, host = '127.0.0.1' } = {}) {
+      if (server) throw new Error('This sandbox is already listening; close() it first.');
+      const http = createAdaptorServer({ fetch: handle, overrideGlobalObjects: false }) as Server;
+      // Note: bounds what a slow or silent peer can hold: the headers in 10 s, the whole request in 30 s.
+      http.headersTimeout = 10_000;
+      http.requestTimeout = 30_000;
+      await new Promise<void>((resolve, reject) => {
+        http.once('error', reject);
+        http.listen(port, host, () => resolve());
+      });
+      server = http;
+      const { port: bound } = http.address() as { port: number };
+      return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` };
+    },
+    async close() {
+      clocks.stopTicker();
+      const closing = server;
+      server = undefined;
+      if (closing) {
+        await new Promise<void>((resolve) => {
+          closing.close(() => resolve());
+          closing.closeAllConnections();
+        });
+      }
+      await deliveries.idle();
+      await saver.idle();
+    },
+    async advance(tenant, seconds) {
+      await clocks.advance(idOf(tenant), seconds);
+    },
+    now: (tenant) => new Date(store.now(idOf(tenant))),
+    settled: () => deliveries.idle(),
+    tenantId: idOf,
+    webhookSecret: settings.webhookSecret,
+    store,
+    runtime,
+  };
+}

@@ -1,0 +1,22 @@
+// The body of a status-change webhook in each layout: the later one carries the object (a payment in the confirmed
+// shape), the earlier one the payment's create request; the earlier layout has no payout or appeal events.
+import { collectionOf, type StatusChange, type TenantState } from '../core/index.js';
+import type { WebhookLayout } from '../../webhooks/types.js';
+import { confirmedPayment } from '../shapes.js';
+
+/** A body ready to send, or why the event cannot be sent in the layout. */
+export type EventBody = { ok: true; type: string; body: Record<string, unknown> } | { ok: false; error: string };
+
+/** The body of `change` in `layout`. */
+export function eventBody(tenant: TenantState, change: StatusChange, layout: WebhookLayout): EventBody {
+  const { event } = change;
+  const head = { id: event.id, type: event.type, created_at: event.created_at };
+  if (layout === 'later') {
+    const data = event.type === 'payment.status_changed' ? confirmedPayment(event.data) : event.data;
+    return { ok: true, type: event.type, body: { ...head, data } };
+  }
+  if (change.kind !== 'payment') {
+    return { ok: false, error: `The earlier layout carries payment events only, so this ${event.type} event is not sent to an earlier-layout endpoint.` };
+  }
+  return { ok: true, type: event.type, body: { ...head, data: collectionOf(tenant, 'payment').requests.get(change.object_id) } };
+}

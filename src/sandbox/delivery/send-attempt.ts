@@ -1,0 +1,54 @@
+// One delivery attempt: the event's body in the endpoint's layout, signed with signWebhook (the endpoint's secret, or
+// the sandbox's), checked against the contract, and POSTed with a time-out, a cap on the answer and no redirects.
+import { PACKAGE_VERSION } from '../../../generated/version.js';
+import { deliver } from '../../webhooks/deliver.js';
+import { WEBHOOK_HEADERS } from '../../webhooks/headers.js';
+import { signWebhook } from '../../webhooks/sign.js';
+import { attemptContext, type DeliveryOutcome, type DueAttempt, type TenantState } from '../core/index.js';
+import type { SandboxValidators } from '../http/hooks.js';
+import { eventBody } from './event-body.js';
+
+/** The User-Agent of every delivery. */
+export const SANDBOX_USER_AGENT = `merchant-payments-sandbox/${PACKAGE_VERSION}`;
+
+/** What sending needs besides the attempt. */
+export interface SendSettings {
+  /** The sandbox's `whsec_…` secret, for endpoints registered without one. */
+  secret: string;
+  /** Where requests go: the global fetch, or a fetch handler such as createFetchWebhookHandler's. */
+  fetch: (request: Request) => Promise<Response>;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  /** The wall clock (ms): X-Timestamp is when the attempt is made, as receivers compare it with their own clock. */
+  wallNow: () => number;
+  validate?: SandboxValidators['webhook'];
+}
+
+/** Sends one due attempt and says how it went; never throws. */
+export async function sendAttempt(tenant: TenantState, due: DueAttempt, settings: SendSettings): Promise<DeliveryOutcome> {
+  const { change, endpoint } = attemptContext(tenant, due);
+  if (!endpoint) return { ok: false, error: 'The endpoint was removed before this attempt.' };
+  const built = eventBody(tenant, change, endpoint.layout);
+  if (!built.ok) return { ok: false, error: built.error };
+  const body = JSON.stringify(built.body);
+  let signature: Record<string, string>;
+  try {
+    const timestamp = Math.floor(settings.wallNow() / 1000);
+    signature = await signWebhook({ id: change.event.id, body, secret: endpoint.secret ?? settings.secret, layout: endpoint.layout, timestamp });
+  } catch {
+    // Note: the signer's message is not passed on, so that nothing about the secret reaches the delivery log.
+    return { ok: false, error: 'The attempt could not be signed: the secret is not a whsec_ secret.' };
+  }
+  const headers = { 'Content-Type': 'application/json', [WEBHOOK_HEADERS.userAgent]: SANDBOX_USER_AGENT, [WEBHOOK_HEADERS.type]: built.type, ...signature };
+  const violations = await settings.validate?.({ layout: endpoint.layout, headers, body: built.body });
+  if (violations?.length) {
+    return { ok: false, error: `The event breaks the contract, so it was not sent (a sandbox bug): ${violations.map((v) => `${v.pointer} ${v.detail}`).join('; ')}` };
+  }
+  try {
+    const fetchRequest = (url: string, init: RequestInit) => settings.fetch(new Request(url, init));
+    const { status } = await deliver(new URL(endpoint.url), { headers, body }, { timeoutMs: settings.timeoutMs, maxResponseBytes: settings.maxResponseBytes, fetch: fetchRequest });
+    return status >= 200 && status < 300 ? { ok: true, status } : { ok: false, status, error: `The endpoint answered ${status}.` };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : 'The attempt failed.' };
+  }
+}

@@ -1,0 +1,69 @@
+// One request to one of the contract's operations, from credentials to response. The Idempotency-Key is held from
+// before the request check until the command runs, so a second request with the same key gets 409 meanwhile.
+import { beginIdempotent, fingerprint, KEYED_COMMANDS, releaseIdempotent, type Answer, type Command } from '../core/index.js';
+import type { SandboxRuntime } from '../runtime.js';
+import type { OperationDef, VariantAdapter } from '../variants/operation.js';
+import { readJsonBody } from './body.js';
+import type { OperationRef, RequestCheck, RequestRejection } from './hooks.js';
+import { httpProblem, jsonResponse, newRequestId, problemBody, type ProblemInput } from './problem.js';
+
+/** The request handler of one operation of one variant. */
+export function operationHandler(variant: VariantAdapter, op: OperationDef, runtime: SandboxRuntime) {
+  const operation: OperationRef = { variant: variant.name, operationId: op.operationId, method: op.method, path: op.path };
+  const keyed = KEYED_COMMANDS.has(op.operationId);
+  return async (request: Request, pathParams: Record<string, string>): Promise<Response> => {
+    const url = new URL(request.url);
+    const where = { instance: url.pathname, requestId: newRequestId() };
+    const problem = (p: ProblemInput, headers?: Record<string, string>) => jsonResponse(p.status, problemBody(p, where), headers);
+
+    const auth = variant.authenticate(request.headers, runtime.keys);
+    if (!auth.ok) return problem(httpProblem('unauthorized', auth.detail), variant.challenge);
+    const intercepted = await runtime.intercept?.({ operation, tenant: auth.tenant, request });
+    if (intercepted) return intercepted;
+    const read = op.hasBody ? await readJsonBody(request, runtime.maxBodyBytes) : { ok: true as const, value: undefined };
+    if (!read.ok) return problem(httpProblem('bad_request', read.detail));
+
+    const command = op.command({ id: Object.values(pathParams)[0] ?? '', query: url.searchParams, body: read.value });
+    const key = keyed ? (request.headers.get('idempotency-key') ?? undefined) : undefined;
+    const check: RequestCheck = { operation, pathParams, query: url.searchParams, headers: request.headers, body: read.value };
+    const ran = await runChecked(runtime, auth.tenant, command, key, check);
+    if ('rejection' in ran) return problem(rejectionProblem(ran.rejection));
+    await runtime.settle(auth.tenant, ran.changed || auth.learned === true);
+
+    const { answer } = ran;
+    const status = answer.status;
+    const body = answer.ok ? op.shape(answer.body) : problemBody(answer.problem, where);
+    const headers: Record<string, string> = answer.replayed ? { 'idempotent-replayed': 'true' } : {};
+    const violations = await runtime.validators.response?.({ operation, status, headers: new Headers(headers), body });
+    if (violations?.length) {
+      return problem(httpProblem('internal_error', `The sandbox's ${status} answer to ${op.operationId} breaks the contract; this is a sandbox bug.`, violations));
+    }
+    return jsonResponse(status, body, headers);
+  };
+}
+
+type Ran = { answer: Answer; changed: boolean } | { rejection: RequestRejection };
+
+/** Holds the key (if any) while the request is checked, then runs the command, or answers at once (replay, 409, 422). */
+async function runChecked(runtime: SandboxRuntime, id: string, command: Command, key: string | undefined, check: RequestCheck): Promise<Ran> {
+  const tenant = runtime.open(id);
+  const held = key !== undefined;
+  if (held) {
+    const known = beginIdempotent(tenant, command.type, key, fingerprint(command), runtime.store.now(id));
+    if (known.kind === 'answer') return { answer: known.answer, changed: false };
+  }
+  try {
+    const rejection = await runtime.validators.request?.(check);
+    if (rejection) return { rejection };
+  } finally {
+    // Note: released either way; execute takes the key again synchronously, so no request can come in between.
+    if (held) releaseIdempotent(tenant, command.type, key);
+  }
+  const result = runtime.store.execute(id, key === undefined ? command : { ...command, idempotency_key: key });
+  return { answer: result.answer, changed: held || result.events.length > 0 };
+}
+
+function rejectionProblem(r: RequestRejection): ProblemInput {
+  const title = r.status === 400 ? 'Bad request' : 'Unprocessable request';
+  return { status: r.status, code: r.code ?? (r.status === 400 ? 'bad_request' : 'validation_failed'), title, detail: r.detail, errors: r.errors };
+}

@@ -1,0 +1,94 @@
+// The options of createSandbox, their defaults, and the checks that make a bad one fail when the sandbox is created.
+import { randomBytes } from 'node:crypto';
+import { secretKeyList } from '../webhooks/crypto.js';
+import { checkLimits, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../webhooks/deliver.js';
+import type { ClockMode } from './core/index.js';
+import type { ControlRoutes } from './http/control.js';
+import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
+import { DEFAULT_MAX_BODY_BYTES } from './http/body.js';
+
+/** Options of createSandbox. */
+export interface SandboxOptions {
+  /** `manual` (default): a tenant's clock stands still until advanced; `real`: it follows the wall clock. */
+  clock?: ClockMode;
+  /** Seed of the ids: the same seed and the same requests give the same ids. Default `sandbox`. */
+  seed?: string;
+  /** Where manual clocks start. Default 2026-01-01T00:00:00Z. */
+  start?: Date | number;
+  /** The `whsec_…` secret deliveries are signed with (endpoints may have their own); default: a new random one. */
+  webhookSecret?: string;
+  /** Endpoints every tenant starts with (later layout, signed with webhookSecret). */
+  webhookUrls?: readonly string[];
+  /** A file to load the state from at start and save it to after every change. */
+  stateFile?: string;
+  /** The fetch deliveries go through (default globalThis.fetch); a fetch handler delivers in-process. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Checks of requests, responses and webhook bodies against the contract. */
+  validate?: SandboxValidators;
+  /** The control API's routes, mounted under /_sandbox. */
+  control?: ControlRoutes;
+  /** Runs before each operation (fault injection); a Response answers in its place. */
+  intercept?: RequestInterceptor;
+  /** The wall clock in ms (default Date.now): real clocks follow it, and X-Timestamp is read from it. */
+  now?: () => number;
+  /** How long a receiver may take to answer a delivery (default 10,000 ms). */
+  deliveryTimeoutMs?: number;
+  /** How much of a receiver's answer is read (default 65,536 bytes). */
+  maxDeliveryResponseBytes?: number;
+  /** The largest request body accepted (default 262,144 bytes); a larger one gets 400. */
+  maxBodyBytes?: number;
+  /** How often real clocks are ticked, in ms (default 250). */
+  tickMs?: number;
+  /** How many times faster than the contract's schedule webhook retries run (default 60). */
+  retryCompression?: number;
+  /** Told about failures of the sandbox itself (default: one line on stderr, without the stack). */
+  onError?: (error: unknown) => void;
+}
+
+/** The options with every default filled in. */
+export type ResolvedOptions = Required<Omit<SandboxOptions, 'stateFile' | 'control' | 'intercept' | 'start'>> &
+  Pick<SandboxOptions, 'stateFile' | 'control' | 'intercept' | 'start'>;
+
+/** A new `whsec_` secret: 24 random bytes, as `stripe listen` makes one. */
+export const generateWebhookSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+
+const reportError = (error: unknown) => {
+  console.error(`merchant-payments-sandbox: ${error instanceof Error ? error.message : String(error)}`);
+};
+
+/** Fills in the defaults and throws a TypeError or RangeError naming the first bad option. */
+export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
+  const resolved: ResolvedOptions = {
+    clock: options.clock ?? 'manual',
+    seed: options.seed ?? 'sandbox',
+    webhookSecret: options.webhookSecret ?? generateWebhookSecret(),
+    webhookUrls: options.webhookUrls ?? [],
+    fetch: options.fetch ?? ((request) => fetch(request)),
+    validate: options.validate ?? {},
+    now: options.now ?? Date.now,
+    deliveryTimeoutMs: options.deliveryTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxDeliveryResponseBytes: options.maxDeliveryResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    tickMs: options.tickMs ?? 250,
+    retryCompression: options.retryCompression ?? 60,
+    onError: options.onError ?? reportError,
+    stateFile: options.stateFile,
+    control: options.control,
+    intercept: options.intercept,
+    start: options.start,
+  };
+  if (resolved.clock !== 'manual' && resolved.clock !== 'real') throw new TypeError(`clock must be "manual" or "real", got ${String(resolved.clock)}.`);
+  try {
+    secretKeyList(resolved.webhookSecret);
+  } catch {
+    throw new TypeError('webhookSecret must be a whsec_ secret: "whsec_" followed by base64 of at least 24 random bytes.');
+  }
+  for (const url of resolved.webhookUrls) {
+    if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : '')) throw new TypeError('Each of webhookUrls must be an absolute http:// or https:// URL.');
+  }
+  checkLimits(resolved.deliveryTimeoutMs, resolved.maxDeliveryResponseBytes);
+  for (const [name, value] of [['maxBodyBytes', resolved.maxBodyBytes], ['tickMs', resolved.tickMs], ['retryCompression', resolved.retryCompression]] as const) {
+    if (!(typeof value === 'number' && value > 0 && Number.isFinite(value))) throw new RangeError(`${name} must be a positive number, got ${String(value)}.`);
+  }
+  return resolved;
+}

@@ -1,0 +1,78 @@
+// The merchant-payments-sandbox command, run from its source with tsx, on free ports of 127.0.0.1; every process it
+// starts is stopped by pid.
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { root } from '../../scripts/lib/tools.mjs';
+import { spawnTiedNode, stopChild } from '../../src/mock/children.js';
+import { freePort } from '../../src/mock/ports.js';
+import { fromSource, stillBound } from '../mock/processes.js';
+
+const command = path.join(root, 'src/sandbox/command.ts');
+const started: ChildProcess[] = [];
+const dir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-command-'));
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((child) => stopChild(child)));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the command to completion; resolves to its exit code and output. */
+function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnTiedNode(command, args, { cwd: root, nodeArgs: fromSource, env });
+  started.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+// Note: the command creates a payment, advances nothing (manual clock), and exits 7 only if it reads it back as created.
+const script = `
+const base = process.env.MERCHANT_PAYMENTS_SANDBOX_URL;
+const headers = { authorization: 'Bearer t', 'content-type': 'application/json', 'idempotency-key': 'k1' };
+const created = await (await fetch(base + '/payments', { method: 'POST', headers, body: JSON.stringify({ amount: '1.00', currency: 'EUR', requisite: { type: 'card' } }) })).json();
+await new Promise((r) => setTimeout(r, 300));
+const again = await (await fetch(base + '/payments/' + created.data.id, { headers })).json();
+console.log('status ' + again.data.status + ' secret ' + (process.env.WEBHOOK_SECRET ?? '').slice(0, 6));
+process.exit(again.data.status === 'created' ? 7 : 1);`;
+
+describe('merchant-payments-sandbox', () => {
+  it('runs a command with --clock manual and MERCHANT_PAYMENTS_SANDBOX_URL set, exits with its code, and frees the port', async () => {
+    const port = await freePort();
+    const env = { ...process.env, WEBHOOK_SECRET: undefined };
+    const { code, stdout } = await run(['--port', String(port), '--clock', 'manual', '--', process.execPath, '--input-type=module', '-e', script], env);
+    expect(stdout).toContain(`listening on http://127.0.0.1:${port} (clock manual`);
+    expect(stdout).toMatch(/webhook signing secret \(generated; set WEBHOOK_SECRET to keep one\): whsec_[A-Za-z0-9+/=]{32}\n/);
+    expect(stdout).toContain('status created secret whsec_');
+    expect(code).toBe(7);
+    expect(await stillBound([port])).toEqual([]);
+  });
+
+  it('prints no secret it was given', async () => {
+    const port = await freePort();
+    const secret = `whsec_${Buffer.from('a-secret-given-by-environment!!').toString('base64')}`;
+    const { code, stdout, stderr } = await run(['--port', String(port), '--', process.execPath, '-e', 'process.exit(0)'], { ...process.env, WEBHOOK_SECRET: secret });
+    expect(code).toBe(0);
+    expect(`${stdout}${stderr}`).not.toContain(secret);
+    expect(stdout).not.toContain('whsec_');
+  });
+
+  it('exits 1 with a clear message on a state file it cannot read, and leaves the file as it was', async () => {
+    const file = path.join(dir, 'foreign.json');
+    writeFileSync(file, '{"not":"a state file"}');
+    const { code, stderr } = await run(['--port', String(await freePort()), '--state', file]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`${file} is not a sandbox state file`);
+    expect(readFileSync(file, 'utf8')).toBe('{"not":"a state file"}');
+  });
+
+  it('exits 2 on a usage error and 0 on --help', async () => {
+    const bad = await run(['--clock', 'sometimes']);
+    const help = await run(['--help']);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--clock must be "real" or "manual"')]);
+    expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('Exit codes:')]);
+  });
+});

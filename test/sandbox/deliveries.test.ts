@@ -1,0 +1,107 @@
+// Webhook deliveries: retried on the core's schedule until a 2xx, each retry with the same X-Event-ID and its own
+// X-Timestamp; the earlier layout; an endpoint's own secret; no redirects; a time-out; real clocks ticking by themselves.
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+import { addEndpoint } from '../../src/sandbox/core/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { clientA, HOOK_URL, newSandbox, paymentBody, receiver } from './fixtures.js';
+
+const TENANT = { accessToken: 'token-a' };
+const deliveriesOf = (sandbox: Sandbox) => [...sandbox.runtime.open(sandbox.tenantId(TENANT)).deliveries.values()];
+
+async function cancelOne(sandbox: Sandbox) {
+  const client = clientA(sandbox);
+  const payment = (await client.POST('/payments', { body: paymentBody() })).data!.data;
+  await client.POST('/payments/{id}/cancel', { params: { path: { id: payment.id } } });
+  await sandbox.settled();
+  return payment;
+}
+
+describe('webhook deliveries', () => {
+  it('retries until a 2xx, with the same X-Event-ID and a new X-Timestamp each time; the log matches', async () => {
+    let wall = Date.now();
+    const hooks = receiver({ answer: (n) => (n <= 3 ? 503 : undefined) });
+    const fetch = (request: Request) => {
+      wall += 1000;
+      return hooks.fetch(request);
+    };
+    const sandbox = newSandbox({ webhookUrls: [HOOK_URL], fetch, now: () => wall });
+    await cancelOne(sandbox);
+    expect(hooks.requests).toHaveLength(1);
+    await sandbox.advance(TENANT, 60);
+
+    const ids = new Set(hooks.requests.map((r) => r.headers.get('x-event-id')));
+    const stamps = new Set(hooks.requests.map((r) => r.headers.get('x-timestamp')));
+    expect([hooks.requests.length, ids.size, stamps.size, hooks.events.length]).toEqual([4, 1, 4, 1]);
+    expect(hooks.events[0]!.id).toBe([...ids][0]);
+    const [delivery] = deliveriesOf(sandbox);
+    expect(delivery!.state).toBe('delivered');
+    expect(delivery!.attempts.map((a) => a.outcome?.status)).toEqual([503, 503, 503, 200]);
+    // Note: the core's schedule compressed 60 times: 1, 2 and 4 seconds between attempts.
+    expect(delivery!.attempts.map((a) => a.due_at.slice(11))).toEqual(['00:00:00Z', '00:00:01Z', '00:00:03Z', '00:00:07Z']);
+    expect(hooks.requests.every((r) => r.headers.get('user-agent')?.startsWith('merchant-payments-sandbox/'))).toBe(true);
+  });
+
+  it('sends the earlier layout to an endpoint that asks for it: no X-Timestamp, data shaped like the create request', async () => {
+    const hooks = receiver({ allowEarlierLayout: true });
+    const sandbox = newSandbox({ fetch: hooks.fetch });
+    addEndpoint(sandbox.runtime.open(sandbox.tenantId(TENANT)), { url: HOOK_URL, layout: 'earlier' }, sandbox.now(TENANT).getTime());
+    const body = paymentBody({ metadata: { order_id: 'o-1' } });
+    await clientA(sandbox).POST('/payments', { body: body as never });
+    await sandbox.advance(TENANT, 60);
+    expect(hooks.requests.map((r) => r.headers.has('x-timestamp'))).toEqual([false, false]);
+    expect(hooks.events.map((e) => e.data)).toEqual([body, body]);
+  });
+
+  it('does not send payout or appeal events in the earlier layout, and logs why', async () => {
+    const hooks = receiver({ allowEarlierLayout: true });
+    const sandbox = newSandbox({ fetch: hooks.fetch });
+    const client = clientA(sandbox);
+    const payment = (await client.POST('/payments', { body: paymentBody({ amount: '9.05' }) })).data!.data;
+    addEndpoint(sandbox.runtime.open(sandbox.tenantId(TENANT)), { url: HOOK_URL, layout: 'earlier' }, sandbox.now(TENANT).getTime());
+    await client.POST('/appeals', { body: { transaction_id: payment.id, amount: '1.00', currency: 'EUR' } });
+    await sandbox.advance(TENANT, 10);
+    const appealDelivery = deliveriesOf(sandbox).find((d) => d.attempts[0]?.outcome?.error?.includes('appeal.status_changed'));
+    expect(appealDelivery?.attempts[0]?.outcome).toEqual({ ok: false, error: expect.stringContaining('earlier layout carries payment events only') });
+    expect(hooks.events.every((e) => e.type === 'payment.status_changed')).toBe(true);
+  });
+
+  it("signs with the endpoint's own secret when it has one", async () => {
+    const secret = `whsec_${Buffer.from('another-endpoint-secret-24-bytes').toString('base64')}`;
+    const got: { headers: Headers; body: string }[] = [];
+    const sandbox = newSandbox({ fetch: async (r) => (got.push({ headers: r.headers, body: await r.text() }), new Response(null, { status: 204 })) });
+    addEndpoint(sandbox.runtime.open(sandbox.tenantId(TENANT)), { url: HOOK_URL, secret }, sandbox.now(TENANT).getTime());
+    await cancelOne(sandbox);
+    const [delivery] = got;
+    const verified = new Webhook(secret).verify(delivery!.body, {
+      'webhook-id': delivery!.headers.get('x-event-id')!,
+      'webhook-timestamp': delivery!.headers.get('x-timestamp')!,
+      'webhook-signature': delivery!.headers.get('x-signature')!,
+    });
+    expect((verified as { type: string }).type).toBe('payment.status_changed');
+  });
+
+  it('follows no redirect and gives up on a receiver that does not answer in time', async () => {
+    const calls: string[] = [];
+    const fetch = (request: Request) => {
+      calls.push(request.url);
+      if (request.url.endsWith('/moved')) return Promise.resolve(new Response(null, { status: 302, headers: { location: 'http://elsewhere.test/' } }));
+      return new Promise<Response>(() => {});
+    };
+    const sandbox = newSandbox({ webhookUrls: ['http://merchant.test/moved', 'http://merchant.test/silent'], fetch, deliveryTimeoutMs: 50 });
+    await cancelOne(sandbox);
+    const outcomes = deliveriesOf(sandbox).map((d) => d.attempts[0]!.outcome!.error);
+    expect(outcomes).toEqual([expect.stringContaining('a redirect to http://elsewhere.test/'), expect.stringContaining('no complete answer within 50 ms')]);
+    expect(calls).toEqual(['http://merchant.test/moved', 'http://merchant.test/silent']);
+  });
+
+  it('moves a real clock by itself: a payment is processed and its webhooks sent without an advance', async () => {
+    let wall = Date.now();
+    const hooks = receiver();
+    const sandbox = newSandbox({ clock: 'real', tickMs: 5, now: () => wall, webhookUrls: [HOOK_URL], fetch: (r) => hooks.fetch(r) });
+    await clientA(sandbox).POST('/payments', { body: paymentBody() });
+    wall += 60_000;
+    for (let i = 0; i < 200 && hooks.events.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(hooks.later.map((e) => e.data.status)).toEqual(['pending', 'succeeded']);
+  });
+});

@@ -1,0 +1,105 @@
+// Shared set-up for the sandbox's HTTP tests: sandboxes whose every response and webhook body is checked against the
+// bundled specs by Ajv (independently of the sandbox's own code), typed clients on sandbox.fetch, and a receiver.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterEach } from 'vitest';
+import { createVariantAClient, createVariantBClient } from '../../src/index.js';
+import { createFetchWebhookHandler, type VerifiedWebhookEvent, type WebhookEvent } from '../../src/webhooks/index.js';
+import { createSandbox, type Sandbox, type SandboxOptions, type SandboxValidators } from '../../src/sandbox/index.js';
+import { BundledSpec, type Node } from '../contract/bundled-spec.js';
+
+/** The origin in-process requests use; nothing listens there. */
+export const ORIGIN = 'http://sandbox.test';
+/** Where in-process deliveries are addressed. */
+export const HOOK_URL = 'http://merchant.test/webhooks';
+/** A fixed webhook secret. */
+export const SECRET = `whsec_${Buffer.from('sandbox-test-secret-24-bytes-long').toString('base64')}`;
+
+const specs = { A: await BundledSpec.open('Variant A', 'variant-a'), B: await BundledSpec.open('Variant B', 'variant-b') };
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+const compiled = new Map<string, ValidateFunction>();
+
+function validator(spec: BundledSpec, key: string, schema: Node): ValidateFunction {
+  let validate = compiled.get(key);
+  if (!validate) compiled.set(key, (validate = ajv.compile(spec.expand(schema) as Node)));
+  return validate;
+}
+
+const issues = (validate: ValidateFunction) => (validate.errors ?? []).map((e) => ({ pointer: e.instancePath || '/', detail: `${e.message ?? 'invalid'} (${e.schemaPath})` }));
+
+/** Checks every response and webhook body against the bundled spec of its variant, with Ajv. */
+export const contractChecks: SandboxValidators = {
+  response({ operation, status, body }) {
+    const spec = specs[operation.variant];
+    const op = spec.operation(operation.operationId);
+    const response = op && spec.response(op, String(status));
+    if (!response) return [{ pointer: '/', detail: `${operation.operationId} declares no ${status} response` }];
+    const schema = spec.bodySchema(response, status >= 400 ? 'application/problem+json' : 'application/json');
+    if (!schema) return [{ pointer: '/', detail: `${operation.operationId} ${status} has no schema` }];
+    const validate = validator(spec, `${operation.variant} ${operation.operationId} ${status}`, schema);
+    return validate(body) ? undefined : issues(validate);
+  },
+  webhook({ layout, body }) {
+    const spec = specs.A;
+    const name = layout === 'later' ? 'onStatusChange' : 'onStatusChangeEarlier';
+    const validate = validator(spec, name, spec.bodySchema(spec.requestBody(spec.operation(name)!))!);
+    return validate(body) ? undefined : issues(validate);
+  },
+};
+
+const open: Sandbox[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+/** A sandbox with a fixed seed and secret and the contract checks, closed after the test. */
+export function newSandbox(options: SandboxOptions = {}): Sandbox {
+  const sandbox = createSandbox({ seed: 'test', webhookSecret: SECRET, validate: contractChecks, ...options });
+  open.push(sandbox);
+  return sandbox;
+}
+
+/** A Variant A client on the sandbox, in-process. */
+export const clientA = (sandbox: Sandbox, accessToken = 'token-a') =>
+  createVariantAClient({ baseUrl: ORIGIN, accessToken, fetch: sandbox.fetch, retry: false });
+
+/** A Variant B client on the sandbox, in-process. */
+export const clientB = (sandbox: Sandbox, publicKey = 'pk_test', secretKey = 'sk_test') =>
+  createVariantBClient({ baseUrl: ORIGIN, publicKey, secretKey, fetch: sandbox.fetch, retry: false });
+
+/** One request as a receiver got it. */
+export interface Received {
+  headers: Headers;
+  body: string;
+}
+
+/** A receiver behind the package's fetch handler that records the raw requests and the verified events. */
+export function receiver(options: { allowEarlierLayout?: boolean; answer?: (n: number) => number | undefined } = {}) {
+  const requests: Received[] = [];
+  const events: VerifiedWebhookEvent<boolean>[] = [];
+  const handler = createFetchWebhookHandler<boolean>({
+    secrets: SECRET,
+    allowEarlierLayout: options.allowEarlierLayout ?? false,
+    onEvent: (event) => void events.push(event),
+  });
+  const fetch = async (request: Request) => {
+    const copy = request.clone();
+    requests.push({ headers: request.headers, body: await copy.text() });
+    const status = options.answer?.(requests.length);
+    if (status !== undefined) return new Response(null, { status });
+    return handler(request);
+  };
+  // Note: `later` narrows the events when the receiver takes the later layout only.
+  return { fetch, requests, events, later: events as WebhookEvent[] };
+}
+
+/** A JSON request to the sandbox. */
+export function call(sandbox: Sandbox, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Response> {
+  const init: RequestInit = { method, headers: { 'content-type': 'application/json', ...headers } };
+  if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
+  return sandbox.fetch(new Request(`${ORIGIN}${path}`, init));
+}
+
+/** A create-payment body. */
+export const paymentBody = (over: Record<string, unknown> = {}) => ({ amount: '42.50', currency: 'EUR', requisite: { type: 'card' }, ...over });

@@ -1,0 +1,93 @@
+// The state file: a round trip through it, atomic saves, and a corrupt or foreign file that stops start-up with a
+// clear error and is left exactly as it was.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSandbox, StateFileError } from '../../src/sandbox/index.js';
+import { encodeState } from '../../src/sandbox/persistence/state-file.js';
+import { clientA, clientB, newSandbox, paymentBody } from './fixtures.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-state-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const stateFile = () => path.join(dir, `state-${++files}.bin`);
+
+describe('the state file', () => {
+  it('round-trips tenants, their clocks, idempotency records and Variant B key pairs', async () => {
+    const file = stateFile();
+    const first = newSandbox({ stateFile: file });
+    const payment = (await clientA(first).POST('/payments', { body: paymentBody(), headers: { 'Idempotency-Key': 'k-1' } })).data!.data;
+    await first.advance({ accessToken: 'token-a' }, 60);
+    await clientB(first, 'pk_1', 'sk_1').GET('/merchant/v1/balance');
+    await first.close();
+
+    const second = newSandbox({ stateFile: file });
+    const retrieved = await clientA(second).GET('/payments/{id}', { params: { path: { id: payment.id } } });
+    expect(retrieved.data?.data.status).toBe('succeeded');
+    expect(second.now({ accessToken: 'token-a' }).toISOString()).toBe('2026-01-01T00:01:00.000Z');
+    const replay = await clientA(second).POST('/payments', { body: paymentBody(), headers: { 'Idempotency-Key': 'k-1' } });
+    expect([replay.response.headers.get('idempotent-replayed'), replay.data?.data.id]).toEqual(['true', payment.id]);
+    expect((await clientB(second, 'pk_1', 'sk_other').GET('/merchant/v1/balance')).response.status).toBe(401);
+    // Note: the seeded ids go on where they stopped, so no id is issued twice.
+    const next = (await clientA(second).POST('/payments', { body: paymentBody() })).data!.data;
+    expect(next.id).not.toBe(payment.id);
+  });
+
+  it('saves before answering, by writing a new file and renaming it over the old one', async () => {
+    const file = stateFile();
+    const sandbox = newSandbox({ stateFile: file });
+    await clientA(sandbox).POST('/payments', { body: paymentBody() });
+    const saved = readFileSync(file);
+    expect(saved.subarray(0, 8).toString('latin1')).toBe('MPSBXST\n');
+    const reloaded = createSandbox({ stateFile: file });
+    expect((await clientA(reloaded).GET('/payments')).data?.pagination.total).toBe(1);
+    await reloaded.close();
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it.each([
+    ['a file of something else', () => Buffer.from('{"tenants":{}}\n'), /is not a sandbox state file/],
+    ['a truncated file', () => encodeState({ tenants: new Map(), keys: new Map() }).subarray(0, 50), /is corrupt/],
+    ['a file with a flipped byte', () => flip(encodeState({ tenants: new Map(), keys: new Map() })), /is corrupt \(its checksum does not match\)/],
+    ['a file of another format version', () => version(encodeState({ tenants: new Map(), keys: new Map() }), 99), /has state format 99/],
+  ])('refuses %s with a clear error and leaves it as it was', async (_name, bytes, message) => {
+    const file = stateFile();
+    const content = bytes();
+    writeFileSync(file, content);
+    let error: unknown;
+    try {
+      createSandbox({ stateFile: file });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(StateFileError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).toContain(file);
+    expect(readFileSync(file).equals(content)).toBe(true);
+  });
+
+  it('refuses a state file in a folder that does not exist', () => {
+    expect(() => createSandbox({ stateFile: path.join(dir, 'missing', 'state.bin') })).toThrow(/folder of .* does not exist/);
+  });
+
+  it('starts empty when the file does not exist yet, and creates it on the first change', async () => {
+    const file = stateFile();
+    const sandbox = newSandbox({ stateFile: file });
+    expect(readdirSync(dir)).not.toContain(path.basename(file));
+    await clientA(sandbox).POST('/payments', { body: paymentBody() });
+    expect(readdirSync(dir)).toContain(path.basename(file));
+  });
+});
+
+function flip(bytes: Buffer): Buffer {
+  const copy = Buffer.from(bytes);
+  copy[copy.length - 1]! ^= 0xff;
+  return copy;
+}
+
+function version(bytes: Buffer, n: number): Buffer {
+  const copy = Buffer.from(bytes);
+  copy.writeUInt32BE(n, 8);
+  return copy;
+}
