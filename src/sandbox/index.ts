@@ -4,6 +4,7 @@ export { createSandbox, type Sandbox, type SandboxTenant } from './create-sandbo
 export type { SandboxOptions } from './options.js';
 export type { OperationRef, RequestCheck, RequestInterceptor, RequestRejection, ResponseCheck, SandboxValidators, WebhookCheck } from './http/hooks.js';
 export { CONTROL_PREFIX, type ControlRoutes } from './http/control.js';
+export { contractValidators } from './http/contract-validators.js';
 export type { SandboxRuntime } from './runtime.js';
 export { StateFileError } from './persistence/state-file.js';
 export {

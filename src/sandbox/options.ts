@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { secretKeyList } from '../webhooks/crypto.js';
 import { checkLimits, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../webhooks/deliver.js';
 import type { ClockMode } from './core/index.js';
+import { contractValidators } from './http/contract-validators.js';
 import type { ControlRoutes } from './http/control.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http/body.js';
@@ -23,8 +24,12 @@ export interface SandboxOptions {
   stateFile?: string;
   /** The fetch deliveries go through (default globalThis.fetch); a fetch handler delivers in-process. */
   fetch?: (request: Request) => Promise<Response>;
-  /** Checks of requests, responses and webhook bodies against the contract. */
-  validate?: SandboxValidators;
+  /**
+   * Checks of requests, responses and webhook bodies. Default: the contract's own (`contractValidators`), so a response
+   * that breaks the contract is a 500 naming the violation rather than a test passing on a sandbox bug. `false` turns
+   * every check off (a benchmark of the core alone, say); validators given here replace the default.
+   */
+  validate?: SandboxValidators | false;
   /** The control API's routes, mounted under /_sandbox. */
   control?: ControlRoutes;
   /** Runs before each operation (fault injection); a Response answers in its place. */
@@ -46,8 +51,8 @@ export interface SandboxOptions {
 }
 
 /** The options with every default filled in. */
-export type ResolvedOptions = Required<Omit<SandboxOptions, 'stateFile' | 'control' | 'intercept' | 'start'>> &
-  Pick<SandboxOptions, 'stateFile' | 'control' | 'intercept' | 'start'>;
+export type ResolvedOptions = Required<Omit<SandboxOptions, 'stateFile' | 'control' | 'intercept' | 'start' | 'validate'>> &
+  Pick<SandboxOptions, 'stateFile' | 'control' | 'intercept' | 'start'> & { validate: SandboxValidators };
 
 /** A new `whsec_` secret: 24 random bytes, as `stripe listen` makes one. */
 export const generateWebhookSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
@@ -64,7 +69,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     webhookSecret: options.webhookSecret ?? generateWebhookSecret(),
     webhookUrls: options.webhookUrls ?? [],
     fetch: options.fetch ?? ((request) => fetch(request)),
-    validate: options.validate ?? {},
+    validate: options.validate === false ? {} : (options.validate ?? contractValidators),
     now: options.now ?? Date.now,
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxDeliveryResponseBytes: options.maxDeliveryResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,

@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import { afterEach } from 'vitest';
 import { createVariantAClient, createVariantBClient } from '../../src/index.js';
 import { createFetchWebhookHandler, type VerifiedWebhookEvent, type WebhookEvent } from '../../src/webhooks/index.js';
-import { createSandbox, type Sandbox, type SandboxOptions, type SandboxValidators } from '../../src/sandbox/index.js';
+import { contractValidators, createSandbox, type Sandbox, type SandboxOptions, type SandboxValidators } from '../../src/sandbox/index.js';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 
 /** The origin in-process requests use; nothing listens there. */
@@ -48,14 +48,27 @@ export const contractChecks: SandboxValidators = {
   },
 };
 
+/** The sandbox's own default checks (src/validation) and the Ajv checks above, so every answer passes both. */
+export const bothChecks: SandboxValidators = {
+  request: contractValidators.request,
+  async response(check) {
+    const found = [...((await contractValidators.response?.(check)) ?? []), ...((await contractChecks.response?.(check)) ?? [])];
+    return found.length > 0 ? found : undefined;
+  },
+  async webhook(check) {
+    const found = [...((await contractValidators.webhook?.(check)) ?? []), ...((await contractChecks.webhook?.(check)) ?? [])];
+    return found.length > 0 ? found : undefined;
+  },
+};
+
 const open: Sandbox[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 
-/** A sandbox with a fixed seed and secret and the contract checks, closed after the test. */
+/** A sandbox with a fixed seed and secret and both contract checks, closed after the test. */
 export function newSandbox(options: SandboxOptions = {}): Sandbox {
-  const sandbox = createSandbox({ seed: 'test', webhookSecret: SECRET, validate: contractChecks, ...options });
+  const sandbox = createSandbox({ seed: 'test', webhookSecret: SECRET, validate: bothChecks, ...options });
   open.push(sandbox);
   return sandbox;
 }

@@ -86,7 +86,7 @@ describe('problems', () => {
   it('names the violations of a list query in errors[]', async () => {
     const response = await call(newSandbox(), 'GET', '/merchant/v1/payouts?limit=500', { 'x-public-key': 'p', 'x-secret-key': 's' });
     const body = await response.json();
-    expect([response.status, body.code, body.errors]).toEqual([422, 'validation_failed', [{ pointer: '/limit', detail: 'An integer from 1 to 100.' }]]);
+    expect([response.status, body.code, body.errors]).toEqual([422, 'validation_failed', [{ pointer: '/limit', detail: 'Query parameter "limit" must be at most 100.' }]]);
   });
 
   it('answers 400 to malformed JSON and to a body over the cap, before anything runs', async () => {

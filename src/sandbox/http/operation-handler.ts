@@ -5,7 +5,7 @@ import type { SandboxRuntime } from '../runtime.js';
 import type { OperationDef, VariantAdapter } from '../variants/operation.js';
 import { readJsonBody } from './body.js';
 import type { OperationRef, RequestCheck, RequestRejection } from './hooks.js';
-import { httpProblem, jsonResponse, newRequestId, problemBody, type ProblemInput } from './problem.js';
+import { contentTypeOf, httpProblem, jsonResponse, newRequestId, problemBody, type ProblemInput } from './problem.js';
 
 /** The request handler of one operation of one variant. */
 export function operationHandler(variant: VariantAdapter, op: OperationDef, runtime: SandboxRuntime) {
@@ -14,14 +14,16 @@ export function operationHandler(variant: VariantAdapter, op: OperationDef, runt
   return async (request: Request, pathParams: Record<string, string>): Promise<Response> => {
     const url = new URL(request.url);
     const where = { instance: url.pathname, requestId: newRequestId() };
-    const problem = (p: ProblemInput, headers?: Record<string, string>) => jsonResponse(p.status, problemBody(p, where), headers);
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => checkedResponse(runtime, operation, where, status, body, headers);
+    const problem = (p: ProblemInput, headers?: Record<string, string>) => send(p.status, problemBody(p, where), headers);
 
     const auth = variant.authenticate(request.headers, runtime.keys);
     if (!auth.ok) return problem(httpProblem('unauthorized', auth.detail), variant.challenge);
     const intercepted = await runtime.intercept?.({ operation, tenant: auth.tenant, request });
     if (intercepted) return intercepted;
-    const read = op.hasBody ? await readJsonBody(request, runtime.maxBodyBytes) : { ok: true as const, value: undefined };
-    if (!read.ok) return problem(httpProblem('bad_request', read.detail));
+    // Note: read even where the operation takes no body, so that the request check can refuse one that was sent.
+    const read = await readJsonBody(request, runtime.maxBodyBytes);
+    if (!read.ok) return problem(httpProblem('bad_request', read.detail, [{ pointer: '', detail: read.detail }]));
 
     const command = op.command({ id: Object.values(pathParams)[0] ?? '', query: url.searchParams, body: read.value });
     const key = keyed ? (request.headers.get('idempotency-key') ?? undefined) : undefined;
@@ -31,15 +33,24 @@ export function operationHandler(variant: VariantAdapter, op: OperationDef, runt
     await runtime.settle(auth.tenant, ran.changed || auth.learned === true);
 
     const { answer } = ran;
-    const status = answer.status;
     const body = answer.ok ? op.shape(answer.body) : problemBody(answer.problem, where);
-    const headers: Record<string, string> = answer.replayed ? { 'idempotent-replayed': 'true' } : {};
-    const violations = await runtime.validators.response?.({ operation, status, headers: new Headers(headers), body });
-    if (violations?.length) {
-      return problem(httpProblem('internal_error', `The sandbox's ${status} answer to ${op.operationId} breaks the contract; this is a sandbox bug.`, violations));
-    }
-    return jsonResponse(status, body, headers);
+    return send(answer.status, body, answer.replayed ? { 'idempotent-replayed': 'true' } : {});
   };
+}
+
+/** The response, once the response check passed it; a response that breaks the contract becomes a 500 naming why. */
+async function checkedResponse(
+  runtime: SandboxRuntime,
+  operation: OperationRef,
+  where: { instance: string; requestId: string },
+  status: number,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<Response> {
+  const violations = await runtime.validators.response?.({ operation, status, headers: new Headers({ 'content-type': contentTypeOf(status), ...headers }), body });
+  if (!violations?.length) return jsonResponse(status, body, headers);
+  const detail = `The sandbox's ${status} answer to ${operation.operationId} breaks the contract; this is a sandbox bug.`;
+  return jsonResponse(500, problemBody(httpProblem('internal_error', detail, violations), where));
 }
 
 type Ran = { answer: Answer; changed: boolean } | { rejection: RequestRejection };

@@ -42,8 +42,10 @@ export function problemBody(problem: ProblemInput, where: { instance: string; re
   return { type: problemType(code), title, status, detail, instance: where.instance, code, request_id: where.requestId, ...(errors ? { errors } : {}) };
 }
 
-/** A JSON response: `application/problem+json` for a 4xx/5xx, `application/json` otherwise. */
+/** The media type of a JSON answer: `application/problem+json` for a 4xx/5xx, `application/json` otherwise. */
+export const contentTypeOf = (status: number) => (status >= 400 ? 'application/problem+json' : 'application/json');
+
+/** A JSON response in the media type of its status. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  const type = status >= 400 ? 'application/problem+json' : 'application/json';
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': type, ...headers } });
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': contentTypeOf(status), ...headers } });
 }

@@ -17,8 +17,6 @@ export interface OperationDef {
   method: 'GET' | 'POST';
   /** The spec's path template, prefix included, e.g. `/merchant/v1/payments/{paymentId}`. */
   path: string;
-  /** Whether the operation takes a JSON body. */
-  hasBody: boolean;
   command(parts: RequestParts): Command;
   /** Turns the core's success body into the contract's response body (wrapper included). */
   shape(body: unknown): unknown;
@@ -62,13 +60,11 @@ const COMMANDS: Record<Command['type'], ((parts: RequestParts) => Command) | und
   forceStatus: undefined,
 };
 
-const WITH_BODY = new Set<Command['type']>(['createPayment', 'confirmPayment', 'createPayout', 'createAppeal']);
-
 /** One row of a variant's table. */
 export function route(method: OperationDef['method'], path: string, operationId: Command['type'], shape: OperationDef['shape']): OperationDef {
   const command = COMMANDS[operationId];
   if (!command) throw new Error(`${operationId} is not a merchant operation`);
-  return { operationId, method, path, hasBody: WITH_BODY.has(operationId), command, shape };
+  return { operationId, method, path, command, shape };
 }
 
 /** The rows both variants share apart from their prefix and path parameter names: payouts, appeals and the balance. */
