@@ -131,6 +131,14 @@ describe('the optional Idempotency-Key', () => {
     expect((await first).status).toBe(200);
   });
 
+  it('is read only where the document declares it, and a body only where one is taken', async () => {
+    const sandbox = controlSandbox();
+    expect((await call(sandbox, 'GET', '/_sandbox/clock', { ...A, 'idempotency-key': 'not a key' })).status).toBe(200);
+    const reset = await call(sandbox, 'POST', '/_sandbox/reset', A, { everything: true });
+    const problem = await reset.json();
+    expect([reset.status, problem.code, problem.detail]).toEqual([400, 'bad_request', 'This operation takes no request body.']);
+  });
+
   it('refuses a malformed key with 422 at /Idempotency-Key, and scopes keys to the tenant', async () => {
     const sandbox = controlSandbox();
     const bad = await call(sandbox, 'POST', '/_sandbox/clock/advance', { ...A, 'idempotency-key': 'no spaces' }, { seconds: 1 });

@@ -135,6 +135,18 @@ describe('faulted requests', () => {
     expect([retrieved.response.status, retrieved.data?.data.id, statuses]).toEqual([200, payment.id, [undefined]]);
   });
 
+  it('get no answer over HTTP either, until the client gives up and closes the connection', async () => {
+    const sandbox = controlSandbox();
+    await controlA(sandbox).POST('/_sandbox/faults', { body: { operation_id: 'retrieveBalance', kind: 'timeout', count: 1 } });
+    const { url } = await sandbox.listen({ port: 0 });
+    const overHttp = createVariantAClient({ baseUrl: url, accessToken: 'token-a', timeoutMs: 150, retry: false });
+    const started = performance.now();
+    await expect(overHttp.GET('/balance')).rejects.toBeInstanceOf(TimeoutError);
+    expect((await overHttp.GET('/balance')).response.status).toBe(200);
+    await sandbox.close();
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it('are held no longer than faultHoldMs when the client never gives up, then answered 500', async () => {
     const sandbox = controlSandbox({ faultHoldMs: 50 });
     await controlA(sandbox).POST('/_sandbox/faults', { body: { operation_id: 'retrieveBalance', kind: 'timeout', count: 1 } });

@@ -50,13 +50,14 @@ export function controlHandler(runtime: SandboxRuntime, op: ControlOperation) {
       return send(problemReply('unauthorized', detail), bearer ? { 'www-authenticate': 'Bearer realm="merchant-payments-sandbox"' } : {});
     }
     const read = await readJsonBody(request, runtime.maxBodyBytes);
-    const unreadable = !read.ok ? read.detail : unreadableBody(op, read.value, request.headers.get('content-type'));
-    if (unreadable) return send(problemReply('bad_request', unreadable, [{ pointer: unreadable.startsWith('Header') ? '/Content-Type' : '', detail: unreadable }]));
+    const unreadable = !read.ok ? { pointer: '', detail: read.detail } : unreadableBody(op, read.value, request.headers.get('content-type'));
+    if (unreadable) return send(problemReply('bad_request', unreadable.detail, [unreadable]));
     const body = read.ok ? read.value : undefined;
 
     const params = c.req.param() as Record<string, string>;
     const query = checkQuery(url.searchParams, op.query ?? {});
-    const key = request.headers.get('idempotency-key') ?? undefined;
+    // Note: only the operations that declare the header read it; on the others it is an undeclared header, ignored.
+    const key = op.idempotency ? (request.headers.get('idempotency-key') ?? undefined) : undefined;
     const errors = [...checkParams(params, op.params ?? {}), ...query.errors, ...checkKey(key)];
     if (op.body) {
       const bodyErrors = checkBody(body, op.body);
@@ -76,11 +77,12 @@ export function controlHandler(runtime: SandboxRuntime, op: ControlOperation) {
 }
 
 /** Why a body cannot be taken at all (400), or undefined. */
-function unreadableBody(op: ControlOperation, body: unknown, contentType: string | null): string | undefined {
+function unreadableBody(op: ControlOperation, body: unknown, contentType: string | null): FieldError | undefined {
   if (body === undefined) return undefined;
-  if (!op.body) return 'This operation takes no request body.';
+  if (!op.body) return { pointer: '', detail: 'This operation takes no request body.' };
   const type = contentType?.split(';')[0]?.trim().toLowerCase();
-  return type === 'application/json' ? undefined : `Header "Content-Type" must be application/json${type ? `, not ${type}` : ' with a body'}.`;
+  if (type === 'application/json') return undefined;
+  return { pointer: '/Content-Type', detail: `Header "Content-Type" must be application/json${type ? `, not ${type}` : ' with a body'}.` };
 }
 
 function checkParams(params: Record<string, string>, rules: Readonly<Record<string, Rule>>): FieldError[] {
