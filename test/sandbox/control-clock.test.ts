@@ -69,6 +69,15 @@ describe('advanceClock', () => {
     expect([response.status, problem.code, problem.errors.map((e: { pointer: string }) => e.pointer)]).toEqual([422, 'validation_failed', pointers]);
   });
 
+  it('bounds a problem that quotes the request: 100 field errors at most, each detail bounded', async () => {
+    // Note: 151 violations: 150 unknown properties and the missing seconds.
+    const body = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`${'k'.repeat(1200)}${i}`, i]));
+    const response = await call(controlSandbox(), 'POST', '/_sandbox/clock/advance', A, body);
+    const problem = await response.json();
+    expect([response.status, problem.errors.length, problem.errors.at(-1).detail]).toEqual([422, 100, 'And 52 more violations, not listed.']);
+    expect(Math.max(...problem.errors.map((e: { detail: string }) => e.detail.length))).toBeLessThanOrEqual(1024);
+  });
+
   it('takes 365 days at most, and refuses a body that is not JSON, or not sent as JSON, with 400', async () => {
     const sandbox = controlSandbox();
     expect((await call(sandbox, 'POST', '/_sandbox/clock/advance', A, { seconds: 31_536_000 })).status).toBe(200);
