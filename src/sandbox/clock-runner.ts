@@ -20,10 +20,16 @@ export interface ClockRunnerSettings {
   onError(error: unknown): void;
 }
 
+/** What an advance ran: the status changes that fell due, and how many delivery attempts were made. */
+export interface Advanced {
+  transitions: StatusChange[];
+  deliveryAttempts: number;
+}
+
 /** Advances and ticks, one at a time per tenant, and the ticker of real clocks. */
 export interface ClockRunner {
   /** Moves the tenant's clock forward by `seconds`, running and delivering everything that falls due, in order. */
-  advance(tenant: string, seconds: number): Promise<StatusChange[]>;
+  advance(tenant: string, seconds: number): Promise<Advanced>;
   /** Runs and delivers what is due on the tenant's clock now. */
   tick(tenant: string): Promise<StatusChange[]>;
   /** Ticks every real-clock tenant every `intervalMs`; the timer does not keep the process alive. */
@@ -42,9 +48,10 @@ export function createClockRunner(settings: ClockRunnerSettings): ClockRunner {
     return result;
   };
   const now = (tenant: TenantState) => clockNow(tenant.clock, settings.wallNow());
+  /** Runs what is due and sends what fell due; answers how many attempts it sent. */
   const runAndSend = async (tenant: TenantState, changes: StatusChange[]) => {
     changes.push(...runDue(tenant, now(tenant)));
-    await settings.deliveries.flush(tenant);
+    return settings.deliveries.flush(tenant);
   };
   const finish = async (changes: StatusChange[]) => {
     if (changes.length > 0) await settings.changed();
@@ -56,16 +63,17 @@ export function createClockRunner(settings: ClockRunnerSettings): ClockRunner {
     return serial(id, async () => {
       const tenant = settings.open(id);
       let left = Math.round(seconds * 1000);
+      let attempts = 0;
       const changes: StatusChange[] = [];
       for (let next = peekTimer(tenant.timers); next && next.at - now(tenant) <= left; next = peekTimer(tenant.timers)) {
         const step = Math.max(0, next.at - now(tenant));
         moveClock(tenant.clock, step);
         left -= step;
-        await runAndSend(tenant, changes);
+        attempts += await runAndSend(tenant, changes);
       }
       moveClock(tenant.clock, left);
-      await runAndSend(tenant, changes);
-      return finish(changes);
+      attempts += await runAndSend(tenant, changes);
+      return { transitions: await finish(changes), deliveryAttempts: attempts };
     });
   };
 

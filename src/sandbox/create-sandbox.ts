@@ -4,6 +4,9 @@ import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import { addEndpoint, createStore, type SandboxStore, type TenantState } from './core/index.js';
 import { createClockRunner } from './clock-runner.js';
+import { createFaultBook } from './control/fault-book.js';
+import { createFaultInterceptor } from './control/fault-intercept.js';
+import { controlRoutes } from './control/routes.js';
 import { createDeliveryRunner } from './delivery/runner.js';
 import { sendAttempt } from './delivery/send-attempt.js';
 import { createApp } from './http/app.js';
@@ -95,11 +98,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   });
   if (settings.clock === 'real') clocks.startTicker(settings.tickMs);
 
+  const faults = createFaultBook();
+  const faulting = createFaultInterceptor({ book: faults, validators: settings.validate, holdMs: settings.faultHoldMs });
   const runtime: SandboxRuntime = {
     store,
     keys,
     validators: settings.validate,
-    intercept: settings.intercept,
+    intercept: settings.intercept ?? faulting.intercept,
     maxBodyBytes: settings.maxBodyBytes,
     open,
     authenticate: (headers) => (headers.has('authorization') ? variantA : variantB).authenticate(headers, keys),
@@ -110,16 +115,20 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (wasChanged) await save();
     },
     advance: (id, seconds) => clocks.advance(id, seconds),
-    deliver: (id) => deliveries.flush(open(id)),
+    async deliver(id) {
+      await deliveries.flush(open(id));
+    },
+    faults,
     async reset(id) {
       store.reset(id);
+      faults.clear(id);
       keys.forget(id);
       await save();
     },
     save,
     onError,
   };
-  const app = createApp(runtime, [variantA, variantB], settings.control);
+  const app = createApp(runtime, [variantA, variantB], settings.control ?? controlRoutes);
   const handle = (request: Request) => Promise.resolve(app.fetch(request));
   const idOf = (tenant: SandboxTenant) => ('accessToken' in tenant ? tenantIdOf('a', tenant.accessToken) : tenantIdOf('b', tenant.publicKey));
 
@@ -142,6 +151,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     async close() {
       clocks.stopTicker();
+      faulting.release();
       const closing = server;
       server = undefined;
       if (closing) {

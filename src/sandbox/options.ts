@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { secretKeyList } from '../webhooks/crypto.js';
 import { checkLimits, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../webhooks/deliver.js';
 import type { ClockMode } from './core/index.js';
+import { DEFAULT_FAULT_HOLD_MS } from './control/fault-intercept.js';
 import { contractValidators } from './http/contract-validators.js';
 import type { ControlRoutes } from './http/control.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
@@ -30,10 +31,12 @@ export interface SandboxOptions {
    * every check off (a benchmark of the core alone, say); validators given here replace the default.
    */
   validate?: SandboxValidators | false;
-  /** The control API's routes, mounted under /_sandbox. */
+  /** The control API's routes, mounted under /_sandbox; default: every operation of openapi/sandbox/ (`controlRoutes`). */
   control?: ControlRoutes;
-  /** Runs before each operation (fault injection); a Response answers in its place. */
+  /** Runs before each operation; a Response answers in its place. Default: the control API's faults; one given here replaces them. */
   intercept?: RequestInterceptor;
+  /** The longest a `timeout` fault holds a request whose client never gives up, in ms (default 60,000); then it answers 500. */
+  faultHoldMs?: number;
   /** The wall clock in ms (default Date.now): real clocks follow it, and X-Timestamp is read from it. */
   now?: () => number;
   /** How long a receiver may take to answer a delivery (default 10,000 ms). */
@@ -75,6 +78,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     maxDeliveryResponseBytes: options.maxDeliveryResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     tickMs: options.tickMs ?? 250,
+    faultHoldMs: options.faultHoldMs ?? DEFAULT_FAULT_HOLD_MS,
     retryCompression: options.retryCompression ?? 60,
     onError: options.onError ?? reportError,
     stateFile: options.stateFile,
@@ -92,7 +96,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : '')) throw new TypeError('Each of webhookUrls must be an absolute http:// or https:// URL.');
   }
   checkLimits(resolved.deliveryTimeoutMs, resolved.maxDeliveryResponseBytes);
-  for (const [name, value] of [['maxBodyBytes', resolved.maxBodyBytes], ['tickMs', resolved.tickMs], ['retryCompression', resolved.retryCompression]] as const) {
+  for (const [name, value] of [['maxBodyBytes', resolved.maxBodyBytes], ['tickMs', resolved.tickMs], ['faultHoldMs', resolved.faultHoldMs], ['retryCompression', resolved.retryCompression]] as const) {
     if (!(typeof value === 'number' && value > 0 && Number.isFinite(value))) throw new RangeError(`${name} must be a positive number, got ${String(value)}.`);
   }
   return resolved;

@@ -11,8 +11,8 @@ const clockRoutes = (runtime: SandboxRuntime) =>
     const auth = runtime.authenticate(c.req.raw.headers);
     if (!auth.ok) return c.json({ code: 'unauthorized' }, 401);
     const { seconds } = (await c.req.json()) as { seconds: number };
-    const changes = await runtime.advance(auth.tenant, seconds);
-    return c.json({ changes: changes.length });
+    const { transitions } = await runtime.advance(auth.tenant, seconds);
+    return c.json({ changes: transitions.length });
   });
 
 describe('seams', () => {
@@ -26,8 +26,8 @@ describe('seams', () => {
     expect((await call(sandbox, 'POST', '/_sandbox/clock/advance', {}, { seconds: 1 })).status).toBe(401);
   });
 
-  it('answers 404 under /_sandbox when no control routes are mounted', async () => {
-    const response = await call(newSandbox(), 'GET', '/_sandbox/clock', { authorization: 'Bearer t' });
+  it('answers 404 under /_sandbox where the control routes have no operation', async () => {
+    const response = await call(newSandbox(), 'GET', '/_sandbox/nothing', { authorization: 'Bearer t' });
     expect([response.status, (await response.json()).code]).toEqual([404, 'not_found']);
   });
 

@@ -17,8 +17,8 @@ export interface DeliveryRunnerSettings {
 
 /** Sends due attempts and waits for those in flight. */
 export interface DeliveryRunner {
-  /** Sends every attempt that is due on the tenant; resolves once each outcome is recorded. Never rejects. */
-  flush(tenant: TenantState): Promise<void>;
+  /** Sends every attempt that is due on the tenant; resolves, with how many it sent, once each outcome is recorded. Never rejects. */
+  flush(tenant: TenantState): Promise<number>;
   /** Resolves once nothing is in flight. */
   idle(): Promise<void>;
 }
@@ -34,7 +34,8 @@ export function createDeliveryRunner(settings: DeliveryRunnerSettings): Delivery
   return {
     flush(tenant) {
       const due = takeDue(tenant);
-      if (due.length === 0) return Promise.resolve();
+      if (due.length === 0) return Promise.resolve(0);
+      const count = due.length;
       const worker = async () => {
         for (let next = due.shift(); next; next = due.shift()) await attempt(tenant, next);
       };
@@ -43,7 +44,7 @@ export function createDeliveryRunner(settings: DeliveryRunnerSettings): Delivery
         .catch((error: unknown) => settings.onError(error));
       inFlight.add(sending);
       void sending.finally(() => inFlight.delete(sending));
-      return sending;
+      return sending.then(() => count);
     },
     async idle() {
       while (inFlight.size > 0) await Promise.all(inFlight);

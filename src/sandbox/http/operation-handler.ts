@@ -5,7 +5,8 @@ import type { SandboxRuntime } from '../runtime.js';
 import type { OperationDef, VariantAdapter } from '../variants/operation.js';
 import { readJsonBody } from './body.js';
 import type { OperationRef, RequestCheck, RequestRejection } from './hooks.js';
-import { contentTypeOf, httpProblem, jsonResponse, newRequestId, problemBody, type ProblemInput } from './problem.js';
+import { checkedResponse } from './checked-response.js';
+import { httpProblem, newRequestId, problemBody, type ProblemInput } from './problem.js';
 
 /** The request handler of one operation of one variant. */
 export function operationHandler(variant: VariantAdapter, op: OperationDef, runtime: SandboxRuntime) {
@@ -14,7 +15,7 @@ export function operationHandler(variant: VariantAdapter, op: OperationDef, runt
   return async (request: Request, pathParams: Record<string, string>): Promise<Response> => {
     const url = new URL(request.url);
     const where = { instance: url.pathname, requestId: newRequestId() };
-    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => checkedResponse(runtime, operation, where, status, body, headers);
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => checkedResponse(runtime.validators, operation, where, status, body, headers);
     const problem = (p: ProblemInput, headers?: Record<string, string>) => send(p.status, problemBody(p, where), headers);
 
     const auth = variant.authenticate(request.headers, runtime.keys);
@@ -36,21 +37,6 @@ export function operationHandler(variant: VariantAdapter, op: OperationDef, runt
     const body = answer.ok ? op.shape(answer.body) : problemBody(answer.problem, where);
     return send(answer.status, body, answer.replayed ? { 'idempotent-replayed': 'true' } : {});
   };
-}
-
-/** The response, once the response check passed it; a response that breaks the contract becomes a 500 naming why. */
-async function checkedResponse(
-  runtime: SandboxRuntime,
-  operation: OperationRef,
-  where: { instance: string; requestId: string },
-  status: number,
-  body: unknown,
-  headers: Record<string, string>,
-): Promise<Response> {
-  const violations = await runtime.validators.response?.({ operation, status, headers: new Headers({ 'content-type': contentTypeOf(status), ...headers }), body });
-  if (!violations?.length) return jsonResponse(status, body, headers);
-  const detail = `The sandbox's ${status} answer to ${operation.operationId} breaks the contract; this is a sandbox bug.`;
-  return jsonResponse(500, problemBody(httpProblem('internal_error', detail, violations), where));
 }
 
 type Ran = { answer: Answer; changed: boolean } | { rejection: RequestRejection };

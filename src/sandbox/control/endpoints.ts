@@ -1,0 +1,57 @@
+// The tenant's webhook endpoints: create (a generated secret returned once), list (never a secret), delete one or all.
+import { addEndpoint, removeEndpoint } from '../core/index.js';
+import { generateWebhookSecret } from '../options.js';
+import type { SandboxRuntime } from '../runtime.js';
+import { oneOf, resourceId, webhookSecret, webhookUrl } from './checks.js';
+import type { ControlOperation } from './handler.js';
+import { dataReply, noContent, problemReply } from './reply.js';
+import { endpointView } from './views.js';
+
+/** The endpoints a tenant may hold (WebhookEndpointListResponse). */
+export const MAX_ENDPOINTS = 20;
+
+/** The layouts an endpoint may take (WebhookLayout). */
+export const WEBHOOK_LAYOUTS = ['later', 'earlier'] as const;
+
+/** POST /_sandbox/webhook-endpoints: 201; `secret` is in the answer only when the sandbox generated it. */
+export const createWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation => ({
+  operationId: 'createWebhookEndpoint',
+  body: { required: ['url'], properties: { url: webhookUrl, secret: webhookSecret, layout: oneOf(WEBHOOK_LAYOUTS) } },
+  idempotency: 'record',
+  run({ tenant, body }) {
+    const state = runtime.open(tenant);
+    if (state.endpoints.length >= MAX_ENDPOINTS) return problemReply('limit_reached', `This tenant already has ${MAX_ENDPOINTS} webhook endpoints; delete one first.`);
+    const input = body as { url: string; secret?: string; layout?: (typeof WEBHOOK_LAYOUTS)[number] };
+    const generated = input.secret === undefined ? generateWebhookSecret() : undefined;
+    const endpoint = addEndpoint(state, { url: input.url, secret: input.secret ?? generated, layout: input.layout ?? 'later' }, runtime.store.now(tenant));
+    return dataReply({ ...endpointView(endpoint), ...(generated === undefined ? {} : { secret: generated }) }, 201, true);
+  },
+});
+
+/** GET /_sandbox/webhook-endpoints: newest first, without secrets. */
+export const listWebhookEndpoints = (runtime: SandboxRuntime): ControlOperation => ({
+  operationId: 'listWebhookEndpoints',
+  run: ({ tenant }) => dataReply(runtime.open(tenant).endpoints.map(endpointView).reverse()),
+});
+
+/** DELETE /_sandbox/webhook-endpoints/{endpointId}. */
+export const deleteWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation => ({
+  operationId: 'deleteWebhookEndpoint',
+  params: { endpointId: resourceId },
+  idempotency: 'record',
+  run({ tenant, params }) {
+    if (!removeEndpoint(runtime.open(tenant), params.endpointId!)) return problemReply('not_found', `No webhook endpoint with id ${params.endpointId} exists for this tenant.`);
+    return noContent(true);
+  },
+});
+
+/** DELETE /_sandbox/webhook-endpoints: every endpoint, the --webhook-url ones included. */
+export const deleteWebhookEndpoints = (runtime: SandboxRuntime): ControlOperation => ({
+  operationId: 'deleteWebhookEndpoints',
+  idempotency: 'record',
+  run({ tenant }) {
+    const state = runtime.open(tenant);
+    for (const endpoint of [...state.endpoints]) removeEndpoint(state, endpoint.id);
+    return noContent(true);
+  },
+});

@@ -1,0 +1,64 @@
+// The tenant's faults (createFault, listFaults, deleteFaults); fault-intercept.ts makes them fail requests.
+import { iso } from '../core/index.js';
+import { nextId } from '../core/ids.js';
+import type { SandboxRuntime } from '../runtime.js';
+import { integer, oneOf } from './checks.js';
+import { MAX_FAULTS, type Fault } from './fault-book.js';
+import type { ControlOperation } from './handler.js';
+import { dataReply, noContent, problemReply } from './reply.js';
+
+/** The operations a fault may fail (FaultOperationId): every operation of the main API, as both variants name them. */
+export const FAULT_OPERATIONS = [
+  'listPayments', 'createPayment', 'retrievePayment', 'confirmPayment', 'cancelPayment', 'refundPayment',
+  'listPayouts', 'createPayout', 'retrievePayout', 'cancelPayout',
+  'listAppeals', 'createAppeal', 'retrieveAppeal', 'cancelAppeal',
+  'retrieveBalance',
+] as const satisfies readonly Fault['operation_id'][];
+
+/** How a faulted request fails (FaultKind). */
+export const FAULT_KINDS = ['rate_limit', 'server_error', 'timeout'] as const satisfies readonly Fault['kind'][];
+
+/** POST /_sandbox/faults: 201 with the fault; 422 limit_reached past MAX_FAULTS. */
+export const createFault = (runtime: SandboxRuntime): ControlOperation => ({
+  operationId: 'createFault',
+  body: {
+    required: ['operation_id', 'kind'],
+    properties: { operation_id: oneOf(FAULT_OPERATIONS), kind: oneOf(FAULT_KINDS), count: integer(1, 100), retry_after: integer(0, 3600) },
+  },
+  refine: (body) =>
+    body.retry_after !== undefined && body.kind !== 'rate_limit' ? [{ pointer: '/retry_after', detail: 'Only a rate_limit fault takes retry_after.' }] : [],
+  idempotency: 'record',
+  run({ tenant, body }) {
+    const input = body as { operation_id: Fault['operation_id']; kind: Fault['kind']; count?: number; retry_after?: number };
+    if (runtime.faults.list(tenant).length >= MAX_FAULTS) return problemReply('limit_reached', `This tenant already has ${MAX_FAULTS} faults waiting; delete them first.`);
+    const state = runtime.open(tenant);
+    const count = input.count ?? 1;
+    const fault: Fault = {
+      id: nextId(state.ids, 'flt'),
+      operation_id: input.operation_id,
+      kind: input.kind,
+      count,
+      remaining: count,
+      retry_after: input.kind === 'rate_limit' ? (input.retry_after ?? 1) : null,
+      created_at: iso(runtime.store.now(tenant)),
+    };
+    runtime.faults.add(tenant, fault);
+    return dataReply(fault, 201, true);
+  },
+});
+
+/** GET /_sandbox/faults: oldest first, the order they apply in. */
+export const listFaults = (runtime: SandboxRuntime): ControlOperation => ({
+  operationId: 'listFaults',
+  run: ({ tenant }) => dataReply(runtime.faults.list(tenant)),
+});
+
+/** DELETE /_sandbox/faults. */
+export const deleteFaults = (runtime: SandboxRuntime): ControlOperation => ({
+  operationId: 'deleteFaults',
+  idempotency: 'record',
+  run({ tenant }) {
+    runtime.faults.clear(tenant);
+    return noContent();
+  },
+});

@@ -1,0 +1,38 @@
+// What a control route answers, before it becomes a Response: a status and a JSON body (none for 204), or a problem
+// with one of the codes the control document uses.
+import { problemCatalogue } from '../../validation/index.js';
+import type { FieldError, ProblemInput } from '../http/problem.js';
+import { jsonResponse, problemBody } from '../http/problem.js';
+
+// Note: the control document adds two codes to the contract's own (problemCatalogue), with these titles.
+const CONTROL_ONLY = {
+  limit_reached: { status: 422, title: 'Limit reached' },
+  insufficient_balance: { status: 422, title: 'Insufficient balance' },
+} as const;
+
+/** A problem `code` the control API answers with: the contract's, or one of the two its document adds. */
+export type ControlProblemCode =
+  | 'bad_request' | 'unauthorized' | 'not_found' | 'idempotency_request_in_progress' | 'validation_failed' | 'invalid_state'
+  | 'idempotency_key_reused' | 'internal_error' | keyof typeof CONTROL_ONLY;
+
+/** A control answer: a JSON body (or none) with its status, or a problem; `changed` asks for the state file to be saved. */
+export type Reply = ({ status: 200 | 201 | 204; body?: unknown } | { problem: ProblemInput }) & { changed?: boolean };
+
+/** `200 { data }`, or `201 { data }` for something created. */
+export const dataReply = (data: unknown, status: 200 | 201 = 200, changed = false): Reply => ({ status, body: { data }, changed });
+
+/** `204`, no body. */
+export const noContent = (changed = false): Reply => ({ status: 204, changed });
+
+/** A problem with one of the control API's codes. */
+export function problemReply(code: ControlProblemCode, detail: string, errors?: FieldError[]): Reply {
+  const { status, title } = code in CONTROL_ONLY ? CONTROL_ONLY[code as keyof typeof CONTROL_ONLY] : problemCatalogue[code]!;
+  return { problem: { status, title, code, detail, ...(errors ? { errors } : {}) } };
+}
+
+/** The Response of a reply; a problem gets its `type`, `instance` and `request_id` here. */
+export function replyResponse(reply: Reply, where: { instance: string; requestId: string }, headers: Record<string, string> = {}): Response {
+  if ('problem' in reply) return jsonResponse(reply.problem.status, problemBody(reply.problem, where), headers);
+  if (reply.body === undefined) return new Response(null, { status: reply.status, headers });
+  return jsonResponse(reply.status, reply.body, headers);
+}

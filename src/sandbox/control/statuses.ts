@@ -1,0 +1,35 @@
+// Forcing a payment, payout or appeal into another status (forcePaymentStatus, forcePayoutStatus, forceAppealStatus):
+// only the transitions the contract's lifecycle table lists from the object's status, as the core decides.
+import { REASON_CODES } from '../../../generated/sandbox/lifecycles.js';
+import { statusesOf, type ObjectKind } from '../core/index.js';
+import type { SandboxRuntime } from '../runtime.js';
+import { oneOf, resourceId, type Rule } from './checks.js';
+import type { ControlOperation } from './handler.js';
+import { dataReply } from './reply.js';
+import { statusChangeView } from './views.js';
+
+const OPERATIONS = { payment: 'forcePaymentStatus', payout: 'forcePayoutStatus', appeal: 'forceAppealStatus' } as const;
+const PARAMS = { payment: 'paymentId', payout: 'payoutId', appeal: 'appealId' } as const;
+
+/** POST /_sandbox/{payments,payouts,appeals}/{id}/status: 200 with the status change, 404, or 422 from the core. */
+export function forceStatus(runtime: SandboxRuntime, kind: ObjectKind): ControlOperation {
+  const properties: Record<string, Rule> = { status: oneOf(statusesOf(kind)) };
+  // Note: only payments carry a reason_code, so only their request may name one (ForcePayoutStatusRequest has none).
+  if (kind === 'payment') properties.reason_code = oneOf(REASON_CODES);
+  return {
+    operationId: OPERATIONS[kind],
+    params: { [PARAMS[kind]]: resourceId },
+    body: { required: ['status'], properties },
+    idempotency: 'record',
+    async run({ tenant, params, body }) {
+      const { status, reason_code } = body as { status: string; reason_code?: (typeof REASON_CODES)[number] };
+      const id = params[PARAMS[kind]]!;
+      runtime.open(tenant);
+      const result = runtime.store.execute(tenant, { type: 'forceStatus', kind, id, status, ...(reason_code === undefined ? {} : { reason_code }) });
+      // Note: what fell due before the command ran, and the forced change itself, are delivered as after any request.
+      await runtime.settle(tenant, result.events.length > 0);
+      if (!result.answer.ok) return { problem: result.answer.problem };
+      return dataReply(statusChangeView(runtime.open(tenant), result.events.at(-1)!));
+    },
+  };
+}

@@ -1,0 +1,188 @@
+// The control API's clock (retrieveClock, advanceClock), resetTenant, and what every control call shares: either
+// variant's credentials, the document's bounds (400, 422), and the optional Idempotency-Key (replay, 409, 422 reused).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { decodeState } from '../../src/sandbox/persistence/state-file.js';
+import { controlA, controlB, controlSandbox } from './control-fixtures.js';
+import { call, clientA, clientB, HOOK_URL, paymentBody, receiver } from './fixtures.js';
+
+const A = { authorization: 'Bearer token-a' };
+const dir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-control-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('retrieveClock', () => {
+  it('answers the tenant’s time and mode, for either variant’s credentials', async () => {
+    const sandbox = controlSandbox();
+    const a = await controlA(sandbox).GET('/_sandbox/clock');
+    const b = await controlB(sandbox).GET('/_sandbox/clock');
+    expect([a.response.status, a.data?.data]).toEqual([200, { now: '2026-01-01T00:00:00Z', mode: 'manual' }]);
+    expect(b.data?.data).toEqual({ now: '2026-01-01T00:00:00Z', mode: 'manual' });
+    const real = await controlA(controlSandbox({ clock: 'real' })).GET('/_sandbox/clock');
+    expect(real.data?.data.mode).toBe('real');
+  });
+
+  it('answers 401 without credentials, and to a Variant B secret key other than the first one seen', async () => {
+    const sandbox = controlSandbox();
+    const none = await call(sandbox, 'GET', '/_sandbox/clock', {});
+    const body = await none.json();
+    expect([none.status, body.code, body.detail]).toEqual([401, 'unauthorized', expect.stringContaining('either variant')]);
+    await controlB(sandbox, 'pk_1', 'sk_1').GET('/_sandbox/clock');
+    const wrong = await controlB(sandbox, 'pk_1', 'sk_2').GET('/_sandbox/clock');
+    expect([wrong.response.status, wrong.error?.code]).toEqual([401, 'unauthorized']);
+  });
+});
+
+describe('advanceClock', () => {
+  it('runs what falls due and makes its deliveries before it answers, counting both', async () => {
+    const hooks = receiver();
+    const sandbox = controlSandbox({ webhookUrls: [HOOK_URL], fetch: hooks.fetch });
+    const payment = (await clientA(sandbox).POST('/payments', { body: paymentBody() })).data!.data;
+    const { data, response } = await controlA(sandbox).POST('/_sandbox/clock/advance', { body: { seconds: 60 } });
+    expect(response.status).toBe(200);
+    expect(data?.data).toEqual({ now: '2026-01-01T00:01:00Z', mode: 'manual', advanced_by: 60, transitions: 2, delivery_attempts: 2 });
+    // Note: read right after the answer, with no settled(): the attempts were made before it.
+    expect(hooks.later.map((e) => [e.data.id, e.data.status])).toEqual([[payment.id, 'pending'], [payment.id, 'succeeded']]);
+    const zero = await controlA(sandbox).POST('/_sandbox/clock/advance', { body: { seconds: 0 } });
+    expect(zero.data?.data).toMatchObject({ now: '2026-01-01T00:01:00Z', advanced_by: 0, transitions: 0, delivery_attempts: 0 });
+  });
+
+  it('moves only the calling tenant’s clock', async () => {
+    const sandbox = controlSandbox();
+    await controlA(sandbox).POST('/_sandbox/clock/advance', { body: { seconds: 3600 } });
+    expect((await controlA(sandbox).GET('/_sandbox/clock')).data?.data.now).toBe('2026-01-01T01:00:00Z');
+    expect((await controlA(sandbox, 'token-other').GET('/_sandbox/clock')).data?.data.now).toBe('2026-01-01T00:00:00Z');
+  });
+
+  it.each([
+    [{ seconds: -1 }, ['/seconds']],
+    [{ seconds: 31_536_001 }, ['/seconds']],
+    [{ seconds: 1.5 }, ['/seconds']],
+    [{ seconds: '60' }, ['/seconds']],
+    [{}, ['/seconds']],
+    [{ seconds: 1, minutes: 1 }, ['/minutes']],
+    [[60], ['']],
+  ])('refuses %j with 422 validation_failed naming %j', async (body, pointers) => {
+    const response = await call(controlSandbox(), 'POST', '/_sandbox/clock/advance', A, body);
+    const problem = await response.json();
+    expect([response.status, problem.code, problem.errors.map((e: { pointer: string }) => e.pointer)]).toEqual([422, 'validation_failed', pointers]);
+  });
+
+  it('takes 365 days at most, and refuses a body that is not JSON, or not sent as JSON, with 400', async () => {
+    const sandbox = controlSandbox();
+    expect((await call(sandbox, 'POST', '/_sandbox/clock/advance', A, { seconds: 31_536_000 })).status).toBe(200);
+    const malformed = await call(sandbox, 'POST', '/_sandbox/clock/advance', A, '{"seconds":');
+    expect([malformed.status, (await malformed.json()).code]).toEqual([400, 'bad_request']);
+    const typed = await call(sandbox, 'POST', '/_sandbox/clock/advance', { ...A, 'content-type': 'text/plain' }, { seconds: 1 });
+    const problem = await typed.json();
+    expect([typed.status, problem.code, problem.errors[0].pointer]).toEqual([400, 'bad_request', '/Content-Type']);
+    const missing = await call(sandbox, 'POST', '/_sandbox/clock/advance', A);
+    expect([missing.status, (await missing.json()).errors]).toEqual([422, [{ pointer: '', detail: 'A request body is required.' }]]);
+  });
+});
+
+describe('the optional Idempotency-Key', () => {
+  it('replays the first answer to the same key and body, and moves the clock once', async () => {
+    const sandbox = controlSandbox();
+    const headers = { ...A, 'idempotency-key': 'adv-1' };
+    const first = await call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 60 });
+    const again = await call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 60 });
+    expect([first.headers.get('idempotent-replayed'), again.headers.get('idempotent-replayed')]).toEqual([null, 'true']);
+    expect(await again.json()).toEqual(await first.json());
+    expect((await controlA(sandbox).GET('/_sandbox/clock')).data?.data.now).toBe('2026-01-01T00:01:00Z');
+  });
+
+  it('keeps the key of an advance longer than its own retention', async () => {
+    const sandbox = controlSandbox();
+    const headers = { ...A, 'idempotency-key': 'adv-long' };
+    await call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 3 * 86_400 });
+    const again = await call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 3 * 86_400 });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect((await controlA(sandbox).GET('/_sandbox/clock')).data?.data.now).toBe('2026-01-04T00:00:00Z');
+  });
+
+  it('answers 422 idempotency_key_reused to another body, and runs without a key every time', async () => {
+    const sandbox = controlSandbox();
+    const headers = { ...A, 'idempotency-key': 'adv-2' };
+    await call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 60 });
+    const other = await call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 61 });
+    expect([other.status, (await other.json()).code]).toEqual([422, 'idempotency_key_reused']);
+    await call(sandbox, 'POST', '/_sandbox/clock/advance', A, { seconds: 60 });
+    await call(sandbox, 'POST', '/_sandbox/clock/advance', A, { seconds: 60 });
+    expect((await controlA(sandbox).GET('/_sandbox/clock')).data?.data.now).toBe('2026-01-01T00:03:00Z');
+  });
+
+  it('answers 409 while the first request with the key is still running', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const fetch = async () => {
+      await held;
+      return new Response(null, { status: 204 });
+    };
+    const sandbox = controlSandbox({ webhookUrls: [HOOK_URL], fetch });
+    await clientA(sandbox).POST('/payments', { body: paymentBody() });
+    const headers = { ...A, 'idempotency-key': 'adv-3' };
+    const first = call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 60 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = await call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 60 });
+    expect([second.status, (await second.json()).code]).toEqual([409, 'idempotency_request_in_progress']);
+    release();
+    expect((await first).status).toBe(200);
+  });
+
+  it('refuses a malformed key with 422 at /Idempotency-Key, and scopes keys to the tenant', async () => {
+    const sandbox = controlSandbox();
+    const bad = await call(sandbox, 'POST', '/_sandbox/clock/advance', { ...A, 'idempotency-key': 'no spaces' }, { seconds: 1 });
+    expect([bad.status, (await bad.json()).errors[0].pointer]).toEqual([422, '/Idempotency-Key']);
+    const key = { 'idempotency-key': 'shared' };
+    await call(sandbox, 'POST', '/_sandbox/clock/advance', { ...A, ...key }, { seconds: 60 });
+    const other = await call(sandbox, 'POST', '/_sandbox/clock/advance', { authorization: 'Bearer token-b', ...key }, { seconds: 120 });
+    expect([other.status, other.headers.get('idempotent-replayed'), (await other.json()).data.now]).toEqual([200, null, '2026-01-01T00:02:00Z']);
+  });
+});
+
+describe('resetTenant', () => {
+  it('clears the tenant alone: objects, events, endpoints, faults and clock; ids start again from the seed', async () => {
+    const sandbox = controlSandbox({ webhookUrls: [HOOK_URL], fetch: receiver().fetch });
+    const control = controlA(sandbox);
+    const first = (await clientA(sandbox).POST('/payments', { body: paymentBody() })).data!.data;
+    const other = (await clientB(sandbox).POST('/merchant/v1/payments', { body: paymentBody() })).data!.data;
+    await control.POST('/_sandbox/clock/advance', { body: { seconds: 60 } });
+    await control.POST('/_sandbox/webhook-endpoints', { body: { url: 'http://merchant.test/other' } });
+    await control.POST('/_sandbox/faults', { body: { operation_id: 'retrieveBalance', kind: 'server_error' } });
+
+    const reset = await control.POST('/_sandbox/reset');
+    expect([reset.response.status, await reset.response.text()]).toEqual([204, '']);
+    expect((await control.GET('/_sandbox/clock')).data?.data).toEqual({ now: '2026-01-01T00:00:00Z', mode: 'manual' });
+    expect((await control.GET('/_sandbox/events')).data?.data).toEqual([]);
+    expect((await control.GET('/_sandbox/deliveries')).data?.pagination.total).toBe(0);
+    expect((await control.GET('/_sandbox/faults')).data?.data).toEqual([]);
+    // Note: like a new tenant, it starts with the --webhook-url endpoints only.
+    expect((await control.GET('/_sandbox/webhook-endpoints')).data?.data.map((e) => e.url)).toEqual([HOOK_URL]);
+    expect((await clientA(sandbox).GET('/payments')).data?.pagination.total).toBe(0);
+    expect((await clientA(sandbox).GET('/balance')).response.status).toBe(200);
+    const again = (await clientA(sandbox).POST('/payments', { body: paymentBody() })).data!.data;
+    expect(again.id).toBe(first.id);
+    // The other tenant kept everything.
+    expect((await clientB(sandbox).GET('/merchant/v1/payments/{paymentId}', { params: { path: { paymentId: other.id } } })).data?.data.status).toBe('created');
+  });
+
+  it('keeps a real clock real, and lets a Variant B tenant pair a new secret key', async () => {
+    const sandbox = controlSandbox({ clock: 'real' });
+    await controlB(sandbox, 'pk_r', 'sk_1').POST('/_sandbox/reset');
+    expect((await controlB(sandbox, 'pk_r', 'sk_2').GET('/_sandbox/clock')).data?.data.mode).toBe('real');
+    expect((await controlB(sandbox, 'pk_r', 'sk_1').GET('/_sandbox/clock')).response.status).toBe(401);
+  });
+
+  it('saves the state file without the tenant', async () => {
+    const file = path.join(dir, 'reset.bin');
+    const sandbox = controlSandbox({ stateFile: file });
+    await clientA(sandbox).POST('/payments', { body: paymentBody() });
+    await clientA(sandbox, 'token-kept').POST('/payments', { body: paymentBody() });
+    expect(decodeState(readFileSync(file), file).tenants.has(sandbox.tenantId({ accessToken: 'token-a' }))).toBe(true);
+    await controlA(sandbox).POST('/_sandbox/reset', { headers: { 'Idempotency-Key': 'reset-1' } });
+    const saved = decodeState(readFileSync(file), file).tenants;
+    expect([saved.has(sandbox.tenantId({ accessToken: 'token-a' })), saved.has(sandbox.tenantId({ accessToken: 'token-kept' }))]).toEqual([false, true]);
+  });
+});
