@@ -46,7 +46,7 @@ const UNREACHABLE_PAIRS = new Map(
 const covered = new Set<string>();
 
 // ---------------------------------------------------------------------------------------------------------------
-// Processes: one sandbox on a free 127.0.0.1 port, one Prism proxy per variant in front of it.
+// Processes: one sandbox on a free 127.0.0.1 port (port 0: the system picks it), one Prism proxy per variant in front of it.
 
 let sandbox: Sandbox;
 let sandboxUrl: string;
@@ -60,9 +60,8 @@ const held = new Map<string, { reached: () => void; released: Promise<void> }>()
  * where the sandbox holds its Idempotency-Key, so a second request with that key meets a request in progress.
  */
 function holdingValidators(): SandboxValidators {
-  const own = contractValidators;
   return {
-    ...own,
+    ...contractValidators,
     async request(check) {
       const key = check.headers.get('idempotency-key');
       const hold = key === null ? undefined : held.get(key);
@@ -70,7 +69,7 @@ function holdingValidators(): SandboxValidators {
         hold.reached();
         await hold.released;
       }
-      return own.request?.(check);
+      return contractValidators.request?.(check);
     },
   };
 }
@@ -98,7 +97,7 @@ async function startProxy(variant: Variant, upstream: string) {
 
 beforeAll(async () => {
   sandbox = createSandbox({ clock: 'manual', seed: 'proxy', validate: holdingValidators() });
-  sandboxUrl = (await sandbox.listen({ port: await freePort(), host: '127.0.0.1' })).url;
+  sandboxUrl = (await sandbox.listen({ port: 0, host: '127.0.0.1' })).url;
   const [a, b] = await Promise.all(VARIANTS.map((v) => startProxy(v, sandboxUrl)));
   Object.assign(proxies, { A: a, B: b });
 });
