@@ -9,6 +9,7 @@ import { collectOutput, hasExited, spawnTiedNode, stopChild } from '../../src/mo
 import { freePort, waitForPort } from '../../src/mock/ports.js';
 import { prismEntry } from '../../src/mock/prism.js';
 import { contractValidators, createSandbox, createSandboxControlClient, type Sandbox, type SandboxControlClient, type SandboxTenant, type SandboxValidators } from '../../src/sandbox/index.js';
+import { LIFECYCLES } from '../../generated/sandbox/lifecycles.js';
 import { root } from '../../scripts/lib/tools.mjs';
 import { stillAlive, stillBound } from '../mock/processes.js';
 import { callOperation, findOperation, newCredentials, OPERATIONS, SPEC_FILES, typedClient, unique, VARIANTS, type AnyClient, type Credentials, type Operation, type Parts, type Result, type Variant } from './operations.js';
@@ -188,8 +189,8 @@ interface Recipe {
   ok(t: Tenant): Promise<Parts>;
   /** The status the object has after a successful call, when the call moves it. */
   moves?: string;
-  /** A request Prism passes on and the sandbox refuses as invalid: 422 validation_failed. */
-  invalid?(t: Tenant): Promise<Parts>;
+  /** A request Prism passes on and the sandbox refuses as invalid (422 validation_failed), and where errors[] points. */
+  invalid?: { at: string[]; parts(t: Tenant): Promise<Parts> };
   /** A request the object's status does not allow: 422 invalid_state. */
   wrongState?(t: Tenant): Promise<Parts>;
   /** Other refusals, with their status and code. */
@@ -198,74 +199,77 @@ interface Recipe {
 
 const MISSING = 'zz_missing_object_1';
 const BAD_ID = 'not.an.id';
+/** Stands for the operation's path parameter in `invalid.at` (`/id` in Variant A, `/paymentId` in Variant B…). */
+const PATH_PARAMETER = '{path}';
+const badId = { at: [PATH_PARAMETER], parts: async () => ({ id: BAD_ID }) };
 
 const RECIPES: Record<string, Recipe> = {
   createPayment: {
     ok: async () => ({ body: paymentBody() }),
-    invalid: async () => ({ body: { ...paymentBody(), amount: '12,50' } }),
+    invalid: { at: ['/amount'], parts: async () => ({ body: { ...paymentBody(), amount: '12,50' } }) },
   },
   listPayments: {
     ok: async (t) => (await payment(t), { query: { status: 'created', limit: 10 } }),
-    invalid: async () => ({ query: { limit: 0 } }),
+    invalid: { at: ['/limit'], parts: async () => ({ query: { limit: 0 } }) },
   },
   retrievePayment: {
     ok: async (t) => ({ id: await payment(t) }),
-    invalid: async () => ({ id: BAD_ID }),
+    invalid: badId,
   },
   confirmPayment: {
     ok: async (t) => ({ id: await pendingPayment(t), body: { reference: unique('transfer-') } }),
     moves: 'succeeded',
-    invalid: async (t) => ({ id: await pendingPayment(t), body: { receipt: { name: 'receipt.pdf' } } }),
+    invalid: { at: ['/reference'], parts: async (t) => ({ id: await pendingPayment(t), body: {} }) },
     wrongState: async (t) => ({ id: await payment(t), body: { reference: unique('transfer-') } }),
   },
   cancelPayment: {
     ok: async (t) => ({ id: await payment(t) }),
     moves: 'canceled',
-    invalid: async () => ({ id: BAD_ID }),
+    invalid: badId,
     wrongState: async (t) => ({ id: await succeededPayment(t) }),
   },
   refundPayment: {
     ok: async (t) => ({ id: await succeededPayment(t) }),
     moves: 'refunded',
-    invalid: async () => ({ id: BAD_ID }),
+    invalid: badId,
     wrongState: async (t) => ({ id: await payment(t) }),
   },
   createPayout: {
     ok: async (t) => (await succeededPayment(t), { body: payoutBody() }),
-    invalid: async () => ({ body: { ...payoutBody(), requisite: { type: 'card' } } }),
+    invalid: { at: ['/requisite/card_number'], parts: async () => ({ body: { ...payoutBody(), requisite: { type: 'card' } } }) },
     others: [{ status: 422, code: 'insufficient_balance', parts: async () => ({ body: payoutBody() }) }],
   },
   listPayouts: {
     ok: async (t) => (await payout(t), { query: { status: 'created' } }),
-    invalid: async () => ({ query: { limit: 101 } }),
+    invalid: { at: ['/limit'], parts: async () => ({ query: { limit: 101 } }) },
   },
   retrievePayout: {
     ok: async (t) => ({ id: await payout(t) }),
-    invalid: async () => ({ id: BAD_ID }),
+    invalid: badId,
   },
   cancelPayout: {
     ok: async (t) => ({ id: await pendingPayout(t) }),
     moves: 'canceled',
-    invalid: async () => ({ id: BAD_ID }),
+    invalid: badId,
     wrongState: async (t) => ({ id: await payout(t) }),
   },
   createAppeal: {
     ok: async (t) => ({ body: { transaction_id: await payment(t), amount: '1.00', currency: 'EUR', metadata: { case: unique('case-') } } }),
-    invalid: async (t) => ({ body: { transaction_id: await payment(t), amount: '1.00', currency: 'eur' } }),
+    invalid: { at: ['/currency'], parts: async (t) => ({ body: { transaction_id: await payment(t), amount: '1.00', currency: 'eur' } }) },
     others: [{ status: 422, code: 'validation_failed', parts: async () => ({ body: { transaction_id: MISSING, amount: '1.00', currency: 'EUR' } }) }],
   },
   listAppeals: {
     ok: async (t) => (await appeal(t), { query: { status: 'pending', offset: 0 } }),
-    invalid: async () => ({ query: { offset: -1 } }),
+    invalid: { at: ['/offset'], parts: async () => ({ query: { offset: -1 } }) },
   },
   retrieveAppeal: {
     ok: async (t) => ({ id: await appeal(t) }),
-    invalid: async () => ({ id: BAD_ID }),
+    invalid: badId,
   },
   cancelAppeal: {
     ok: async (t) => ({ id: await appeal(t) }),
     moves: 'canceled',
-    invalid: async () => ({ id: BAD_ID }),
+    invalid: badId,
     wrongState: async (t) => ({ id: await canceled(t, 'cancelAppeal', appeal(t)) }),
   },
   retrieveBalance: {
@@ -415,11 +419,15 @@ function scenariosOf(op: Operation, recipe: Recipe): Scenario[] {
       {
         status: 422,
         code: 'idempotency_key_reused',
-        title: 'refuses an Idempotency-Key reused with another request',
+        title: 'replays the same request with its key, and refuses the key with another request',
         async run(t) {
-          const key = unique('key-');
-          expectAnswer(op, await t.call(op.operationId, { ...(await recipe.ok(t)), key }), 200);
-          expectAnswer(op, await t.call(op.operationId, { ...(await recipe.ok(t)), key }), 422, 'idempotency_key_reused');
+          const first = { ...(await recipe.ok(t)), key: unique('key-') };
+          const answer = await t.call(op.operationId, first);
+          expectAnswer(op, answer, 200);
+          const replay = await t.call(op.operationId, first);
+          expectAnswer(op, replay, 200);
+          expect([replay.response.headers.get('idempotent-replayed'), replay.data]).toEqual(['true', answer.data]);
+          expectAnswer(op, await t.call(op.operationId, { ...(await recipe.ok(t)), key: first.key }), 422, 'idempotency_key_reused');
         },
       },
     );
@@ -452,9 +460,10 @@ function scenariosOf(op: Operation, recipe: Recipe): Scenario[] {
       code: 'validation_failed',
       title: 'refuses a request that breaks the contract, naming the violation',
       async run(t) {
-        const result = await t.call(op.operationId, await invalid(t));
+        const result = await t.call(op.operationId, await invalid.parts(t));
         expectAnswer(op, result, 422, 'validation_failed');
-        expect(result.error.errors?.length, 'errors[] names the violations').toBeGreaterThan(0);
+        const pointers = invalid.at.map((at) => (at === PATH_PARAMETER ? `/${op.pathParam}` : at));
+        expect(result.error.errors?.map((e: { pointer: string }) => e.pointer), 'errors[] names the actual violations').toEqual(pointers);
       },
     });
   }
@@ -498,7 +507,49 @@ for (const variant of VARIANTS) {
         }
       });
     }
+
+    // Note: each status fills other fields (processed, refunded, resolved, reason_code), so Prism sees each one's shape.
+    for (const kind of Object.keys(LIFECYCLES) as (keyof typeof LIFECYCLES)[]) {
+      it(`retrieves and lists a ${kind} in each status of its table`, async () => {
+        const t = new Tenant(variant);
+        const Kind = kind[0]!.toUpperCase() + kind.slice(1);
+        for (const status of LIFECYCLES[kind].statuses) {
+          const id = await forcedTo(t, kind, status);
+          const retrieved = await t.call(`retrieve${Kind}`, { id });
+          expectAnswer(findOperation(variant, `retrieve${Kind}`)!, retrieved, 200);
+          expect(retrieved.data.data.status).toBe(status);
+          const listed = await t.call(`list${Kind}s`, { query: { status } });
+          expectAnswer(findOperation(variant, `list${Kind}s`)!, listed, 200);
+          expect(listed.data.data.map((item: { id: string }) => item.id)).toContain(id);
+        }
+      });
+    }
   });
+}
+
+/** The shortest path of rows in a table from the creation status to `status`. */
+function pathTo(kind: keyof typeof LIFECYCLES, status: string): { to: string; reason_code: string | null }[] {
+  const rows = LIFECYCLES[kind].transitions as readonly { from: readonly string[] | null; to: string; reason_code: string | null }[];
+  const start = rows.find((row) => row.from === null)!.to;
+  const paths = new Map<string, { to: string; reason_code: string | null }[]>([[start, []]]);
+  for (const [at, path] of paths) {
+    for (const row of rows) if (row.from?.includes(at) && !paths.has(row.to)) paths.set(row.to, [...path, row]);
+  }
+  const found = paths.get(status);
+  if (!found) throw new Error(`No path of the ${kind} table leads to ${status}`);
+  return found;
+}
+
+/** A new object brought to `status` by forcing each row of the way through the control API. */
+async function forcedTo(t: Tenant, kind: keyof typeof LIFECYCLES, status: string): Promise<string> {
+  const id = kind === 'payment' ? await payment(t) : kind === 'payout' ? await payout(t) : await appeal(t);
+  for (const step of pathTo(kind, status)) {
+    const control = t.control as unknown as AnyClient;
+    const body = step.reason_code ? { status: step.to, reason_code: step.reason_code } : { status: step.to };
+    const { response, error } = await control.POST(`/_sandbox/${kind}s/{${kind}Id}/status`, { params: { path: { [`${kind}Id`]: id } }, body });
+    expect(response.status, JSON.stringify(error)).toBe(200);
+  }
+  return id;
 }
 
 describe('coverage', () => {
