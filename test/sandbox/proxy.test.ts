@@ -508,6 +508,20 @@ for (const variant of VARIANTS) {
       });
     }
 
+    it('writes the balance within the Amount schema for the longest amounts a payment may have', async () => {
+      const t = new Tenant(variant);
+      // Note: 32 characters each, the Amount's maxLength; "1…1.00" and "1…1.50" would be 35 and 33.
+      const amounts = { EUR: '1'.repeat(32), USD: `${'1'.repeat(30)}.5` };
+      for (const [currency, amount] of Object.entries(amounts)) await t.setUp('createPayment', { body: { amount, currency, requisite: { type: 'card' } } });
+      const pending = await t.call('retrieveBalance');
+      expectAnswer(findOperation(variant, 'retrieveBalance')!, pending, 200);
+      expect(pending.data.data.balances).toEqual([{ currency: 'EUR', available: '0.00', pending: amounts.EUR }, { currency: 'USD', available: '0.00', pending: amounts.USD }]);
+      await t.advance(60);
+      const available = await t.call('retrieveBalance');
+      expectAnswer(findOperation(variant, 'retrieveBalance')!, available, 200);
+      expect(available.data.data.balances).toEqual([{ currency: 'EUR', available: amounts.EUR, pending: '0.00' }, { currency: 'USD', available: amounts.USD, pending: '0.00' }]);
+    });
+
     // Note: each status fills other fields (processed, refunded, resolved, reason_code), so Prism sees each one's shape.
     for (const kind of Object.keys(LIFECYCLES) as (keyof typeof LIFECYCLES)[]) {
       it(`retrieves and lists a ${kind} in each status of its table`, async () => {
