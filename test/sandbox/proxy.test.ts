@@ -26,7 +26,7 @@ const UNREACHABLE: { status: string; operations: string[]; reason: string }[] = 
     operations: ['listPayments', 'retrievePayment', 'listPayouts', 'retrievePayout', 'listAppeals', 'retrieveAppeal', 'retrieveBalance'],
     reason:
       'the contract answers 400 for an unreadable body or a missing Idempotency-Key (src/validation/README.md), and a GET has ' +
-      'neither; everything else wrong with a GET is 422. A GET with a body is refused by Prism itself (501), never forwarded.',
+      'neither: Prism refuses to forward a GET with a body (501), and the sandbox never reads one. Anything else wrong with a GET is 422.',
   },
   {
     status: '404',
