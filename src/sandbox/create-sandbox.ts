@@ -9,6 +9,7 @@ import { createFaultInterceptor } from './control/fault-intercept.js';
 import { controlRoutes } from './control/routes.js';
 import { createDeliveryRunner } from './delivery/runner.js';
 import { sendAttempt } from './delivery/send-attempt.js';
+import { abortable } from './http/abortable.js';
 import { createApp } from './http/app.js';
 import { resolveOptions, type SandboxOptions } from './options.js';
 import { createSaver } from './persistence/saver.js';
@@ -23,7 +24,7 @@ export type SandboxTenant = { accessToken: string } | { publicKey: string };
 
 /** A running sandbox. */
 export interface Sandbox {
-  /** The whole sandbox as one fetch handler: pass it as a client's `fetch` to run with no port. */
+  /** The whole sandbox as one fetch handler: pass it as a client's `fetch` to run with no port; an aborted request rejects, as fetch does. */
   fetch(request: Request): Promise<Response>;
   /** Serves the sandbox over HTTP (default 127.0.0.1:4020; port 0 picks a free one). */
   listen(options?: { port?: number; host?: string }): Promise<{ url: string }>;
@@ -134,7 +135,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   let server: Server | undefined;
   return {
-    fetch: handle,
+    fetch: (request) => abortable(handle(request), request.signal),
     async listen({ port = 4020, host = '127.0.0.1' } = {}) {
       if (server) throw new Error('This sandbox is already listening; close() it first.');
       const http = createAdaptorServer({ fetch: handle, overrideGlobalObjects: false }) as Server;

@@ -150,7 +150,7 @@ describe('resetTenant', () => {
     const other = (await clientB(sandbox).POST('/merchant/v1/payments', { body: paymentBody() })).data!.data;
     await control.POST('/_sandbox/clock/advance', { body: { seconds: 60 } });
     await control.POST('/_sandbox/webhook-endpoints', { body: { url: 'http://merchant.test/other' } });
-    await control.POST('/_sandbox/faults', { body: { operation_id: 'retrieveBalance', kind: 'server_error' } });
+    await control.POST('/_sandbox/faults', { body: { operation_id: 'retrieveBalance', kind: 'server_error', count: 1 } });
 
     const reset = await control.POST('/_sandbox/reset');
     expect([reset.response.status, await reset.response.text()]).toEqual([204, '']);
