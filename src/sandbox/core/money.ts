@@ -18,12 +18,21 @@ export function toUnits(amount: string): bigint {
   return units;
 }
 
-/** The integer amount as a decimal string with at least two fraction digits (`0.00`, `12.50`, `0.125`). */
+/** The longest amount string the contract's Amount schema allows (its maxLength). */
+export const MAX_AMOUNT_LENGTH = 32;
+
+/**
+ * The integer amount as a decimal string with at least two fraction digits (`0.00`, `12.50`, `0.125`); without the
+ * padding when it would make the string longer than the contract's Amount allows, so that an amount a request could
+ * send is always written back within the schema.
+ */
 export function fromUnits(units: bigint): string {
   if (units < 0n) throw new RangeError(`A contract amount cannot be negative: ${units}`);
   const whole = units / SCALE;
-  const fraction = (units % SCALE).toString().padStart(8, '0').replace(/0+$/, '').padEnd(2, '0');
-  return `${whole}.${fraction}`;
+  const digits = (units % SCALE).toString().padStart(8, '0').replace(/0+$/, '');
+  const padded = `${whole}.${digits.padEnd(2, '0')}`;
+  if (padded.length <= MAX_AMOUNT_LENGTH) return padded;
+  return digits === '' ? `${whole}` : `${whole}.${digits}`;
 }
 
 /** Whether two amount strings are the same number (`9.1` and `9.10`). */
