@@ -62,7 +62,7 @@ export async function validatingSandbox() {
   return { createSandbox, options: { validate: contractValidators(validation) }, how: 'validators passed as the validate option (not on by default yet)' };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({ options: { port: { type: 'string' } } });
   const { createSandbox, options, how } = await validatingSandbox();
   const sandbox = createSandbox({ ...options, clock: 'manual', seed: 'bench', webhookSecret: `whsec_${Buffer.alloc(24, 7).toString('base64')}` });

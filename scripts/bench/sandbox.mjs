@@ -28,6 +28,7 @@ const COMMANDS = {
   // Note: until createSandbox validates by default, the bin does not; this runs the same createSandbox().listen() with
   // the contract's validators passed in, so that the figures are those of a validating sandbox.
   'sandbox, validators passed': (port) => [path.join(root, 'scripts/bench/sandbox-server.mjs'), '--port', String(port)],
+  'node:http': (port) => [path.join(root, 'scripts/bench/fixed-server.mjs'), '--port', String(port)],
 };
 
 /** Builds dist when it is missing or older than a file of src/ or generated/, as `npm run build` would. */
@@ -126,9 +127,13 @@ function requests(server, paymentId) {
   };
 }
 
-/** GET and POST throughput of the validating sandbox and of Prism, interleaved, the same client for both. */
+/**
+ * GET and POST throughput of the validating sandbox, of Prism and of a bare node:http server (the ceiling), interleaved,
+ * the same client for all.
+ */
 async function throughput({ runs, seconds, connections, validatorsPassed }) {
-  const [sandbox, prism] = await Promise.all([firstOk(validatorsPassed ? 'sandbox, validators passed' : 'sandbox'), firstOk('prism')]).then((started) => started.map((s) => s.server));
+  const servers = await Promise.all([validatorsPassed ? 'sandbox, validators passed' : 'sandbox', 'prism', 'node:http'].map(firstOk)).then((started) => started.map((s) => s.server));
+  const [sandbox, prism, fixed] = servers;
   try {
     const created = await fetch(`${sandbox.url}/merchant/v1/payments`, {
       method: 'POST', headers: { ...CREDENTIALS, 'content-type': 'application/json', 'idempotency-key': 'bench-first' }, body: PAYMENT,
@@ -136,14 +141,16 @@ async function throughput({ runs, seconds, connections, validatorsPassed }) {
     if (created.status !== 200) throw new Error(`the sandbox answered ${created.status} to Create Payment: ${await created.text()}`);
     const sandboxRequests = requests(sandbox, (await created.json()).data.id);
     const prismRequests = requests(prism, PRISM_PAYMENT_ID);
+    const fixedRequests = requests(fixed, PRISM_PAYMENT_ID);
     const contenders = {};
     for (const method of ['GET', 'POST']) {
       contenders[`${method} sandbox`] = () => load(sandbox.url, { seconds, connections, request: sandboxRequests[method] });
       contenders[`${method} Prism`] = () => load(prism.url, { seconds, connections, request: prismRequests[method] });
+      contenders[`${method} node:http`] = () => load(fixed.url, { seconds, connections, request: fixedRequests[method] });
     }
     return await interleaved(contenders, { runs, warmup: 1 });
   } finally {
-    await Promise.all([sandbox.stop(), prism.stop()]);
+    await Promise.all(servers.map((server) => server.stop()));
   }
 }
 
@@ -180,9 +187,13 @@ export async function sandboxBench({ quick }) {
   for (const [method, label] of [['GET', 'GET retrieve payment'], ['POST', 'POST create payment (new Idempotency-Key each)']]) {
     const ours = http[`${method} sandbox`];
     const theirs = http[`${method} Prism`];
+    const ceiling = http[`${method} node:http`];
     rows.push(row(`HTTP ${label}, ${settings.connections} connections: Prism`, 'req/s', theirs));
     rows.push(row(`HTTP ${label}, ${settings.connections} connections: sandbox`, 'req/s', ours, {
       ratio: ours.median / theirs.median, baseline: 'Prism', target: '>= 10x', met: ours.median / theirs.median >= 10,
+    }));
+    rows.push(row(`HTTP ${label}, ${settings.connections} connections: bare node:http, fixed answer (ceiling)`, 'req/s', ceiling, {
+      ratio: ceiling.median / theirs.median, baseline: 'Prism',
     }));
   }
 
