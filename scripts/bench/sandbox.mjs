@@ -35,7 +35,8 @@ const COMMANDS = {
 function ensureBuilt() {
   const built = path.join(root, 'dist/src/sandbox/command.js');
   const newest = (dir) => readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
+    // Note: only what tsc reads; a README edited in src/ needs no build.
+    .filter((entry) => entry.isFile() && /\.(ts|js|json)$/.test(entry.name))
     .reduce((latest, entry) => Math.max(latest, statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs), 0);
   if (existsSync(built) && statSync(built).mtimeMs >= Math.max(newest(path.join(root, 'src')), newest(path.join(root, 'generated')))) return;
   process.stderr.write(' (building dist)');
@@ -131,7 +132,7 @@ function requests(server, paymentId) {
  * GET and POST throughput of the validating sandbox, of Prism and of a bare node:http server (the ceiling), interleaved,
  * the same client for all.
  */
-async function throughput({ runs, seconds, connections, validatorsPassed }) {
+async function throughput({ runs, warmup, seconds, connections, validatorsPassed }) {
   const servers = await Promise.all([validatorsPassed ? 'sandbox, validators passed' : 'sandbox', 'prism', 'node:http'].map(firstOk)).then((started) => started.map((s) => s.server));
   const [sandbox, prism, fixed] = servers;
   try {
@@ -148,7 +149,7 @@ async function throughput({ runs, seconds, connections, validatorsPassed }) {
       contenders[`${method} Prism`] = () => load(prism.url, { seconds, connections, request: prismRequests[method] });
       contenders[`${method} node:http`] = () => load(fixed.url, { seconds, connections, request: fixedRequests[method] });
     }
-    return await interleaved(contenders, { runs, warmup: 1 });
+    return await interleaved(contenders, { runs, warmup });
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
@@ -166,8 +167,8 @@ const once = (value) => summarize([value]);
 /** Every row of the sandbox section, and the notes that say how it ran. */
 export async function sandboxBench({ quick }) {
   const settings = quick
-    ? { coldRuns: 1, coldWarmup: 0, loadRuns: 1, loadSeconds: 1, connections: 10, fetchRuns: 3, fetchBatch: 300, payments: 10_000, listRuns: 3, listBatch: 100 }
-    : { coldRuns: 4, coldWarmup: 1, loadRuns: 3, loadSeconds: 2, connections: 10, fetchRuns: 7, fetchBatch: 1000, payments: 100_000, listRuns: 7, listBatch: 500 };
+    ? { coldRuns: 1, coldWarmup: 0, loadRuns: 1, loadWarmup: 0, loadSeconds: 1, connections: 10, fetchRuns: 3, fetchBatch: 300, payments: 10_000, listRuns: 3, listBatch: 100 }
+    : { coldRuns: 4, coldWarmup: 1, loadRuns: 3, loadWarmup: 1, loadSeconds: 2, connections: 10, fetchRuns: 7, fetchBatch: 1000, payments: 100_000, listRuns: 7, listBatch: 500 };
   ensureBuilt();
   const { how } = await validatingSandbox();
   const validatorsPassed = how !== 'validation on by default';
@@ -183,7 +184,7 @@ export async function sandboxBench({ quick }) {
     rows.push(row(`cold start to first 200 (spawn included): ${label}`, 'ms', s, extra));
   }
 
-  const http = await throughput({ runs: settings.loadRuns, seconds: settings.loadSeconds, connections: settings.connections, validatorsPassed });
+  const http = await throughput({ runs: settings.loadRuns, warmup: settings.loadWarmup, seconds: settings.loadSeconds, connections: settings.connections, validatorsPassed });
   for (const [method, label] of [['GET', 'GET retrieve payment'], ['POST', 'POST create payment (new Idempotency-Key each)']]) {
     const ours = http[`${method} sandbox`];
     const theirs = http[`${method} Prism`];
