@@ -1,7 +1,9 @@
-// `npm run bench`: client overhead, bundle size, webhook verification, pipeline time and type-check cost,
-// each as medians over repeated runs with min and max, and ratios against baselines from the same run.
-// Prints one table and writes it, with the command and the machine, to docs/benchmarks.md.
-//   npm run bench [-- --quick] [-- --no-pipeline]
+// `npm run bench`: client overhead, bundle size, webhook verification, contract validation, the sandbox against
+// Prism, type-check cost and pipeline time, each as medians over repeated runs with min and max, and ratios against
+// baselines from the same run. Prints one table and writes it, with the command and the machine, to docs/benchmarks.md.
+//   npm run bench [-- --quick] [-- --no-pipeline] [-- --only <section>[,<section>...]]
+// --only runs the named sections (for instance `--only sandbox`) and prints them, but leaves docs/benchmarks.md as it
+// is, since its table holds every section.
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,19 +13,31 @@ import { clientOverhead } from './bench/client.mjs';
 import { BundledSpecExamples } from './bench/examples.mjs';
 import { loadSource, scratch } from './bench/load.mjs';
 import { pipelineTimes } from './bench/pipeline.mjs';
+import { sandboxBench } from './bench/sandbox.mjs';
 import { markdownTable, textTable } from './bench/table.mjs';
 import { typecheckCost } from './bench/typecheck.mjs';
+import { validationStartup, validationThroughput } from './bench/validation.mjs';
 import { webhookThroughput } from './bench/webhooks.mjs';
 import { openBundle } from './lib/refs.mjs';
 import { root } from './lib/tools.mjs';
 
-const { values: flags } = parseArgs({ options: { quick: { type: 'boolean' }, 'no-pipeline': { type: 'boolean' } } });
+const SECTIONS = ['client', 'bundle', 'webhooks', 'validation', 'sandbox', 'typecheck', 'pipeline'];
+const { values: flags } = parseArgs({ options: { quick: { type: 'boolean' }, 'no-pipeline': { type: 'boolean' }, only: { type: 'string' } } });
 const quick = Boolean(flags.quick);
+const only = flags.only?.split(',').map((name) => name.trim());
+const unknown = only?.filter((name) => !SECTIONS.includes(name)) ?? [];
+if (unknown.length > 0) {
+  console.error(`bench: no section ${unknown.join(', ')}; the sections are ${SECTIONS.join(', ')}`);
+  process.exit(2);
+}
+const runs = (name) => (only ? only.includes(name) : name !== 'pipeline' || !flags['no-pipeline']);
 const settings = {
   requests: quick ? 100 : 500,
   clientRuns: quick ? 3 : 15,
   verifications: quick ? 200 : 2000,
   webhookRuns: quick ? 3 : 9,
+  validationRuns: quick ? 3 : 9,
+  validationIterations: quick ? 2000 : 20000,
   pipelineRuns: quick ? 1 : 3,
   typecheckRuns: quick ? 1 : 5,
 };
@@ -39,20 +53,34 @@ const step = async (name, fn) => {
   return result;
 };
 
-const pkg = await loadSource('src/index.ts');
-const specB = new BundledSpecExamples(await openBundle(path.join(root, 'generated/openapi/variant-b.yaml')));
+const pkg = runs('client') || runs('webhooks') ? await loadSource('src/index.ts') : undefined;
 
-rows.push(...(await step('client overhead', () => clientOverhead({ pkg, requests: settings.requests, runs: settings.clientRuns }))));
-const sizes = await step('bundle size', () => bundleSizes());
-rows.push(...sizes.rows);
-notes.push(...sizes.notes);
-rows.push(...(await step('webhook verification', () => webhookThroughput({
-  pkg, example: specB.webhookExample('onStatusChange'), runs: settings.webhookRuns, verifications: settings.verifications,
-}))));
-rows.push(...(await step('type-check cost', () => typecheckCost({ scratch, runs: settings.typecheckRuns }))));
-if (!flags['no-pipeline']) {
-  rows.push(...(await step('pipeline', () => pipelineTimes({ runs: settings.pipelineRuns, fullTest: !quick }))));
+if (runs('client')) rows.push(...(await step('client overhead', () => clientOverhead({ pkg, requests: settings.requests, runs: settings.clientRuns }))));
+if (runs('bundle')) {
+  const sizes = await step('bundle size', () => bundleSizes());
+  rows.push(...sizes.rows);
+  notes.push(...sizes.notes);
 }
+if (runs('webhooks')) {
+  const specB = new BundledSpecExamples(await openBundle(path.join(root, 'generated/openapi/variant-b.yaml')));
+  rows.push(...(await step('webhook verification', () => webhookThroughput({
+    pkg, example: specB.webhookExample('onStatusChange'), runs: settings.webhookRuns, verifications: settings.verifications,
+  }))));
+}
+if (runs('validation')) {
+  rows.push(...(await step('contract validation', async () => [
+    ...(await validationStartup({ runs: settings.validationRuns })),
+    ...(await validationThroughput({ runs: settings.validationRuns, iterations: settings.validationIterations })),
+  ])));
+}
+if (runs('sandbox')) {
+  const sandbox = await step('sandbox', () => sandboxBench({ quick }));
+  rows.push(...sandbox.rows);
+  notes.push(...sandbox.notes);
+  settings.sandbox = sandbox.settings;
+}
+if (runs('typecheck')) rows.push(...(await step('type-check cost', () => typecheckCost({ scratch, runs: settings.typecheckRuns }))));
+if (runs('pipeline')) rows.push(...(await step('pipeline', () => pipelineTimes({ runs: settings.pipelineRuns, fullTest: !quick }))));
 
 const table = textTable(rows);
 const totalSeconds = (performance.now() - started) / 1000;
@@ -60,6 +88,10 @@ console.log(table);
 console.log('');
 for (const note of notes) console.log(note);
 console.log(`\nbench took ${totalSeconds.toFixed(0)} s`);
+if (only) {
+  console.log(`docs/benchmarks.md left as it is: --only ran ${only.join(', ')}, and its table holds every section`);
+  process.exit(0);
+}
 
 const cpu = os.cpus();
 const machine = `${cpu.length} x ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;

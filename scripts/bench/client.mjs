@@ -20,14 +20,14 @@ const BODY = {
   requisite: { type: 'card', bank: 'Example Bank' }, metadata: { order_id: 'order-1042' },
 };
 
-/** Starts the fixed-payment server on 127.0.0.1 and a free port; returns its base URL and close(). */
-async function startServer() {
+/** Starts the fixed-payment server on 127.0.0.1 and `port` (default: a free one); returns its base URL and close(). */
+export async function startServer({ port = 0 } = {}) {
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(PAYMENT));
   });
   server.keepAliveTimeout = 60_000;
-  server.listen(0, '127.0.0.1');
+  server.listen(port, '127.0.0.1');
   await once(server, 'listening');
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }) };
 }

@@ -19,7 +19,9 @@ const COLUMNS = [
 export function fmt(value, unit) {
   if (value === undefined) return '';
   if (unit === 'B') return value >= 1024 ? `${(value / 1024).toFixed(2)} KB` : `${value} B`;
-  if (unit === 'ops/s') return `${Math.round(value).toLocaleString('en-US')} ops/s`;
+  if (unit === 'ops/s' || unit === 'req/s') return `${Math.round(value).toLocaleString('en-US')} ${unit}`;
+  if (unit === 'MB') return `${value.toFixed(1)} MB`;
+  if (unit === 'µs') return `${value.toFixed(value < 100 ? 1 : 0)} µs`;
   if (unit === 'ms') return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(value < 10 ? 3 : 1)} ms`;
   return `${value} ${unit}`;
 }

@@ -2,6 +2,7 @@
 // caller's job; it reports each attempt's outcome back, and the outbox schedules the next one.
 import type { WebhookLayout } from '../../webhooks/types.js';
 import { iso } from './clock.js';
+import { eventAt, trimEvents } from './event-log.js';
 import type { StatusChange } from './events.js';
 import { nextId } from './ids.js';
 import { nextAttemptAt } from './retry-schedule.js';
@@ -40,7 +41,7 @@ export interface Delivery {
   endpoint_id: string;
   state: 'scheduled' | 'due' | 'delivered' | 'failed';
   attempts: DeliveryAttempt[];
-  /** Position of the event in the tenant's event log. */
+  /** Position of the event among all the tenant made (event-log.ts: eventAt). */
   event_index: number;
 }
 
@@ -96,6 +97,7 @@ export function fireAttempt(tenant: TenantState, deliveryId: string, attempt: nu
     // Note: the attempt was never made, so it leaves the log; the delivery ends as failed (redeliver can revive it).
     delivery.attempts.pop();
     delivery.state = 'failed';
+    trimEvents(tenant);
     return undefined;
   }
   delivery.state = 'due';
@@ -111,14 +113,16 @@ export function recordAttempt(tenant: TenantState, due: DueAttempt, outcome: Del
   }
   attempt.sent_at = iso(at);
   attempt.outcome = { ...outcome };
-  if (outcome.ok) {
-    delivery.state = 'delivered';
+  const next = outcome.ok ? undefined : nextAttemptAt(at, due.attempt + 1, tenant.retryCompression);
+  if (next !== undefined) {
+    schedule(tenant, delivery, due.attempt + 1, next);
     return structuredClone(delivery);
   }
-  const next = nextAttemptAt(at, due.attempt + 1, tenant.retryCompression);
-  if (next === undefined) delivery.state = 'failed';
-  else schedule(tenant, delivery, due.attempt + 1, next);
-  return structuredClone(delivery);
+  delivery.state = outcome.ok ? 'delivered' : 'failed';
+  const recorded = structuredClone(delivery);
+  // Note: a delivery that ended may have been what held old changes in a full log.
+  trimEvents(tenant);
+  return recorded;
 }
 
 /** Sends a delivery again now, outside its schedule (the control API's redeliver). */
@@ -139,5 +143,6 @@ export function takeDue(tenant: TenantState): DueAttempt[] {
 /** What sending a due attempt needs: the delivery, its event and its endpoint. */
 export function attemptContext(tenant: TenantState, due: DueAttempt): { delivery: Delivery; change: StatusChange; endpoint: WebhookEndpoint | undefined } {
   const delivery = tenant.deliveries.get(due.delivery_id)!;
-  return { delivery, change: tenant.events[delivery.event_index]!, endpoint: tenant.endpoints.find((e) => e.id === delivery.endpoint_id) };
+  // Note: a delivery that is scheduled or due keeps its event in the log (event-log.ts), so the change is there.
+  return { delivery, change: eventAt(tenant, delivery.event_index)!, endpoint: tenant.endpoints.find((e) => e.id === delivery.endpoint_id) };
 }

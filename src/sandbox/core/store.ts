@@ -2,6 +2,7 @@
 import { advance, runDue, type DeliverNow } from './advance.js';
 import { clockNow, type ClockMode } from './clock.js';
 import { execute, type Command, type CommandResult, type ResultOf } from './commands.js';
+import { EVENT_LOG_LIMIT } from './event-log.js';
 import type { StatusChange } from './events.js';
 import { DEFAULT_RETRY_COMPRESSION } from './retry-schedule.js';
 import { createTenant, type TenantState } from './tenant.js';
@@ -16,6 +17,8 @@ export interface SandboxStoreOptions {
   start?: Date | number;
   /** How many times faster than the contract's schedule webhook retries run. Default 60. */
   retryCompression?: number;
+  /** How many status changes each tenant's event log keeps; older ones leave it. Default EVENT_LOG_LIMIT (10,000). */
+  eventLogLimit?: number;
   /** The wall clock, in ms since the epoch (injected in tests). Default Date.now. */
   wallNow?: () => number;
 }
@@ -53,7 +56,13 @@ export function createStore(options: SandboxStoreOptions = {}): SandboxStore {
   const mode = options.clock ?? 'manual';
   const wallNow = options.wallNow ?? Date.now;
   const start = options.start === undefined ? DEFAULT_START : Number(options.start);
-  const settings = { clock: mode, seed: options.seed ?? 'sandbox', retryCompression: options.retryCompression ?? DEFAULT_RETRY_COMPRESSION };
+  const settings = {
+    clock: mode,
+    seed: options.seed ?? 'sandbox',
+    retryCompression: options.retryCompression ?? DEFAULT_RETRY_COMPRESSION,
+    eventLogLimit: options.eventLogLimit ?? EVENT_LOG_LIMIT,
+  };
+  if (!(Number.isInteger(settings.eventLogLimit) && settings.eventLogLimit >= 1)) throw new RangeError(`eventLogLimit must be a positive integer, got ${String(settings.eventLogLimit)}.`);
   let tenants = new Map<string, TenantState>();
   const tenant = (id: string) => {
     let t = tenants.get(id);

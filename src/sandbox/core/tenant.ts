@@ -24,6 +24,8 @@ export interface TenantSettings {
   seed: string;
   /** How many times faster than the contract's schedule webhook retries run on this tenant's clock. */
   retryCompression: number;
+  /** How many status changes the event log keeps (event-log.ts). */
+  eventLogLimit: number;
 }
 
 /** Everything one tenant holds. */
@@ -44,7 +46,12 @@ export interface TenantState {
   ledger: Map<string, LedgerEntry>;
   idempotency: Map<string, IdempotencyRecord>;
   endpoints: WebhookEndpoint[];
+  /** The latest status changes, oldest first, at most `eventLogLimit` of them (see event-log.ts). */
   events: StatusChange[];
+  /** How many older changes have left the log: the position of `events[0]` among all the tenant ever made. */
+  eventsDropped: number;
+  eventLogLimit: number;
+  /** One per event and endpoint, in the order of the events; they leave with their event once finished. */
   deliveries: Map<string, Delivery>;
   /** Delivery attempts that fell due and wait for the outbox to send them. */
   due: DueAttempt[];
@@ -69,6 +76,8 @@ export function createTenant(id: string, settings: TenantSettings): TenantState 
     idempotency: new Map(),
     endpoints: [],
     events: [],
+    eventsDropped: 0,
+    eventLogLimit: settings.eventLogLimit,
     deliveries: new Map(),
     due: [],
     retryCompression: settings.retryCompression,

@@ -3,6 +3,7 @@ import { contribution, overdraws, rebook, type Contribution } from './balance.js
 import { iso } from './clock.js';
 import { replace } from './collection.js';
 import { applyEffects } from './effects.js';
+import { appendEvent } from './event-log.js';
 import { EVENT_TYPES, type StatusChange, type StatusChangeEvent } from './events.js';
 import { nextId } from './ids.js';
 import type { Trigger } from './lifecycle.js';
@@ -44,7 +45,6 @@ export function commitTransition(tenant: TenantState, prepared: PreparedTransiti
   // Note: a record is never changed once stored (a transition stores a new one), so the event can share it.
   const event = { id: nextId(tenant.ids, 'evt'), type: EVENT_TYPES[kind], created_at: iso(at), data: after } as StatusChangeEvent;
   const change: StatusChange = { event, kind, object_id: after.id, from: before.status, to: after.status, trigger };
-  tenant.events.push(change);
-  enqueueDeliveries(tenant, change, tenant.events.length - 1, at);
+  enqueueDeliveries(tenant, change, appendEvent(tenant, change), at);
   return change;
 }

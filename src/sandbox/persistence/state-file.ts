@@ -9,8 +9,11 @@ import { deserialize, serialize } from 'node:v8';
 import type { TenantState } from '../core/index.js';
 
 const MAGIC = Buffer.from('MPSBXST\n', 'latin1');
-/** The format this build writes and reads; a file of another version is refused. */
-export const STATE_FORMAT_VERSION = 1;
+/**
+ * The format this build writes and reads; a file of another version is refused. 2: a tenant's event log is bounded and
+ * counts the changes that left it (TenantState.eventsDropped, eventLogLimit), which a format-1 tenant lacks.
+ */
+export const STATE_FORMAT_VERSION = 2;
 const HEADER = MAGIC.length + 4 + 32;
 
 /** What the state file holds. */
