@@ -177,7 +177,9 @@ describe.each(references)('the $variant reference', ({ variant, spec, webhooks: 
 describe('the guides', () => {
   const guides = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md'));
 
-  it.each(guides)('%s renders with its title, and its links answer', async (file) => {
+  // Note: each guide gets a page of its own in the one browser, so they run side by side (most of the time is
+  // spent waiting for the linked references to download).
+  it.concurrent.for(guides)('%s renders with its title, and its links answer', async (file, { expect }) => {
     const markdown = readFileSync(path.join(root, 'docs', file), 'utf8');
     const title = /^# (.+)$/m.exec(markdown)?.[1]?.replace(/`/g, '') ?? '';
     const name = file.replace(/\.md$/, '');
