@@ -1,7 +1,7 @@
 // merchant-payments-mock: serves the bundled spec of one variant, as shipped in this package, with the Prism mock,
 // or, with --upstream, checks a real server against it through Prism's validating proxy. bin/merchant-payments-mock.mjs
 // runs the compiled file; tests run this one with tsx.
-//   merchant-payments-mock --variant a|b [--port <port>] [--host <host>] [--upstream <url>] [-- <command> [args...]]
+//   merchant-payments-mock --variant a|b [--port <port>] [--host <host>] [--upstream <url> [--responses-only]] [-- <command> [args...]]
 // With a command after `--`, the mock runs only while the command does, and the exit code is the command's.
 import { fileURLToPath } from 'node:url';
 import { parseFlags } from '../cli/parse-flags.js';
@@ -12,7 +12,7 @@ const DEFAULT_PORTS = { a: 4010, b: 4011 };
 const PRISM_VERSION = '5.14.2';
 /** The variable that tells the command where the mock listens. */
 const URL_VARIABLE = 'MERCHANT_PAYMENTS_MOCK_URL';
-const usage = `usage: merchant-payments-mock --variant a|b [--port <port>] [--host <host>] [--upstream <url>] [-- <command> [args...]]
+const usage = `usage: merchant-payments-mock --variant a|b [--port <port>] [--host <host>] [--upstream <url> [--responses-only]] [-- <command> [args...]]
 
 Serves Variant A or Variant B of the merchant payments contract with Prism, from the bundled spec in
 this package. Requests are validated against the contract (422 on a violation, 401 without credentials).
@@ -23,6 +23,8 @@ this package. Requests are validated against the contract (422 on a violation, 4
   --upstream <url>  check a real server instead of mocking: forward every request to <url> and answer 500
                     (application/problem+json, the violations in "validation" and the sl-violations header)
                     whenever the request or the server's response breaks the contract
+  --responses-only  with --upstream: pass every request on unchecked and check only the server's responses,
+                    so that its own answers to bad requests (400, 422) are checked too
   -- <command>      run <command> once the mock listens, with ${URL_VARIABLE} set, in a process group of its
                     own; when it exits, stop whatever it left running and the mock, and exit with its code.
                     SIGINT, SIGTERM and SIGHUP are passed on to the command's group.
@@ -50,6 +52,7 @@ const flags = parseFlags({
     port: { type: 'string', short: 'p' },
     host: { type: 'string' },
     upstream: { type: 'string', short: 'u' },
+    'responses-only': { type: 'boolean' },
   },
 });
 const variant = flags.variant?.toLowerCase();
@@ -59,6 +62,7 @@ const port = Number(flags.port ?? DEFAULT_PORTS[variant]);
 if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`--port must be a TCP port from 1 to 65535, got "${flags.port}"`);
 const host = flags.host ?? '127.0.0.1';
 const upstream = flags.upstream === undefined ? undefined : upstreamUrl(flags.upstream);
+if (flags['responses-only'] && upstream === undefined) fail(`--responses-only checks a server's responses, so it needs --upstream\n${usage}`);
 
 /** The upstream as an absolute http(s) URL, or a clear failure. */
 function upstreamUrl(value: string): string {
@@ -97,7 +101,7 @@ let server: PrismServer;
 try {
   // Note: Prism announces its start on every launch; the ready line below says it better.
   const echo = (line: string) => /Starting Prism/.test(line) || process.stderr.write(`[prism] ${line}\n`);
-  server = await startPrism({ spec, port, host, echo, upstream });
+  server = await startPrism({ spec, port, host, echo, upstream, validateRequest: !flags['responses-only'] });
 } catch (error) {
   fail((error as Error).message, 1);
 }

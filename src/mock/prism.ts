@@ -31,6 +31,11 @@ export interface StartPrismOptions {
   timeoutMs?: number;
   /** Proxy to this server instead of mocking: requests and responses that break the spec become 500 problems (with `errors`). */
   upstream?: string | undefined;
+  /**
+   * With `upstream`: false passes every request on unchecked, so that the server's own answers to bad requests (its
+   * 400 and 422) reach the check too, instead of Prism's; responses are checked either way. Default true.
+   */
+  validateRequest?: boolean;
 }
 
 /** Absolute path of Prism's JS entry, read from the `bin` of its package.json. */
@@ -45,7 +50,7 @@ export function prismEntry(): string {
  * response passing through is checked against the spec), and resolves once it listens.
  */
 export async function startPrism({
-  spec, port, host = '127.0.0.1', errors = true, logLevel = 'warn', echo, timeoutMs = 30000, upstream,
+  spec, port, host = '127.0.0.1', errors = true, logLevel = 'warn', echo, timeoutMs = 30000, upstream, validateRequest = true,
 }: StartPrismOptions): Promise<PrismServer> {
   if (!existsSync(spec)) throw new Error(`Spec not found: ${spec}`);
   await assertPortFree(port, host);
@@ -54,6 +59,7 @@ export async function startPrism({
   // and the pid we hold would not be the one serving requests.
   const args = [...mode, '-h', host, '-p', String(port), '-v', logLevel, '--no-multiprocess'];
   if (errors) args.push('--errors');
+  if (!validateRequest) args.push('--validate-request', 'false');
   const child = spawnTiedNode(prismEntry(), args, { env: { ...process.env, FORCE_COLOR: '0' } });
   const output = collectOutput(child, { echo });
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, sig) => resolve(code ?? sig)));

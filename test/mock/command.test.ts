@@ -116,6 +116,12 @@ describe('merchant-payments-mock', () => {
     }
   });
 
+  it('refuses --responses-only without --upstream, saying why', async () => {
+    const { code, stderr } = await run(command, ['--variant', 'a', '--responses-only']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--responses-only checks a server\'s responses, so it needs --upstream');
+  });
+
   it('says how to install Prism when it is not installed', async () => {
     // The package's layout without any node_modules around it: Prism cannot be resolved from there.
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mock-command-'));

@@ -7,12 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientOptions } from '../../src/index.js';
 import { collectOutput, hasExited, spawnTiedNode, stopChild } from '../../src/mock/children.js';
 import { freePort, waitForPort } from '../../src/mock/ports.js';
-import { prismEntry } from '../../src/mock/prism.js';
 import { contractValidators, createSandbox, createSandboxControlClient, type Sandbox, type SandboxControlClient, type SandboxTenant, type SandboxValidators } from '../../src/sandbox/index.js';
 import { LIFECYCLES } from '../../generated/sandbox/lifecycles.js';
 import { root } from '../../scripts/lib/tools.mjs';
-import { stillAlive, stillBound } from '../mock/processes.js';
-import { callOperation, findOperation, newCredentials, OPERATIONS, SPEC_FILES, typedClient, unique, VARIANTS, type AnyClient, type Credentials, type Operation, type Parts, type Result, type Variant } from './operations.js';
+import { fromSource, stillAlive, stillBound } from '../mock/processes.js';
+import { callOperation, findOperation, newCredentials, OPERATIONS, typedClient, unique, VARIANTS, type AnyClient, type Credentials, type Operation, type Parts, type Result, type Variant } from './operations.js';
 
 const pairName = (variant: Variant, operationId: string, status: string | number) => `${variant} ${operationId} ${status}`;
 
@@ -75,23 +74,25 @@ function holdingValidators(): SandboxValidators {
   };
 }
 
+/** The mock command's source, run with tsx as the bin runs its build. */
+const mockCommand = path.join(root, 'src/mock/command.ts');
+
 /**
- * Prism 5.14.2's proxy with the same flags merchant-payments-mock --upstream uses (src/mock/prism.ts), plus
- * --validate-request false: with request validation on, Prism answers a request that breaks the contract itself (its
- * own 422, without a `code`), so the sandbox's 400 and 422 answers would never be checked. Responses are still
- * validated, and Prism still refuses missing credentials (401) and unparsable JSON (400) itself.
+ * `merchant-payments-mock --upstream <sandbox> --responses-only`: Prism's validating proxy, checking every answer.
+ * Note: --responses-only passes requests on unchecked; with request validation on, Prism answers a request that
+ * breaks the contract itself (its own 422, without a `code`), so the sandbox's 400 and 422 would never be checked.
+ * Prism still refuses missing credentials (401) and unparsable JSON (400) itself.
  */
 async function startProxy(variant: Variant, upstream: string) {
   const port = await freePort();
-  const spec = path.join(root, SPEC_FILES[variant]);
-  const args = ['proxy', spec, upstream, '-h', '127.0.0.1', '-p', String(port), '-v', 'warn', '--no-multiprocess', '--errors', '--validate-request', 'false'];
-  const child = spawnTiedNode(prismEntry(), args, { env: { ...process.env, FORCE_COLOR: '0' } });
+  const args = ['--variant', variant.toLowerCase(), '--port', String(port), '--upstream', upstream, '--responses-only'];
+  const child = spawnTiedNode(mockCommand, args, { nodeArgs: fromSource, env: { ...process.env, FORCE_COLOR: '0' } });
   const output = collectOutput(child);
   try {
     await waitForPort(port, '127.0.0.1', { timeoutMs: 30_000, isDead: () => hasExited(child) });
   } catch (error) {
     await stopChild(child);
-    throw new Error(`Prism's proxy for Variant ${variant} did not start: ${(error as Error).message}\n${output()}`);
+    throw new Error(`merchant-payments-mock --upstream for Variant ${variant} did not start: ${(error as Error).message}\n${output()}`);
   }
   return { url: `http://127.0.0.1:${port}`, port, child };
 }
