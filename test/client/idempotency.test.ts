@@ -56,7 +56,8 @@ describe('Idempotency-Key', () => {
     it('retries a time-out and then a 409 in progress with the same key, honouring Retry-After, until the answer', async () => {
       const { delays, sleep } = recordingSleep();
       server.reply('hang', inProgress('2'), ok);
-      const client = testClientB(server.url, { timeoutMs: 50, retry: { attempts: 3, baseDelayMs: 10, sleep } });
+      // Note: the answering attempts have the same time-out, so it is long enough for a loaded machine.
+      const client = testClientB(server.url, { timeoutMs: 500, retry: { attempts: 3, baseDelayMs: 10, sleep } });
       const { data, response } = await refund(client);
       expect(data).toEqual(ok.body);
       expect(server.requests).toHaveLength(3);
