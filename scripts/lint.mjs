@@ -1,7 +1,7 @@
 // Lints every API in redocly.yaml: `redocly lint` on the split sources, then Spectral (spectral:oas, OWASP, house rules)
-// on Redocly bundles written to a temporary directory. Exits 1 on any error, 2 on a missing input.
+// on Redocly bundles written to a temporary directory, then spectral:arazzo on openapi/arazzo/*.arazzo.yaml. Exits 1 on any error, 2 on a missing input.
 // Usage: node scripts/lint.mjs [--keep-bundles]
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { root, runTool } from './lib/tools.mjs';
@@ -14,7 +14,7 @@ function missing(what) {
   process.exit(2);
 }
 
-for (const file of ['redocly.yaml', '.spectral.yaml', 'scripts/lint-rules/payments.spectral.yaml']) {
+for (const file of ['redocly.yaml', '.spectral.yaml', 'scripts/lint-rules/payments.spectral.yaml', 'scripts/lint-rules/arazzo.spectral.yaml']) {
   if (!existsSync(path.join(root, file))) missing(file);
 }
 const { apis } = await import('./lib/apis.mjs');
@@ -84,6 +84,21 @@ try {
     if (res.status !== 0 && errors === 0) spectral.errors += 1; // crashed, e.g. an invalid ruleset
   }
   summary.push(spectral);
+
+  // 4. Spectral's Arazzo rules on the workflows as shipped: they point at the bundles in generated/openapi.
+  const arazzo = { tool: 'spectral lint (arazzo)', errors: 0, warnings: 0 };
+  const workflows = readdirSync(path.join(root, 'openapi/arazzo')).filter((f) => f.endsWith('.arazzo.yaml')).map((f) => path.join(root, 'openapi/arazzo', f));
+  if (workflows.length > 0) {
+    console.log('\n== spectral lint (arazzo) --ruleset scripts/lint-rules/arazzo.spectral.yaml');
+    const json = path.join(outDir, 'spectral-arazzo.json');
+    const args = ['lint', ...workflows, '--ruleset', path.join(root, 'scripts/lint-rules/arazzo.spectral.yaml'), '--fail-severity', 'error'];
+    const res = runTool('@stoplight/spectral-cli', 'spectral', [...args, '-f', 'stylish', '-f', 'json', '--output.json', json]);
+    const results = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : [];
+    const errors = results.filter((r) => r.severity === 0).length;
+    arazzo.errors += errors + (res.status !== 0 && errors === 0 ? 1 : 0);
+    arazzo.warnings += results.filter((r) => r.severity === 1).length;
+  }
+  summary.push(arazzo);
 } finally {
   if (keepBundles) console.log(`\nbundles kept in ${outDir}`);
   else rmSync(outDir, { recursive: true, force: true });
