@@ -15,8 +15,8 @@ export interface ConformanceOptions {
   baseUrl: string;
   /** Default: read from PAYMENTS_ACCESS_TOKEN (Variant A) or PAYMENTS_PUBLIC_KEY and PAYMENTS_SECRET_KEY (Variant B). */
   credentials?: Credentials;
-  /** Stages to run; default: all of STAGES. */
-  only?: readonly StageName[];
+  /** Names of the stages to run (of STAGES); default: all. An unknown name throws ConformanceUsageError. */
+  only?: readonly string[];
   /** Seed of the generated requests; the same seed sends the same requests. Default 1. */
   seed?: number;
   /** Generated requests per operation in the fuzz stage (half valid, half invalid). Default 20. */
