@@ -44,7 +44,7 @@ function joinReportPairs(args: string[]): string[] {
     const word = args[index] as string;
     const format = args[index + 1];
     const file = args[index + 2];
-    if (word === '--report' && format !== undefined && format in FORMATS && file !== undefined && !file.startsWith('-')) {
+    if (word === '--report' && format !== undefined && !format.startsWith('-') && !format.includes('=') && file !== undefined && !file.startsWith('-')) {
       joined.push(`--report=${format}=${file}`);
       index += 2;
     } else joined.push(word);

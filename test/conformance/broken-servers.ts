@@ -37,13 +37,15 @@ export const defects: Record<string, (fetch: Fetch) => Fetch> = {
     return rebuilt(response, JSON.stringify(problem), { status: 500 });
   },
   /** A request without credentials is served as if it had the first merchant's. */
-  ignoredCredentials: (fetch) => (request) => {
+  ignoredCredentials: (fetch) => async (request) => {
     if (hasCredentials(request)) return fetch(request);
     const headers = new Headers(request.headers);
     headers.set('authorization', 'Bearer someone-else');
     headers.set('x-public-key', 'pk_someone_else');
     headers.set('x-secret-key', 'sk_someone_else');
-    return fetch(new Request(request, { headers }));
+    // Note: the body is read first: a streamed body (over HTTP) cannot be handed to a new Request as it is.
+    const body = request.method === 'GET' ? undefined : await request.text();
+    return fetch(new Request(request.url, { method: request.method, headers, body }));
   },
   /** Problems are sent as text/plain. */
   wrongContentType: (fetch) => async (request) => {
