@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^@merchant-payments\/contract\/webhooks$/, replacement: fileURLToPath(new URL('./src/webhooks/index.ts', import.meta.url)) },
       { find: /^@merchant-payments\/contract\/sandbox$/, replacement: fileURLToPath(new URL('./src/sandbox/index.ts', import.meta.url)) },
+      { find: /^@merchant-payments\/contract\/conformance$/, replacement: fileURLToPath(new URL('./src/conformance/index.ts', import.meta.url)) },
       { find: /^@merchant-payments\/contract$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
     ],
   },

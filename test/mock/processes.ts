@@ -1,14 +1,27 @@
 // Helpers for the tests that stop servers: a process's descendants (Linux /proc), liveness, a bounded wait for ports,
 // and the node flags that run the mock's TypeScript sources.
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { spawnTiedNode } from '../../src/mock/children.js';
 import { assertPortFree } from '../../src/mock/ports.js';
 import { root } from '../../scripts/lib/tools.mjs';
 
 /** Flags for `node` that let it run src/ as it is (tsx), from any working directory. */
 export const fromSource = ['--import', pathToFileURL(createRequire(path.join(root, 'package.json')).resolve('tsx')).href];
+
+/** Runs a command's TypeScript source to completion (added to `started`, for the caller to stop); its exit code and output. */
+export function runSource(source: string, args: string[], env: NodeJS.ProcessEnv, started: ChildProcess[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnTiedNode(source, args, { cwd: root, nodeArgs: fromSource, env });
+  started.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+}
 
 /** Every descendant pid of `pid`, read from /proc (Linux). */
 export function descendants(pid: number): number[] {

@@ -70,7 +70,7 @@ describe('the packed tarball', () => {
     const { analysis } = JSON.parse(attw.stdout);
     const problems = Object.values(analysis.problems as Record<string, { resolutionKind?: string }[]>).flat();
     expect(problems.filter((p) => p.resolutionKind === 'node16-esm' || p.resolutionKind === 'bundler' || !p.resolutionKind)).toEqual([]);
-    expect(Object.keys(analysis.entrypoints).sort()).toEqual(['.', './package.json', './sandbox', './webhooks']);
+    expect(Object.keys(analysis.entrypoints).sort()).toEqual(['.', './conformance', './package.json', './sandbox', './webhooks']);
   });
 });
 
@@ -104,12 +104,13 @@ describe('a project that installs the tarball', () => {
     writeFileSync(path.join(project, 'event.json'), JSON.stringify(example.value));
   }, 120_000);
 
-  it('gets only openapi-fetch, secure-json-parse and hono (the sandbox) besides the package: Prism is an optional peer, and the mock says how to add it', () => {
+  it('gets only openapi-fetch, secure-json-parse, hono (the sandbox), fast-check, yaml and junit-report-builder (the conformance kit) besides the package: Prism is an optional peer, and the mock says how to add it', () => {
     expect(readFileSync(path.join(project, 'node_modules/@merchant-payments/contract/package.json'), 'utf8')).toContain('"version"');
     expect(existsSync(path.join(project, 'node_modules/openapi-fetch'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/secure-json-parse'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/hono'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/@hono/node-server'))).toBe(true);
+    for (const kit of ['fast-check', 'yaml', 'junit-report-builder']) expect(existsSync(path.join(project, 'node_modules', kit))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/@stoplight/prism-cli'))).toBe(false);
     const mock = run(mockBin(), ['--variant', 'b'], project);
     expect(mock.status).toBe(1);

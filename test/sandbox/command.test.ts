@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { spawnTiedNode, stopChild } from '../../src/mock/children.js';
+import { stopChild } from '../../src/mock/children.js';
 import { freePort } from '../../src/mock/ports.js';
-import { fromSource, stillBound } from '../mock/processes.js';
+import { runSource, stillBound } from '../mock/processes.js';
 
 const command = path.join(root, 'src/sandbox/command.ts');
 const started: ChildProcess[] = [];
@@ -19,15 +19,7 @@ afterEach(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the command to completion; resolves to its exit code and output. */
-function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawnTiedNode(command, args, { cwd: root, nodeArgs: fromSource, env });
-  started.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
-}
+const run = (args: string[], env: NodeJS.ProcessEnv = process.env) => runSource(command, args, env, started);
 
 // Note: the command creates a payment, advances nothing (manual clock), and exits 7 only if it reads it back as created.
 const script = `

@@ -1,0 +1,113 @@
+// merchant-payments-conformance: runConformance as a command. bin/merchant-payments-conformance.mjs runs the compiled
+// file; tests run this one with tsx. Credentials come from the environment only, so they stay out of shell history.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseFlags } from '../cli/parse-flags.js';
+import { ENV } from './http.js';
+import { formatText, toJson, toJunit } from './report.js';
+import { ConformanceUsageError, runConformance } from './run.js';
+import { STAGES, type ConformanceReport, type Progress } from './types.js';
+
+const NAME = 'merchant-payments-conformance';
+const FORMATS = { json: toJson, junit: toJunit } as const;
+const usage = `usage: ${NAME} --variant a|b --base-url <url> [--only <stage>[,<stage>...]] [--seed <n>] [--requests <n>]
+                                     [--report json|junit <file>]...
+
+Checks a running server of one variant against the contract and prints a report: each failed check with the rule it
+enforces, the request, the response and a curl line that repeats it (credentials shown as the variables' names).
+
+  --variant a|b            which variant the server implements
+  --base-url <url>         the server's root, such as https://staging.example (paths such as /merchant/v1/... are appended)
+  --only <stages>          run only these stages, comma-separated or repeated; the stages are: ${STAGES.join(', ')}
+                             fuzz: requests generated from the contract's schemas, half valid and half broken in one
+                             place, plus one without credentials per operation
+  --seed <n>               seed of the generated requests; the same seed sends the same requests (default 1)
+  --requests <n>           generated requests per operation in the fuzz stage, 1 to 10000 (default 20)
+  --report json|junit <f>  also write the report to file <f> as JSON or JUnit XML (repeat for both)
+
+Credentials, from the environment only:
+  Variant A  ${ENV.accessToken}
+  Variant B  ${ENV.publicKey} and ${ENV.secretKey}
+
+Exit codes: 0 every check passed; 1 a check failed (a server that does not answer fails too), or a report file
+could not be written; 2 usage error (an unknown or malformed flag, an unknown stage, missing credentials).`;
+
+function fail(message: string, code = 2): never {
+  console.error(`${NAME}: ${message}`);
+  process.exit(code);
+}
+
+/** `--report json FILE` is two words after the flag; parseArgs takes one, so the pair is joined as `json=FILE` first. */
+function joinReportPairs(args: string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const word = args[index] as string;
+    const format = args[index + 1];
+    const file = args[index + 2];
+    if (word === '--report' && format !== undefined && !format.startsWith('-') && !format.includes('=') && file !== undefined && !file.startsWith('-')) {
+      joined.push(`--report=${format}=${file}`);
+      index += 2;
+    } else joined.push(word);
+  }
+  return joined;
+}
+
+const integer = (flag: string, text: string | undefined, fallback: number) => {
+  if (text === undefined) return fallback;
+  if (!/^-?\d+$/.test(text)) fail(`--${flag} must be an integer, got "${text}"\n${usage}`);
+  return Number(text);
+};
+
+const flags = parseFlags({
+  name: NAME,
+  usage,
+  args: joinReportPairs(process.argv.slice(2)),
+  options: {
+    variant: { type: 'string' },
+    'base-url': { type: 'string' },
+    only: { type: 'string', multiple: true },
+    seed: { type: 'string' },
+    requests: { type: 'string' },
+    report: { type: 'string', multiple: true },
+  },
+});
+if (flags.variant !== 'a' && flags.variant !== 'b') fail(`--variant must be "a" or "b"${flags.variant === undefined ? '' : `, got "${flags.variant}"`}\n${usage}`);
+if (flags['base-url'] === undefined) fail(`--base-url is required\n${usage}`);
+const reports = (flags.report ?? []).map((value) => {
+  const [format, ...rest] = value.split('=');
+  const file = rest.join('=');
+  if (!format || !(format in FORMATS) || file === '') fail(`--report takes json or junit and a file, such as --report junit conformance.xml; got "${value}"`);
+  return { format: format as keyof typeof FORMATS, file };
+});
+
+let progressShown = false;
+const showProgress = ({ stage, operation, sent, failed }: Progress) => {
+  progressShown = true;
+  process.stderr.write(`\r\u001b[2K${NAME}: ${stage} · ${operation} · ${sent} requests · ${failed} failing`);
+};
+
+let report: ConformanceReport;
+try {
+  report = await runConformance({
+    variant: flags.variant,
+    baseUrl: flags['base-url'],
+    only: flags.only?.flatMap((names) => names.split(',').map((name) => name.trim())),
+    seed: integer('seed', flags.seed, 1),
+    requests: integer('requests', flags.requests, 20),
+    onProgress: process.stderr.isTTY ? showProgress : undefined,
+  });
+} catch (error) {
+  if (error instanceof ConformanceUsageError) fail(error.message);
+  throw error;
+}
+if (progressShown) process.stderr.write('\r\u001b[2K');
+console.log(formatText(report));
+for (const { format, file } of reports) {
+  try {
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    writeFileSync(file, FORMATS[format](report));
+  } catch (error) {
+    fail(`could not write the ${format} report to ${file}: ${(error as Error).message}`, 1);
+  }
+}
+process.exitCode = report.passed ? 0 : 1;

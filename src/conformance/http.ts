@@ -1,0 +1,79 @@
+// Sending one request with the credentials, and recording it for the report with the credentials masked: the report
+// and the curl line name the environment variables (`$PAYMENTS_ACCESS_TOKEN`), never their values.
+import type { Credentials, RequestRecord, ResponseRecord } from './types.js';
+
+/** The environment variables the credentials come from. */
+export const ENV = { accessToken: 'PAYMENTS_ACCESS_TOKEN', publicKey: 'PAYMENTS_PUBLIC_KEY', secretKey: 'PAYMENTS_SECRET_KEY' } as const;
+
+/** A request before it is sent: method, path with its parameters filled in, query, headers and JSON body. */
+export interface Draft {
+  method: string;
+  path: string;
+  query: [string, string][];
+  headers: Record<string, string>;
+  body?: unknown;
+  /** Send the body as this text instead of JSON (a body that is not JSON). */
+  rawBody?: string;
+}
+
+/** The headers that carry the credentials, with their values, and with the masked values the report shows. */
+export function credentialHeaders(credentials: Credentials, masked = false): Record<string, string> {
+  if ('accessToken' in credentials) return { Authorization: `Bearer ${masked ? `$${ENV.accessToken}` : credentials.accessToken}` };
+  return {
+    'X-Public-Key': masked ? `$${ENV.publicKey}` : credentials.publicKey,
+    'X-Secret-Key': masked ? `$${ENV.secretKey}` : credentials.secretKey,
+  };
+}
+
+/** Replaces every credential value in `text` with its variable's name: a server may echo one back. */
+export function maskSecrets(text: string, credentials: Credentials): string {
+  const pairs: [string, string][] =
+    'accessToken' in credentials
+      ? [[credentials.accessToken, `$${ENV.accessToken}`]]
+      : [
+          [credentials.secretKey, `$${ENV.secretKey}`],
+          [credentials.publicKey, `$${ENV.publicKey}`],
+        ];
+  return pairs.reduce((masked, [secret, name]) => (secret.length > 0 ? masked.replaceAll(secret, name) : masked), text);
+}
+
+export function urlOf(baseUrl: string, draft: Draft): string {
+  const query = new URLSearchParams(draft.query).toString();
+  return `${baseUrl.replace(/\/+$/, '')}${draft.path}${query ? `?${query}` : ''}`;
+}
+
+const bodyText = (draft: Draft): string | undefined => draft.rawBody ?? (draft.body === undefined ? undefined : JSON.stringify(draft.body));
+
+/** The Request to send; `withCredentials` false leaves the credential headers out. */
+export function toRequest(baseUrl: string, draft: Draft, credentials: Credentials | undefined, signal: AbortSignal): Request {
+  const body = bodyText(draft);
+  const headers = { ...draft.headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...(credentials ? credentialHeaders(credentials) : {}) };
+  return new Request(urlOf(baseUrl, draft), { method: draft.method, headers, body, signal });
+}
+
+/** The request as the report shows it. */
+export function recordOf(baseUrl: string, draft: Draft, credentials: Credentials, withCredentials: boolean): RequestRecord {
+  const body = bodyText(draft);
+  const headers = { ...draft.headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...(withCredentials ? credentialHeaders(credentials, true) : {}) };
+  const record: RequestRecord = { method: draft.method, url: urlOf(baseUrl, draft), headers };
+  if (body !== undefined) record.body = maskSecrets(body.length > 2000 ? `${body.slice(0, 2000)}…` : body, credentials);
+  return record;
+}
+
+/** A shell word in single quotes; the masked credentials go in double quotes so the shell fills them in. */
+const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+const headerWord = (name: string, value: string) => (value.includes('$PAYMENTS_') ? `"${name}: ${value}"` : quote(`${name}: ${value}`));
+
+/** A curl line that sends the recorded request again, reading the credentials from the environment. */
+export function curlOf(record: RequestRecord): string {
+  const parts = ['curl', '-i', '-X', record.method, quote(record.url)];
+  for (const [name, value] of Object.entries(record.headers)) parts.push('-H', headerWord(name, value));
+  if (record.body !== undefined) parts.push('--data-raw', quote(record.body));
+  return parts.join(' ');
+}
+
+/** The response as the report shows it: status, Content-Type and the start of the body. */
+export function responseRecordOf(status: number, contentType: string | null, text: string, credentials: Credentials): ResponseRecord {
+  const excerpt = text.length > 500 ? `${text.slice(0, 500)}…` : text;
+  return { status, contentType, bodyExcerpt: maskSecrets(excerpt, credentials) };
+}

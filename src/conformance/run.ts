@@ -1,0 +1,64 @@
+// runConformance: checks a server of one variant against the contract, stage by stage, and returns the report.
+import type { Variant } from '../validation/index.js';
+import { ENV } from './http.js';
+import { fuzzStage } from './fuzz.js';
+import { createSession, type Session } from './session.js';
+import { STAGES, type ConformanceOptions, type ConformanceReport, type Credentials, type StageName } from './types.js';
+
+/** The stages by name; `--only` and `options.only` choose among these. */
+const stages: Record<StageName, (session: Session) => Promise<void>> = { fuzz: fuzzStage };
+
+/** Thrown for options that cannot be run: an unknown stage, a missing credential, a bad bound. */
+export class ConformanceUsageError extends Error {
+  override name = 'ConformanceUsageError';
+}
+
+/** The variant's credentials from the environment; throws naming the variables (never their values) when unset. */
+export function credentialsFromEnv(variant: Variant, env: NodeJS.ProcessEnv = process.env): Credentials {
+  if (variant === 'a') {
+    const accessToken = env[ENV.accessToken];
+    if (!accessToken) throw new ConformanceUsageError(`Variant A needs ${ENV.accessToken} set in the environment`);
+    return { accessToken };
+  }
+  const publicKey = env[ENV.publicKey];
+  const secretKey = env[ENV.secretKey];
+  if (!publicKey || !secretKey) throw new ConformanceUsageError(`Variant B needs ${ENV.publicKey} and ${ENV.secretKey} set in the environment`);
+  return { publicKey, secretKey };
+}
+
+/** The stage names in `names`, in run order; throws on a name that is not a stage. */
+export function selectStages(names: readonly string[]): StageName[] {
+  const unknown = names.filter((name) => !(STAGES as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new ConformanceUsageError(`unknown stage ${unknown.map((name) => `"${name}"`).join(', ')}; the stages are ${STAGES.join(', ')}`);
+  return STAGES.filter((stage) => names.includes(stage));
+}
+
+export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
+  if (options.variant !== 'a' && options.variant !== 'b') throw new ConformanceUsageError(`variant must be "a" or "b", got "${String(options.variant)}"`);
+  let baseUrl: URL;
+  try {
+    baseUrl = new URL(options.baseUrl);
+  } catch {
+    throw new ConformanceUsageError(`base URL "${options.baseUrl}" is not a URL`);
+  }
+  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new ConformanceUsageError('the base URL must be http or https');
+  const seed = options.seed ?? 1;
+  const requests = options.requests ?? 20;
+  if (!Number.isSafeInteger(seed)) throw new ConformanceUsageError('the seed must be an integer');
+  if (!Number.isSafeInteger(requests) || requests < 1 || requests > 10_000) throw new ConformanceUsageError('requests must be an integer from 1 to 10000');
+  const chosen = selectStages(options.only ?? STAGES);
+  const credentials = options.credentials ?? credentialsFromEnv(options.variant);
+  const started = performance.now();
+  const session = createSession({ ...options, baseUrl: options.baseUrl.replace(/\/+$/, ''), credentials, seed, requests });
+  for (const stage of chosen) await stages[stage](session);
+  const checks = session.results();
+  return {
+    variant: options.variant,
+    baseUrl: options.baseUrl,
+    seed,
+    passed: checks.every((check) => check.ok),
+    requests: session.sent(),
+    durationMs: Math.round(performance.now() - started),
+    checks,
+  };
+}

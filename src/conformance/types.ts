@@ -1,0 +1,83 @@
+// The shapes runConformance takes and returns: its options, one check's outcome and the report.
+import type { Variant } from '../validation/index.js';
+
+/** Variant A's credential (a bearer token), or Variant B's key pair. */
+export type Credentials = { accessToken: string } | { publicKey: string; secretKey: string };
+
+/** The stages this version runs; `--only` takes these names. */
+export const STAGES = ['fuzz'] as const;
+export type StageName = (typeof STAGES)[number];
+
+/** What runConformance needs: the server, its variant and credentials, which stages, and the fuzz bounds. */
+export interface ConformanceOptions {
+  variant: Variant;
+  /** The server's root, such as `https://staging.example` (operation paths, `/merchant/v1/...` included, are appended). */
+  baseUrl: string;
+  /** Default: read from PAYMENTS_ACCESS_TOKEN (Variant A) or PAYMENTS_PUBLIC_KEY and PAYMENTS_SECRET_KEY (Variant B). */
+  credentials?: Credentials;
+  /** Names of the stages to run (of STAGES); default: all. An unknown name throws ConformanceUsageError. */
+  only?: readonly string[];
+  /** Seed of the generated requests; the same seed sends the same requests. Default 1. */
+  seed?: number;
+  /** Generated requests per operation in the fuzz stage (half valid, half invalid). Default 20. */
+  requests?: number;
+  /** The fetch to send with; default globalThis.fetch. Tests pass a sandbox's in-process fetch. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Called after every request, to show progress. */
+  onProgress?: (progress: Progress) => void;
+  /** Time-out of one request in milliseconds. Default 10 000. */
+  timeoutMs?: number;
+}
+
+export interface Progress {
+  stage: StageName;
+  operation: string;
+  sent: number;
+  failed: number;
+}
+
+/** A request as the report shows it: credentials masked as the names of their environment variables. */
+export interface RequestRecord {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface ResponseRecord {
+  status: number;
+  contentType: string | null;
+  /** The start of the body (at most 500 characters). */
+  bodyExcerpt: string;
+}
+
+/**
+ * One check of one operation. Passing checks are reported once per operation; a failing one carries its first
+ * failing request and response, a curl line that reproduces it, and how many requests failed it.
+ */
+export interface CheckResult {
+  stage: StageName;
+  check: string;
+  operation: string;
+  ok: boolean;
+  /** The contract rule the check enforces. */
+  rule: string;
+  /** How many requests the check judged, and how many of those failed. */
+  judged: number;
+  failures: number;
+  detail?: string;
+  request?: RequestRecord;
+  response?: ResponseRecord;
+  curl?: string;
+}
+
+export interface ConformanceReport {
+  variant: Variant;
+  baseUrl: string;
+  seed: number;
+  passed: boolean;
+  /** Requests sent, all stages together. */
+  requests: number;
+  durationMs: number;
+  checks: CheckResult[];
+}

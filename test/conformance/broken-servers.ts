@@ -1,0 +1,74 @@
+// Servers with one defect each, for the conformance tests: the sandbox's fetch with one thing in its answers (or in
+// how it treats credentials) changed.
+import { createSandbox } from '../../src/sandbox/index.js';
+
+export type Fetch = (request: Request) => Promise<Response>;
+
+/** Rebuilds a response with another status, headers or body. */
+const rebuilt = (response: Response, body: string, init: { status?: number; headers?: Record<string, string> } = {}) => {
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(init.headers ?? {})) headers.set(name, value);
+  headers.delete('content-length');
+  return new Response(body === '' ? null : body, { status: init.status ?? response.status, headers });
+};
+
+const hasCredentials = (request: Request) => request.headers.has('authorization') || request.headers.has('x-public-key');
+
+/** Each defect, as a change to the sandbox's fetch. */
+export const defects: Record<string, (fetch: Fetch) => Fetch> = {
+  /** Every `status` field of a 200 answer becomes a number. */
+  wrongType: (fetch) => async (request) => {
+    const response = await fetch(request);
+    const text = await response.text();
+    return response.status === 200 ? rebuilt(response, text.replace(/"status":"[a-z_]+"/g, '"status":42')) : rebuilt(response, text);
+  },
+  /** 404 becomes 410, which no operation declares. */
+  undeclaredStatus: (fetch) => async (request) => {
+    const response = await fetch(request);
+    const text = await response.text();
+    return rebuilt(response, text, response.status === 404 ? { status: 410 } : {});
+  },
+  /** A request the sandbox rejects as invalid (422 validation_failed) crashes the server instead: a well-formed 500 problem. */
+  serverError: (fetch) => async (request) => {
+    const response = await fetch(request);
+    const text = await response.text();
+    if (response.status !== 422 || !text.includes('"validation_failed"')) return rebuilt(response, text);
+    const problem = { type: 'https://docs.payments.example/problems/internal_error', title: 'Internal server error', status: 500, code: 'internal_error', request_id: 'req_broken0000' };
+    return rebuilt(response, JSON.stringify(problem), { status: 500 });
+  },
+  /** A request without credentials is served as if it had the first merchant's. */
+  ignoredCredentials: (fetch) => async (request) => {
+    if (hasCredentials(request)) return fetch(request);
+    const headers = new Headers(request.headers);
+    headers.set('authorization', 'Bearer someone-else');
+    headers.set('x-public-key', 'pk_someone_else');
+    headers.set('x-secret-key', 'sk_someone_else');
+    // Note: the body is read first: a streamed body (over HTTP) cannot be handed to a new Request as it is.
+    const body = request.method === 'GET' ? undefined : await request.text();
+    return fetch(new Request(request.url, { method: request.method, headers, body }));
+  },
+  /** Problems are sent as text/plain. */
+  wrongContentType: (fetch) => async (request) => {
+    const response = await fetch(request);
+    const text = await response.text();
+    return rebuilt(response, text, response.status >= 400 ? { headers: { 'content-type': 'text/plain' } } : {});
+  },
+  /** The declared RateLimit header is longer than its schema allows. */
+  malformedHeader: (fetch) => async (request) => {
+    const response = await fetch(request);
+    return rebuilt(response, await response.text(), { headers: { RateLimit: 'r'.repeat(300) } });
+  },
+  /** A body with a property the contract does not have is taken as a success. */
+  acceptsInvalid: (fetch) => async (request) => {
+    const body = await request.clone().text();
+    if (body.includes('"not_in_the_contract"')) return new Response(JSON.stringify({ ok: true }), { status: 200, headers: { 'content-type': 'application/json' } });
+    return fetch(request);
+  },
+};
+
+/** A fresh sandbox (manual clock) and its fetch, with a defect switched on when named. */
+export function server(defect?: keyof typeof defects) {
+  const sandbox = createSandbox({ clock: 'manual', seed: 'conformance' });
+  const fetch: Fetch = (request) => sandbox.fetch(request);
+  return { sandbox, fetch: defect ? defects[defect]!(fetch) : fetch };
+}

@@ -1,0 +1,104 @@
+// The merchant-payments-conformance command, run from its source with tsx against sandboxes listening on 127.0.0.1
+// port 0 in this process: its exit codes, its reports, and that no credential reaches its output or its files.
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createAdaptorServer } from '@hono/node-server';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { root } from '../../scripts/lib/tools.mjs';
+import { stopChild } from '../../src/mock/children.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { runSource } from '../mock/processes.js';
+import { server } from './broken-servers.js';
+
+const command = path.join(root, 'src/conformance/command.ts');
+const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-command-'));
+const started: ChildProcess[] = [];
+const closing: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((child) => stopChild(child)));
+  await Promise.all(closing.splice(0).map((close) => close()));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const TOKEN = 'tok_command_Secret_9f2';
+const PUBLIC = 'pk_command_Public_7c1';
+const SECRET = 'sk_command_Secret_3d8';
+const clean = { ...process.env, PAYMENTS_ACCESS_TOKEN: undefined, PAYMENTS_PUBLIC_KEY: undefined, PAYMENTS_SECRET_KEY: undefined };
+const withA = { ...clean, PAYMENTS_ACCESS_TOKEN: TOKEN };
+const withB = { ...clean, PAYMENTS_PUBLIC_KEY: PUBLIC, PAYMENTS_SECRET_KEY: SECRET };
+
+const run = (args: string[], env: NodeJS.ProcessEnv) => runSource(command, args, env, started);
+
+/** A sandbox (with a defect when named) listening on a free port of 127.0.0.1; its URL. */
+async function listening(defect?: Parameters<typeof server>[0]): Promise<string> {
+  const { sandbox, fetch }: { sandbox: Sandbox; fetch: (request: Request) => Promise<Response> } = server(defect);
+  const http = createAdaptorServer({ fetch, overrideGlobalObjects: false }) as Server;
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
+  closing.push(() => new Promise((resolve) => http.close(resolve)), () => sandbox.close());
+  return `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+}
+
+describe('merchant-payments-conformance', () => {
+  it('documents its flags, credentials and exit codes in --help', async () => {
+    const { code, stdout } = await run(['--help'], clean);
+    expect(code).toBe(0);
+    for (const text of ['--variant a|b', '--base-url', '--only', '--seed', '--requests', '--report json|junit', 'PAYMENTS_ACCESS_TOKEN', 'PAYMENTS_SECRET_KEY', 'Exit codes: 0']) expect(stdout).toContain(text);
+  });
+
+  it.each([
+    [['--variant', 'a', '--base-url', 'http://127.0.0.1:9'], clean, /Variant A needs PAYMENTS_ACCESS_TOKEN/],
+    [['--variant', 'b', '--base-url', 'http://127.0.0.1:9'], { ...clean, PAYMENTS_PUBLIC_KEY: PUBLIC }, /PAYMENTS_PUBLIC_KEY and PAYMENTS_SECRET_KEY/],
+    [['--variant', 'a', '--base-url', 'http://127.0.0.1:9', '--nope'], withA, /Unknown option '--nope'/],
+    [['--variant', 'c', '--base-url', 'http://127.0.0.1:9'], withA, /--variant must be "a" or "b", got "c"/],
+    [['--variant', 'a'], withA, /--base-url is required/],
+    [['--variant', 'a', '--base-url', 'http://127.0.0.1:9', '--only', 'fuzz,flows'], withA, /unknown stage "flows"; the stages are fuzz/],
+    [['--variant', 'a', '--base-url', 'http://127.0.0.1:9', '--requests', 'many'], withA, /--requests must be an integer/],
+    [['--variant', 'a', '--base-url', 'http://127.0.0.1:9', '--report', 'xml', 'out.xml'], withA, /--report takes json or junit/],
+  ])('exits 2 on a usage error: %j', async (args, env, message) => {
+    const { code, stderr } = await run(args, env);
+    expect(stderr).toMatch(message);
+    expect(code).toBe(2);
+  });
+
+  it('exits 0 against a listening sandbox of Variant B and writes JSON and JUnit reports with no credential in them', async () => {
+    const url = await listening();
+    const json = path.join(dir, 'pass', 'report.json');
+    const xml = path.join(dir, 'pass', 'report.xml');
+    const { code, stdout, stderr } = await run(['--variant', 'b', '--base-url', url, '--only', 'fuzz', '--seed', '5', '--requests', '4', '--report', 'json', json, '--report', 'junit', xml], withB);
+    expect(stdout).toMatch(/^PASSED: \d+ of \d+ checks passed on 14 operations \(70 requests, seed 5/m);
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    expect(report).toMatchObject({ variant: 'b', passed: true, seed: 5, requests: 70 });
+    const junit = readFileSync(xml, 'utf8');
+    expect(junit).toContain('<testsuite name="conformance fuzz (Variant B)"');
+    expect(junit).not.toContain('<failure');
+    for (const secret of [PUBLIC, SECRET]) expect(`${stdout}${stderr}${readFileSync(json, 'utf8')}${junit}`).not.toContain(secret);
+  });
+
+  it('exits 1 against a server that ignores missing credentials, naming the check and masking the token', async () => {
+    const url = await listening('ignoredCredentials');
+    const json = path.join(dir, 'fail.json');
+    const xml = path.join(dir, 'fail.xml');
+    const { code, stdout, stderr } = await run(['--variant', 'a', '--base-url', url, '--requests', '4', '--report', 'json', json, '--report', 'junit', xml], withA);
+    expect(code).toBe(1);
+    expect(stdout).toContain('✗ fuzz · listPayments · ignored_auth');
+    expect(stdout).toContain('rule:     A request without credentials gets 401');
+    expect(stdout).toMatch(/curl:     curl -i -X GET 'http:\/\/127\.0\.0\.1:\d+\/payments/);
+    expect(stdout).toMatch(/^FAILED: /m);
+    expect(readFileSync(xml, 'utf8')).toContain('<failure message="A request without credentials gets 401');
+    expect(JSON.parse(readFileSync(json, 'utf8')).passed).toBe(false);
+    expect(`${stdout}${stderr}${readFileSync(json, 'utf8')}${readFileSync(xml, 'utf8')}`).not.toContain(TOKEN);
+  });
+
+  it('exits 1, with a check that says so, when nothing answers at the base URL', async () => {
+    const url = await listening();
+    await closing.splice(0).reduce((done, close) => done.then(close), Promise.resolve() as Promise<unknown>);
+    const { code, stdout } = await run(['--variant', 'a', '--base-url', url, '--requests', '1'], withA);
+    expect(stdout).toContain('request_completed');
+    expect(code).toBe(1);
+  });
+});
