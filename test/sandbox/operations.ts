@@ -5,7 +5,6 @@ import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 
 export type Variant = 'A' | 'B';
 export const VARIANTS: readonly Variant[] = ['A', 'B'];
-export const SPEC_FILES: Record<Variant, string> = { A: 'generated/openapi/variant-a.yaml', B: 'generated/openapi/variant-b.yaml' };
 const SPECS: Record<Variant, BundledSpec> = { A: await BundledSpec.open('Variant A', 'variant-a'), B: await BundledSpec.open('Variant B', 'variant-b') };
 
 /** One operation as a bundled spec declares it: where it is, its one path parameter, and its response statuses. */

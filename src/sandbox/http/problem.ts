@@ -1,5 +1,7 @@
 // Problem answers (RFC 9457, application/problem+json) with the members the contract's Problem schema names.
 import { randomBytes } from 'node:crypto';
+import { problemCatalogue } from '../../../generated/operations/operations.js';
+import { problemDetails } from '../../validation/problem.js';
 
 /** A field error: where in the request, and what is wrong there. */
 export interface FieldError {
@@ -16,18 +18,13 @@ export interface ProblemInput {
   errors?: FieldError[];
 }
 
-/** The problems the HTTP layer answers itself, with the contract's titles (components/responses). */
-export const HTTP_PROBLEMS = {
-  bad_request: { status: 400, title: 'Bad request' },
-  unauthorized: { status: 401, title: 'Unauthorized' },
-  not_found: { status: 404, title: 'Not found' },
-  rate_limited: { status: 429, title: 'Too many requests' },
-  internal_error: { status: 500, title: 'Internal server error' },
-} as const;
+/** The contract's problems the HTTP layer answers itself. */
+type HttpProblemCode = 'bad_request' | 'unauthorized' | 'not_found' | 'rate_limited' | 'internal_error';
 
-/** A problem the HTTP layer answers itself. */
-export function httpProblem(code: keyof typeof HTTP_PROBLEMS, detail: string, errors?: FieldError[]): ProblemInput {
-  return { ...HTTP_PROBLEMS[code], code, detail, ...(errors ? { errors } : {}) };
+/** A problem the HTTP layer answers itself, with the contract's status and title for its code. */
+export function httpProblem(code: HttpProblemCode, detail: string, errors?: FieldError[]): ProblemInput {
+  const { status, title } = problemCatalogue[code]!;
+  return { status, title, code, detail, ...(errors ? { errors } : {}) };
 }
 
 /** Where the contract documents each problem `code`. */
@@ -36,10 +33,9 @@ export const problemType = (code: string) => `https://docs.payments.example/prob
 /** A fresh request id, matching the contract's `request_id` pattern. */
 export const newRequestId = () => `req_${randomBytes(12).toString('base64url')}`;
 
-/** The problem+json body of one occurrence. */
+/** The problem+json body of one occurrence; problemDetails bounds what a peer's request may have put in it. */
 export function problemBody(problem: ProblemInput, where: { instance: string; requestId: string }) {
-  const { status, code, title, detail, errors } = problem;
-  return { type: problemType(code), title, status, detail, instance: where.instance, code, request_id: where.requestId, ...(errors ? { errors } : {}) };
+  return problemDetails({ ...problem, type: problemType(problem.code), instance: where.instance, requestId: where.requestId });
 }
 
 /** The media type of a JSON answer: `application/problem+json` for a 4xx/5xx, `application/json` otherwise. */
