@@ -58,6 +58,13 @@ const integer = (flag: string, text: string | undefined, fallback: number) => {
   return Number(text);
 };
 
+/** `--webhook-wait` in seconds (decimals allowed), as milliseconds. */
+const seconds = (flag: string, text: string | undefined) => {
+  if (text === undefined) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(text)) fail(`--${flag} takes seconds, such as 10 or 2.5, got "${text}"\n${usage}`);
+  return Math.round(Number(text) * 1000);
+};
+
 const flags = parseFlags({
   name: NAME,
   usage,
@@ -69,6 +76,10 @@ const flags = parseFlags({
     seed: { type: 'string' },
     requests: { type: 'string' },
     report: { type: 'string', multiple: true },
+    sandbox: { type: 'boolean' },
+    'webhook-port': { type: 'string' },
+    'webhook-secret': { type: 'string' },
+    'webhook-wait': { type: 'string' },
   },
 });
 if (flags.variant !== 'a' && flags.variant !== 'b') fail(`--variant must be "a" or "b"${flags.variant === undefined ? '' : `, got "${flags.variant}"`}\n${usage}`);
@@ -94,6 +105,10 @@ try {
     only: flags.only?.flatMap((names) => names.split(',').map((name) => name.trim())),
     seed: integer('seed', flags.seed, 1),
     requests: integer('requests', flags.requests, 20),
+    sandbox: flags.sandbox ?? false,
+    webhookPort: flags['webhook-port'] === undefined ? undefined : integer('webhook-port', flags['webhook-port'], 0),
+    webhookSecret: flags['webhook-secret'],
+    webhookWaitMs: seconds('webhook-wait', flags['webhook-wait']),
     onProgress: process.stderr.isTTY ? showProgress : undefined,
   });
 } catch (error) {

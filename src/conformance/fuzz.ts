@@ -6,7 +6,7 @@ import { operationsOf, validateRequest, type OperationSpec } from '../validation
 import { arbitraryOf, expand, outOfRangeOf, wrongTypeOf } from './arbitraries.js';
 import type { Draft } from './http.js';
 import { derefOf, schemasOf, type Deref, type OperationSchemas, type Schema } from './schemas.js';
-import type { Session } from './session.js';
+import type { Session, Stage } from './session.js';
 
 /** What one generated case holds before it becomes a request: parameter values, body, and choices made by indexes. */
 interface Case {
@@ -93,7 +93,7 @@ function fits(session: Session, operation: OperationSpec, draft: Draft, params: 
 /** Creates first (their ids feed the other operations), then the rest in the spec's order. */
 const ordered = (operations: readonly OperationSpec[]) => [...operations].sort((x, y) => Number(y.operationId in CREATES) - Number(x.operationId in CREATES));
 
-export async function fuzzStage(session: Session): Promise<void> {
+async function run(session: Session): Promise<void> {
   const deref = derefOf(session.variant);
   const ids = new Map<string, string[]>();
   const currencies = new Map<string, string | undefined>();
@@ -159,3 +159,5 @@ export async function fuzzStage(session: Session): Promise<void> {
     }
   }
 }
+
+export const fuzzStage: Stage = { run };

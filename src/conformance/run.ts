@@ -1,12 +1,15 @@
 // runConformance: checks a server of one variant against the contract, stage by stage, and returns the report.
 import type { Variant } from '../validation/index.js';
 import { ENV } from './http.js';
+import { flowsStage } from './flows.js';
 import { fuzzStage } from './fuzz.js';
-import { createSession, type Session } from './session.js';
+import { invariantsStage } from './invariants.js';
+import { createSession, type Stage } from './session.js';
+import { webhooksStage } from './webhooks.js';
 import { STAGES, type ConformanceOptions, type ConformanceReport, type Credentials, type StageName } from './types.js';
 
 /** The stages by name; `--only` and `options.only` choose among these. */
-const stages: Record<StageName, (session: Session) => Promise<void>> = { fuzz: fuzzStage };
+const stages: Record<StageName, Stage> = { flows: flowsStage, fuzz: fuzzStage, invariants: invariantsStage, webhooks: webhooksStage };
 
 /** Thrown for options that cannot be run: an unknown stage, a missing credential, a bad bound. */
 export class ConformanceUsageError extends Error {
@@ -50,7 +53,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const credentials = options.credentials ?? credentialsFromEnv(options.variant);
   const started = performance.now();
   const session = createSession({ ...options, baseUrl: options.baseUrl.replace(/\/+$/, ''), credentials, seed, requests });
-  for (const stage of chosen) await stages[stage](session);
+  const picked = chosen.map((name) => stages[name]);
+  try {
+    for (const stage of picked) await stage.prepare?.(session);
+    for (const stage of picked) await stage.run(session);
+  } finally {
+    for (const stage of picked) await stage.dispose?.(session);
+  }
   const checks = session.results();
   return {
     variant: options.variant,

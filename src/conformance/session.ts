@@ -1,16 +1,65 @@
-// What a stage works with: sending a request (with or without the credentials), and the checks collected so far,
-// one entry per stage, operation and check, holding the first failing request.
+// What a stage works with: sending a request (with or without the credentials), recording a check, the statuses seen
+// through the API, the sandbox's control client, and the checks collected so far, one entry per stage, subject and
+// check, holding the first failure.
+import { createSandboxControlClient, type SandboxControlClient } from '../sandbox/control-client.js';
 import type { OperationSpec, Variant } from '../validation/index.js';
-import { judge, RULES, type Answer, type RequestKind } from './checks.js';
+import { judge, RULES, type Answer, type RequestKind, type Verdict } from './checks.js';
 import { curlOf, maskSecrets, recordOf, responseRecordOf, toRequest, type Draft } from './http.js';
-import type { CheckResult, ConformanceOptions, Credentials, StageName } from './types.js';
+import type { CheckResult, ConformanceOptions, Credentials, RequestRecord, ResponseRecord, StageName } from './types.js';
+
+/** The kinds of objects with a status, named as in the contract's lifecycle tables. */
+export type ObjectKind = 'payment' | 'payout' | 'appeal';
+
+/** One status of one object, as an answer of the API showed it. */
+export interface SeenStatus {
+  status: string;
+  /** performance.now() when first seen. */
+  at: number;
+}
+
+/** An exchange as the report shows it: the request, the response and a curl line, credentials masked. */
+export interface Evidence {
+  request?: RequestRecord;
+  response?: ResponseRecord;
+  curl?: string;
+}
+
+/** A check's outcome on one subject, with the contract rule it enforces. */
+export interface Outcome {
+  check: string;
+  ok: boolean;
+  rule: string;
+  detail?: string;
+}
+
+/** An answer, with what the report shows of its exchange. */
+export type Exchanged = Answer & { evidence: Evidence };
+
+/** A stage: `prepare` runs before any stage and `dispose` after all (even on failure), so a stage sees what others cause. */
+export interface Stage {
+  prepare?(session: Session): Promise<void>;
+  run(session: Session): Promise<void>;
+  dispose?(session: Session): Promise<void>;
+}
 
 export interface Session {
   variant: Variant;
+  baseUrl: string;
+  credentials: Credentials;
   seed: number;
   requests: number;
-  /** Sends `draft` and judges the answer as a request of `kind`; undefined when no answer came. */
-  exchange(stage: StageName, operation: OperationSpec, kind: RequestKind, draft: Draft): Promise<Answer | undefined>;
+  /** The options as given (webhook settings, sandbox mode, fetch). */
+  options: ConformanceOptions;
+  /** The sandbox's control client when `sandbox` is on; otherwise undefined. */
+  control: SandboxControlClient | undefined;
+  /** Sends `draft` and judges the answer by the contract as a request of `kind`; undefined when no answer came. */
+  exchange(stage: StageName, operation: OperationSpec, kind: RequestKind, draft: Draft): Promise<Exchanged | undefined>;
+  /** Records one check's outcome on `subject`; the first failure keeps its detail and evidence. */
+  record(stage: StageName, subject: string, outcome: Outcome, evidence?: Evidence): void;
+  /** Every status each object was seen in through the API, in the order seen, keyed by `${kind}:${id}`. */
+  statuses: Map<string, { kind: ObjectKind; id: string; seen: SeenStatus[] }>;
+  /** Tells onProgress what the stage is on. */
+  progress(stage: StageName, subject: string): void;
   results(): CheckResult[];
   sent(): number;
 }
@@ -23,23 +72,89 @@ const parse = (text: string): unknown => {
   }
 };
 
+const KINDS: Record<string, ObjectKind> = { payments: 'payment', payouts: 'payout', appeals: 'appeal' };
+
+/** The object with an id and a status in an answer, wherever the variant puts it: top level or one object down. */
+export function objectOf(json: unknown): { id: string; status: string } | undefined {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return undefined;
+  const candidates = [json, ...Object.values(json as Record<string, unknown>)];
+  for (const candidate of candidates) {
+    if (!candidate || typeof candidate !== 'object' || Array.isArray(candidate)) continue;
+    const { id, status } = candidate as { id?: unknown; status?: unknown };
+    if (typeof id === 'string' && typeof status === 'string') return { id, status };
+  }
+  return undefined;
+}
+
 export function createSession(options: ConformanceOptions & { credentials: Credentials; seed: number; requests: number }): Session {
   const { variant, baseUrl, credentials, seed, requests, timeoutMs = 10_000, onProgress } = options;
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const checks = new Map<string, CheckResult>();
+  const statuses: Session['statuses'] = new Map();
   let sent = 0;
   let failed = 0;
+  let stageFailed = false;
+
+  const record: Session['record'] = (stage, subject, outcome, evidence) => {
+    const key = `${stage}\u0000${subject}\u0000${outcome.check}`;
+    const result = checks.get(key) ?? { stage, check: outcome.check, operation: subject, ok: true, rule: outcome.rule, judged: 0, failures: 0 };
+    result.judged += 1;
+    if (!outcome.ok) {
+      stageFailed = true;
+      result.failures += 1;
+      if (result.ok) {
+        result.ok = false;
+        if (outcome.detail) result.detail = maskSecrets(outcome.detail, credentials);
+        if (evidence?.request) result.request = evidence.request;
+        if (evidence?.response) result.response = evidence.response;
+        if (evidence?.curl) result.curl = evidence.curl;
+      }
+    }
+    checks.set(key, result);
+  };
+
+  /** Notes the status of the object an answer shows (a create, retrieve or action on one object). */
+  const observe = (operation: OperationSpec, answer: Answer) => {
+    if (answer.status < 200 || answer.status >= 300) return;
+    const kind = KINDS[operation.path.split('/').find((segment) => segment in KINDS) ?? ''];
+    const object = objectOf(answer.json);
+    if (!kind || !object) return;
+    const key = `${kind}:${object.id}`;
+    const entry = statuses.get(key) ?? { kind, id: object.id, seen: [] };
+    if (entry.seen.at(-1)?.status !== object.status) entry.seen.push({ status: object.status, at: performance.now() });
+    statuses.set(key, entry);
+  };
+
+  // Note: no retries: a control call that fails is a fault of the server under test, reported, not hidden.
+  const control = options.sandbox ? createSandboxControlClient({
+        baseUrl,
+        ...('accessToken' in credentials ? { accessToken: credentials.accessToken } : { publicKey: credentials.publicKey, secretKey: credentials.secretKey }),
+        fetch: send,
+        timeoutMs,
+        retry: false,
+      }) : undefined;
 
   return {
     variant,
+    baseUrl,
+    credentials,
     seed,
     requests,
+    options,
+    control,
+    statuses,
+    record,
     sent: () => sent,
     results: () => [...checks.values()],
+    progress(stage, subject) {
+      if (stageFailed) failed += 1;
+      stageFailed = false;
+      onProgress?.({ stage, operation: subject, sent, failed });
+    },
     async exchange(stage, operation, kind, draft) {
       const withCredentials = kind !== 'unauthenticated';
       const request = toRequest(baseUrl, draft, withCredentials ? credentials : undefined, AbortSignal.timeout(timeoutMs));
-      const record = recordOf(baseUrl, draft, credentials, withCredentials);
+      const requestRecord = recordOf(baseUrl, draft, credentials, withCredentials);
       let answer: Answer | undefined;
       let error: string | undefined;
       try {
@@ -50,26 +165,18 @@ export function createSession(options: ConformanceOptions & { credentials: Crede
         error = (caught as Error).message;
       }
       sent += 1;
-      const verdicts = answer ? judge(variant, operation, kind, answer) : [{ check: 'request_completed' as const, ok: false, detail: `no answer: ${error}` }];
-      for (const verdict of verdicts) {
-        const key = `${stage}\u0000${operation.operationId}\u0000${verdict.check}`;
-        const result = checks.get(key) ?? { stage, check: verdict.check, operation: operation.operationId, ok: true, rule: RULES[verdict.check], judged: 0, failures: 0 };
-        result.judged += 1;
-        if (!verdict.ok) {
-          result.failures += 1;
-          if (result.ok) {
-            result.ok = false;
-            if (verdict.detail) result.detail = maskSecrets(verdict.detail, credentials);
-            result.request = record;
-            if (answer) result.response = responseRecordOf(answer.status, answer.headers.get('content-type'), answer.text, credentials);
-            result.curl = curlOf(record);
-          }
-        }
-        checks.set(key, result);
-      }
+      const evidence: Evidence = {
+        request: requestRecord,
+        response: answer ? responseRecordOf(answer.status, answer.headers.get('content-type'), answer.text, credentials) : undefined,
+        curl: curlOf(requestRecord),
+      };
+      const verdicts: Verdict[] = answer ? judge(variant, operation, kind, answer) : [{ check: 'request_completed', ok: false, detail: `no answer: ${error}` }];
+      for (const verdict of verdicts) record(stage, operation.operationId, { ...verdict, rule: RULES[verdict.check] }, evidence);
       if (verdicts.some((verdict) => !verdict.ok)) failed += 1;
+      stageFailed = false;
+      if (answer && withCredentials) observe(operation, answer);
       onProgress?.({ stage, operation: operation.operationId, sent, failed });
-      return answer;
+      return answer ? { ...answer, evidence } : undefined;
     },
   };
 }

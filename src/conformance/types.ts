@@ -4,8 +4,8 @@ import type { Variant } from '../validation/index.js';
 /** Variant A's credential (a bearer token), or Variant B's key pair. */
 export type Credentials = { accessToken: string } | { publicKey: string; secretKey: string };
 
-/** The stages this version runs; `--only` takes these names. */
-export const STAGES = ['fuzz'] as const;
+/** The stages in the order they run; `--only` takes these names. */
+export const STAGES = ['flows', 'fuzz', 'invariants', 'webhooks'] as const;
 export type StageName = (typeof STAGES)[number];
 
 /** What runConformance needs: the server, its variant and credentials, which stages, and the fuzz bounds. */
@@ -27,10 +27,22 @@ export interface ConformanceOptions {
   onProgress?: (progress: Progress) => void;
   /** Time-out of one request in milliseconds. Default 10 000. */
   timeoutMs?: number;
+  /**
+   * The server has our sandbox's control API (/_sandbox): the kit moves its clock, forces outcomes and registers its
+   * own webhook endpoint, so every transition is exercised. Without it the kit checks what it can observe.
+   */
+  sandbox?: boolean;
+  /** The port on 127.0.0.1 the webhooks stage listens on (default 4030; 0 takes a free one). */
+  webhookPort?: number;
+  /** The `whsec_…` secret deliveries are verified with. Default: WEBHOOK_SECRET; with `sandbox`, one the kit registers. */
+  webhookSecret?: string;
+  /** How long the webhooks stage waits for the event of a status change, in milliseconds. Default 10 000. */
+  webhookWaitMs?: number;
 }
 
 export interface Progress {
   stage: StageName;
+  /** The operation, workflow or event the stage is on. */
   operation: string;
   sent: number;
   failed: number;
@@ -58,6 +70,7 @@ export interface ResponseRecord {
 export interface CheckResult {
   stage: StageName;
   check: string;
+  /** What was checked: an operationId, an Arazzo workflow, an object or an event. */
   operation: string;
   ok: boolean;
   /** The contract rule the check enforces. */
