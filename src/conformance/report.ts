@@ -22,7 +22,8 @@ export function formatText(report: ConformanceReport): string {
   const operations = new Set(report.checks.map((check) => check.operation)).size;
   const verdict = report.passed ? 'PASSED' : 'FAILED';
   const totals = `${verdict}: ${report.checks.length - failed.length} of ${report.checks.length} checks passed on ${operations} operations (${report.requests} requests, seed ${report.seed}, ${(report.durationMs / 1000).toFixed(1)} s) against Variant ${report.variant.toUpperCase()} at ${report.baseUrl}`;
-  return [...failed.map(failureText), totals].join('\n\n');
+  const skipped = report.skipped.length === 0 ? [] : [['Not checked on this server:', ...report.skipped.map((item) => `  - ${item.stage} · ${item.subject}: ${item.reason}`)].join('\n')];
+  return [...failed.map(failureText), ...skipped, totals].join('\n\n');
 }
 
 export const toJson = (report: ConformanceReport): string => `${JSON.stringify(report, null, 2)}\n`;

@@ -69,5 +69,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     requests: session.sent(),
     durationMs: Math.round(performance.now() - started),
     checks,
+    skipped: session.skipped(),
   };
 }

@@ -5,7 +5,7 @@ import { createSandboxControlClient, type SandboxControlClient } from '../sandbo
 import type { OperationSpec, Variant } from '../validation/index.js';
 import { judge, RULES, type Answer, type RequestKind, type Verdict } from './checks.js';
 import { curlOf, maskSecrets, recordOf, responseRecordOf, toRequest, type Draft } from './http.js';
-import type { CheckResult, ConformanceOptions, Credentials, RequestRecord, ResponseRecord, StageName } from './types.js';
+import type { CheckResult, ConformanceOptions, Credentials, RequestRecord, ResponseRecord, Skipped, StageName } from './types.js';
 
 /** The kinds of objects with a status, named as in the contract's lifecycle tables. */
 export type ObjectKind = 'payment' | 'payout' | 'appeal';
@@ -56,6 +56,9 @@ export interface Session {
   exchange(stage: StageName, operation: OperationSpec, kind: RequestKind, draft: Draft): Promise<Exchanged | undefined>;
   /** Records one check's outcome on `subject`; the first failure keeps its detail and evidence. */
   record(stage: StageName, subject: string, outcome: Outcome, evidence?: Evidence): void;
+  /** Notes what the stage could not check on this server and why; the report lists it. */
+  skip(stage: StageName, subject: string, reason: string): void;
+  skipped(): Skipped[];
   /** Every status each object was seen in through the API, in the order seen, keyed by `${kind}:${id}`. */
   statuses: Map<string, { kind: ObjectKind; id: string; seen: SeenStatus[] }>;
   /** Tells onProgress what the stage is on. */
@@ -91,6 +94,7 @@ export function createSession(options: ConformanceOptions & { credentials: Crede
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const checks = new Map<string, CheckResult>();
   const statuses: Session['statuses'] = new Map();
+  const skipped: Skipped[] = [];
   let sent = 0;
   let failed = 0;
   let stageFailed = false;
@@ -144,6 +148,8 @@ export function createSession(options: ConformanceOptions & { credentials: Crede
     control,
     statuses,
     record,
+    skip: (stage, subject, reason) => void skipped.push({ stage, subject, reason }),
+    skipped: () => [...skipped],
     sent: () => sent,
     results: () => [...checks.values()],
     progress(stage, subject) {

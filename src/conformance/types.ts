@@ -93,4 +93,13 @@ export interface ConformanceReport {
   requests: number;
   durationMs: number;
   checks: CheckResult[];
+  /** What a stage could not check against this server, and why (a transition that needs --sandbox to happen, say). */
+  skipped: Skipped[];
+}
+
+/** Something a stage left unchecked, named so the report never passes it silently. */
+export interface Skipped {
+  stage: StageName;
+  subject: string;
+  reason: string;
 }

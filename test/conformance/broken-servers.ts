@@ -58,6 +58,20 @@ export const defects: Record<string, (fetch: Fetch) => Fetch> = {
     const response = await fetch(request);
     return rebuilt(response, await response.text(), { headers: { RateLimit: 'r'.repeat(300) } });
   },
+  /** A payment, once created, cannot be retrieved: its id answers 404, as an id that never existed does. */
+  unretrievable: (fetch) => (request) => {
+    const url = new URL(request.url);
+    if (request.method !== 'GET' || !/\/payments\/[^/]+$/.test(url.pathname)) return fetch(request);
+    url.pathname = url.pathname.replace(/[^/]+$/, 'pay_never_created');
+    return fetch(new Request(url, { headers: request.headers }));
+  },
+  /** The Idempotency-Key is dropped before the request is handled, so a replay makes a second object. */
+  ignoredIdempotencyKey: (fetch) => async (request) => {
+    if (!request.headers.has('idempotency-key')) return fetch(request);
+    const headers = new Headers(request.headers);
+    headers.delete('idempotency-key');
+    return fetch(new Request(request.url, { method: request.method, headers, body: await request.text() }));
+  },
   /** A body with a property the contract does not have is taken as a success. */
   acceptsInvalid: (fetch) => async (request) => {
     const body = await request.clone().text();
