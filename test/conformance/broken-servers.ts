@@ -65,11 +65,11 @@ export const defects: Record<string, (fetch: Fetch) => Fetch> = {
     url.pathname = url.pathname.replace(/[^/]+$/, 'pay_never_created');
     return fetch(new Request(url, { headers: request.headers }));
   },
-  /** The Idempotency-Key is dropped before the request is handled, so a replay makes a second object. */
+  /** Every request is handled under a key of its own, as if the Idempotency-Key were ignored: a replay makes a second object. */
   ignoredIdempotencyKey: (fetch) => async (request) => {
     if (!request.headers.has('idempotency-key')) return fetch(request);
     const headers = new Headers(request.headers);
-    headers.delete('idempotency-key');
+    headers.set('idempotency-key', crypto.randomUUID());
     return fetch(new Request(request.url, { method: request.method, headers, body: await request.text() }));
   },
   /** A body with a property the contract does not have is taken as a success. */
