@@ -104,13 +104,13 @@ describe('a project that installs the tarball', () => {
     writeFileSync(path.join(project, 'event.json'), JSON.stringify(example.value));
   }, 120_000);
 
-  it('gets only openapi-fetch, secure-json-parse, hono (the sandbox), fast-check, yaml and junit-report-builder (the conformance kit) besides the package: Prism is an optional peer, and the mock says how to add it', () => {
+  it('gets only openapi-fetch, secure-json-parse, hono (the sandbox), fast-check, yaml, junit-report-builder and @redocly/cli (the conformance kit) besides the package: Prism is an optional peer, and the mock says how to add it', () => {
     expect(readFileSync(path.join(project, 'node_modules/@merchant-payments/contract/package.json'), 'utf8')).toContain('"version"');
     expect(existsSync(path.join(project, 'node_modules/openapi-fetch'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/secure-json-parse'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/hono'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/@hono/node-server'))).toBe(true);
-    for (const kit of ['fast-check', 'yaml', 'junit-report-builder']) expect(existsSync(path.join(project, 'node_modules', kit))).toBe(true);
+    for (const kit of ['fast-check', 'yaml', 'junit-report-builder', '@redocly/cli']) expect(existsSync(path.join(project, 'node_modules', kit))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/@stoplight/prism-cli'))).toBe(false);
     const mock = run(mockBin(), ['--variant', 'b'], project);
     expect(mock.status).toBe(1);
@@ -157,6 +157,25 @@ describe('a project that installs the tarball', () => {
     expect(sandbox.status, output(sandbox)).toBe(5);
     expect(sandbox.stdout).toContain(`listening on http://127.0.0.1:${port}`);
   });
+
+  it('passes the conformance kit, every stage, against the shipped sandbox: npx merchant-payments-conformance --variant b --base-url <sandbox url> --sandbox', async () => {
+    const [port, webhookPort] = await freePorts(2);
+    // Note: the credentials reach the kit through the environment only, as its help says.
+    const kit = `npx merchant-payments-conformance --variant b --base-url "$MERCHANT_PAYMENTS_SANDBOX_URL" --sandbox --webhook-port ${webhookPort} --report json report.json`;
+    const env = { PAYMENTS_PUBLIC_KEY: 'pk_tarball_conformance', PAYMENTS_SECRET_KEY: 'sk_tarball_Secret_41' };
+    const result = spawnSync('npx', ['merchant-payments-sandbox', '--port', String(port), '--', 'sh', '-c', kit], {
+      cwd: project,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, NO_UPDATE_NOTIFIER: '1', ...env },
+    });
+    expect(result.status, output(result)).toBe(0);
+    expect(result.stdout).toMatch(/^PASSED: /m);
+    const report = JSON.parse(readFileSync(path.join(project, 'report.json'), 'utf8')) as { passed: boolean; checks: { stage: string }[] };
+    expect(report.passed).toBe(true);
+    expect([...new Set(report.checks.map((check) => check.stage))].sort()).toEqual(['flows', 'fuzz', 'invariants', 'webhooks']);
+    expect(output(result) + readFileSync(path.join(project, 'report.json'), 'utf8')).not.toContain(env.PAYMENTS_SECRET_KEY);
+  }, 180_000);
 
   it('can be required from CommonJS on Node 20.19 and later', () => {
     const script = "const root = require('@merchant-payments/contract'); const hooks = require('@merchant-payments/contract/webhooks');" +
