@@ -7,10 +7,12 @@ import { ENV } from './http.js';
 import { formatText, toJson, toJunit } from './report.js';
 import { ConformanceUsageError, runConformance } from './run.js';
 import { STAGES, type ConformanceReport, type Progress } from './types.js';
+import { WEBHOOK_SECRET_ENV } from './webhooks.js';
 
 const NAME = 'merchant-payments-conformance';
 const FORMATS = { json: toJson, junit: toJunit } as const;
 const usage = `usage: ${NAME} --variant a|b --base-url <url> [--only <stage>[,<stage>...]] [--seed <n>] [--requests <n>]
+                                     [--sandbox] [--webhook-port <port>] [--webhook-secret <whsec>] [--webhook-wait <s>]
                                      [--report json|junit <file>]...
 
 Checks a running server of one variant against the contract and prints a report: each failed check with the rule it
@@ -21,16 +23,27 @@ enforces, the request, the response and a curl line that repeats it (credentials
   --only <stages>          run only these stages, comma-separated or repeated; the stages are: ${STAGES.join(', ')}
                              fuzz: requests generated from the contract's schemas, half valid and half broken in one
                              place, plus one without credentials per operation
+                             webhooks: listens for the server's deliveries for the whole run; checks each one's
+                             signature, body and headers, that a retry keeps its X-Event-ID (the kit answers 503 to
+                             the first delivery of two events), and that every status change the API showed was sent
   --seed <n>               seed of the generated requests; the same seed sends the same requests (default 1)
   --requests <n>           generated requests per operation in the fuzz stage, 1 to 10000 (default 20)
+  --sandbox                the server is our sandbox: the kit registers its webhook endpoint and moves the clock
+                           through /_sandbox, so that retries and the server's own processing happen during the run
+  --webhook-port <port>    the port on 127.0.0.1 the webhooks stage listens on; 0 takes a free one (default 4030)
+  --webhook-secret <whsec> the whsec_ secret deliveries are signed with (prefer ${WEBHOOK_SECRET_ENV}, which stays out of
+                           shell history); with --sandbox and none given, the endpoint the kit registers gets its own
+  --webhook-wait <s>       how long to wait for the event of a status change, in seconds (default 10)
   --report json|junit <f>  also write the report to file <f> as JSON or JUnit XML (repeat for both)
 
 Credentials, from the environment only:
   Variant A  ${ENV.accessToken}
   Variant B  ${ENV.publicKey} and ${ENV.secretKey}
+  Webhooks   ${WEBHOOK_SECRET_ENV} (the endpoint's whsec_ signing secret; not needed with --sandbox)
 
 Exit codes: 0 every check passed; 1 a check failed (a server that does not answer fails too), or a report file
-could not be written; 2 usage error (an unknown or malformed flag, an unknown stage, missing credentials).`;
+could not be written; 2 usage error (an unknown or malformed flag, an unknown stage, missing credentials, no webhook
+secret, a webhook port that is taken).`;
 
 function fail(message: string, code = 2): never {
   console.error(`${NAME}: ${message}`);

@@ -1,5 +1,6 @@
 // runConformance: checks a server of one variant against the contract, stage by stage, and returns the report.
 import type { Variant } from '../validation/index.js';
+import { ConformanceUsageError } from './errors.js';
 import { ENV } from './http.js';
 import { flowsStage } from './flows.js';
 import { fuzzStage } from './fuzz.js';
@@ -11,10 +12,7 @@ import { STAGES, type ConformanceOptions, type ConformanceReport, type Credentia
 /** The stages by name; `--only` and `options.only` choose among these. */
 const stages: Record<StageName, Stage> = { flows: flowsStage, fuzz: fuzzStage, invariants: invariantsStage, webhooks: webhooksStage };
 
-/** Thrown for options that cannot be run: an unknown stage, a missing credential, a bad bound. */
-export class ConformanceUsageError extends Error {
-  override name = 'ConformanceUsageError';
-}
+export { ConformanceUsageError };
 
 /** The variant's credentials from the environment; throws naming the variables (never their values) when unset. */
 export function credentialsFromEnv(variant: Variant, env: NodeJS.ProcessEnv = process.env): Credentials {

@@ -1,6 +1,7 @@
 // Servers with one defect each, for the conformance tests: the sandbox's fetch with one thing in its answers (or in
-// how it treats credentials) changed.
-import { createSandbox } from '../../src/sandbox/index.js';
+// how it treats credentials) changed, or the fetch its webhook deliveries go through with one thing in them changed.
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { signWebhook } from '../../src/webhooks/index.js';
 
 export type Fetch = (request: Request) => Promise<Response>;
 
@@ -80,9 +81,73 @@ export const defects: Record<string, (fetch: Fetch) => Fetch> = {
   },
 };
 
-/** A fresh sandbox (manual clock) and its fetch, with a defect switched on when named. */
-export function server(defect?: keyof typeof defects) {
-  const sandbox = createSandbox({ clock: 'manual', seed: 'conformance' });
-  const fetch: Fetch = (request) => sandbox.fetch(request);
-  return { sandbox, fetch: defect ? defects[defect]!(fetch) : fetch };
+/** The secret of the endpoint a delivery goes to, as the sandbox signs it (the endpoint's own, else the sandbox's). */
+type SecretOf = (url: string) => string;
+
+/** A delivery with other headers or another body; the body is read first, as a sent Request's cannot be reused. */
+const redelivered = (request: Request, headers: Record<string, string>, body: string) => {
+  const changed = new Headers(request.headers);
+  for (const [name, value] of Object.entries(headers)) changed.set(name, value);
+  return new Request(request.url, { method: request.method, headers: changed, body, signal: request.signal });
+};
+
+/** Each webhook defect, as a change to the fetch the sandbox's deliveries go through. */
+export const deliveryDefects: Record<string, (fetch: Fetch, secretOf: SecretOf) => Fetch> = {
+  /** X-Signature is well-formed but wrong: a signature of other content (the body with one more space). */
+  badSignature: (fetch, secretOf) => async (request) => {
+    const body = await request.text();
+    const id = request.headers.get('x-event-id') ?? '';
+    const timestamp = request.headers.get('x-timestamp') ?? undefined;
+    const wrong = await signWebhook({ id, body: `${body} `, secret: secretOf(request.url), ...(timestamp ? { timestamp: Number(timestamp) } : { layout: 'earlier' as const }) });
+    return fetch(redelivered(request, { 'X-Signature': wrong['X-Signature'] }, body));
+  },
+  /** Every attempt after the first of an event carries a new event id, in X-Event-ID and the body, signed correctly. */
+  newEventIdOnRetry: (fetch, secretOf) => {
+    const seen = new Set<string>();
+    let retries = 0;
+    return async (request) => {
+      const body = await request.text();
+      const id = request.headers.get('x-event-id') ?? '';
+      if (!seen.has(id)) {
+        seen.add(id);
+        return fetch(redelivered(request, {}, body));
+      }
+      retries += 1;
+      const fresh = `evt_retry${String(retries).padStart(6, '0')}`;
+      const rewritten = body.replace(`"id":"${id}"`, `"id":"${fresh}"`);
+      const timestamp = request.headers.get('x-timestamp') ?? undefined;
+      const signed = await signWebhook({ id: fresh, body: rewritten, secret: secretOf(request.url), ...(timestamp ? { timestamp: Number(timestamp) } : { layout: 'earlier' as const }) });
+      return fetch(redelivered(request, signed, rewritten));
+    };
+  },
+  /** A payment's change to canceled is never delivered, yet the sandbox is told 200, so it does not retry. */
+  missingWebhook: (fetch) => async (request) => {
+    const body = await request.text();
+    const event = JSON.parse(body) as { type?: string; data?: { status?: string } };
+    if (event.type === 'payment.status_changed' && event.data?.status === 'canceled') return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
+    return fetch(redelivered(request, {}, body));
+  },
+};
+
+export type Defect = keyof typeof defects | keyof typeof deliveryDefects;
+
+/** The secret the sandbox signs deliveries to `url` with: the endpoint's own, else the sandbox's. */
+function endpointSecret(sandbox: Sandbox, url: string): string {
+  for (const id of sandbox.store.tenantIds()) {
+    const endpoint = sandbox.store.tenant(id).endpoints.find((candidate) => candidate.url === url);
+    if (endpoint) return endpoint.secret ?? sandbox.webhookSecret;
+  }
+  return sandbox.webhookSecret;
+}
+
+/** A fresh sandbox (manual clock) and its fetch, with a defect switched on when named; deliveries go over HTTP. */
+export function server(defect?: Defect) {
+  const delivery = defect !== undefined && Object.hasOwn(deliveryDefects, defect) ? deliveryDefects[defect] : undefined;
+  let sandbox: Sandbox | undefined;
+  const send: Fetch = (request) => globalThis.fetch(request);
+  const created = createSandbox({ clock: 'manual', seed: 'conformance', ...(delivery ? { fetch: delivery(send, (url) => endpointSecret(sandbox as Sandbox, url)) } : {}) });
+  sandbox = created;
+  const fetch: Fetch = (request) => created.fetch(request);
+  const answering = defect !== undefined && Object.hasOwn(defects, defect) ? defects[defect] : undefined;
+  return { sandbox: created, fetch: answering ? answering(fetch) : fetch };
 }

@@ -27,7 +27,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const TOKEN = 'tok_command_Secret_9f2';
 const PUBLIC = 'pk_command_Public_7c1';
 const SECRET = 'sk_command_Secret_3d8';
-const clean = { ...process.env, PAYMENTS_ACCESS_TOKEN: undefined, PAYMENTS_PUBLIC_KEY: undefined, PAYMENTS_SECRET_KEY: undefined };
+const WEBHOOK_SECRET = 'whsec_Y29tbWFuZC13ZWJob29rLXNlY3JldC0yNC1ieXRlcw==';
+const clean = { ...process.env, PAYMENTS_ACCESS_TOKEN: undefined, PAYMENTS_PUBLIC_KEY: undefined, PAYMENTS_SECRET_KEY: undefined, WEBHOOK_SECRET: undefined };
 const withA = { ...clean, PAYMENTS_ACCESS_TOKEN: TOKEN };
 const withB = { ...clean, PAYMENTS_PUBLIC_KEY: PUBLIC, PAYMENTS_SECRET_KEY: SECRET };
 
@@ -46,7 +47,7 @@ describe('merchant-payments-conformance', () => {
   it('documents its flags, credentials and exit codes in --help', async () => {
     const { code, stdout } = await run(['--help'], clean);
     expect(code).toBe(0);
-    for (const text of ['--variant a|b', '--base-url', '--only', '--seed', '--requests', '--report json|junit', 'PAYMENTS_ACCESS_TOKEN', 'PAYMENTS_SECRET_KEY', 'Exit codes: 0']) expect(stdout).toContain(text);
+    for (const text of ['--variant a|b', '--base-url', '--only', '--seed', '--requests', '--report json|junit', '--sandbox', '--webhook-port', '--webhook-secret', '--webhook-wait', 'webhooks: listens', 'PAYMENTS_ACCESS_TOKEN', 'PAYMENTS_SECRET_KEY', 'WEBHOOK_SECRET', 'Exit codes: 0']) expect(stdout).toContain(text);
   });
 
   it.each([
@@ -77,6 +78,24 @@ describe('merchant-payments-conformance', () => {
     expect(junit).toContain('<testsuite name="conformance fuzz (Variant B)"');
     expect(junit).not.toContain('<failure');
     for (const secret of [PUBLIC, SECRET]) expect(`${stdout}${stderr}${readFileSync(json, 'utf8')}${junit}`).not.toContain(secret);
+  });
+
+  it('exits 0 with --only webhooks --sandbox against a listening sandbox, verifying with the secret from WEBHOOK_SECRET', async () => {
+    const url = await listening();
+    const json = path.join(dir, 'webhooks.json');
+    const { code, stdout, stderr } = await run(['--variant', 'a', '--base-url', url, '--only', 'webhooks', '--sandbox', '--webhook-port', '0', '--report', 'json', json], { ...withA, WEBHOOK_SECRET });
+    expect(stdout).toMatch(/^PASSED: /m);
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { checks: { stage: string; check: string; judged: number }[] };
+    expect(report.checks.filter((check) => check.check === 'webhook_signature').reduce((sum, check) => sum + check.judged, 0)).toBeGreaterThanOrEqual(3);
+    expect(report.checks.some((check) => check.check === 'webhook_event_id_stable')).toBe(true);
+    for (const secret of [TOKEN, WEBHOOK_SECRET, WEBHOOK_SECRET.slice('whsec_'.length)]) expect(`${stdout}${stderr}${readFileSync(json, 'utf8')}`).not.toContain(secret);
+  });
+
+  it('exits 2 when the webhooks stage has no secret and no --sandbox to register one', async () => {
+    const { code, stderr } = await run(['--variant', 'a', '--base-url', 'http://127.0.0.1:9', '--only', 'webhooks', '--webhook-port', '0'], { ...withA, WEBHOOK_SECRET: undefined });
+    expect(stderr).toMatch(/needs the endpoint's signing secret: --webhook-secret or WEBHOOK_SECRET, or --sandbox/);
+    expect(code).toBe(2);
   });
 
   it('exits 1 against a server that ignores missing credentials, naming the check and masking the token', async () => {
