@@ -42,6 +42,31 @@ describe('webhook deliveries', () => {
     expect(hooks.requests.every((r) => r.headers.get('user-agent')?.startsWith('merchant-payments-sandbox/'))).toBe(true);
   });
 
+  it('dates an attempt when it was sent: a clock advanced while the receiver holds it moves neither the attempt nor its retry', async () => {
+    let release: (() => void) | undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const hooks = receiver({ answer: (n) => (n === 1 ? 503 : undefined) });
+    const fetch = async (request: Request) => {
+      if (hooks.requests.length === 0) await held;
+      return hooks.fetch(request);
+    };
+    const sandbox = newSandbox({ webhookUrls: [HOOK_URL], fetch });
+    const client = clientA(sandbox);
+    const payment = (await client.POST('/payments', { body: paymentBody() })).data!.data;
+    await client.POST('/payments/{id}/cancel', { params: { path: { id: payment.id } } });
+    // The first attempt is in flight, held by the receiver, while a minute passes on the tenant's clock.
+    await sandbox.advance(TENANT, 60);
+    release!();
+    await sandbox.settled();
+    const [delivery] = deliveriesOf(sandbox);
+    expect(delivery!.attempts[0]).toMatchObject({ due_at: expect.stringMatching(/T00:00:00/), sent_at: expect.stringMatching(/T00:00:00/), outcome: { status: 503 } });
+    // Note: the retry falls due one compressed minute (1 s) after the attempt was sent, so the next advance sends it.
+    expect(delivery!.attempts[1]?.due_at).toMatch(/T00:00:01/);
+    await sandbox.advance(TENANT, 1);
+    expect(deliveriesOf(sandbox)[0]!.state).toBe('delivered');
+    expect(new Set(hooks.requests.map((r) => r.headers.get('x-event-id'))).size).toBe(1);
+  });
+
   it('sends the earlier layout to an endpoint that asks for it: no X-Timestamp, data shaped like the create request', async () => {
     const hooks = receiver({ allowEarlierLayout: true });
     const sandbox = newSandbox({ fetch: hooks.fetch });

@@ -27,9 +27,11 @@ export interface DeliveryRunner {
 export function createDeliveryRunner(settings: DeliveryRunnerSettings): DeliveryRunner {
   const inFlight = new Set<Promise<void>>();
   const attempt = async (tenant: TenantState, due: DueAttempt) => {
+    // Note: the attempt is made when it is sent, and the core counts the next one from there: a clock advanced while a
+    // slow receiver holds the request must not move the attempt (and its retry) to the advanced time.
+    const sentAt = Math.max(tenant.time, clockNow(tenant.clock, settings.wallNow()));
     const outcome = await settings.send(tenant, due);
-    // Note: the attempt is made now on the tenant's clock; the core counts the next one from here.
-    recordAttempt(tenant, due, outcome, Math.max(tenant.time, clockNow(tenant.clock, settings.wallNow())));
+    recordAttempt(tenant, due, outcome, sentAt);
   };
   return {
     flush(tenant) {
