@@ -21,6 +21,7 @@ enforces, the request, the response and a curl line that repeats it (credentials
   --only <stages>          run only these stages, comma-separated or repeated; the stages are: ${STAGES.join(', ')}
                              fuzz: requests generated from the contract's schemas, half valid and half broken in one
                              place, plus one without credentials per operation
+                             invariants: create, retrieve, list, cancel, replay and the balance; with --sandbox every transition
   --seed <n>               seed of the generated requests; the same seed sends the same requests (default 1)
   --requests <n>           generated requests per operation in the fuzz stage, 1 to 10000 (default 20)
   --report json|junit <f>  also write the report to file <f> as JSON or JUnit XML (repeat for both)

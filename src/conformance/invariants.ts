@@ -262,7 +262,7 @@ function createKit(session: Session) {
       if (at(pagination, 'total') !== total) problems.push(`pagination.total changed from ${total} to ${JSON.stringify(at(pagination, 'total'))} at offset ${offset}`);
       if (at(pagination, 'limit') !== limit || at(pagination, 'offset') !== offset) problems.push(`the page asked with limit ${limit} and offset ${offset} says limit ${JSON.stringify(at(pagination, 'limit'))} and offset ${JSON.stringify(at(pagination, 'offset'))}`);
       const expected = Math.max(0, Math.min(limit, total - offset));
-      if (data.length !== expected) problems.push(`the page at offset ${offset} holds ${data.length} items where pagination.total ${total} and limit ${limit} call for ${expected}`);
+      if (data.length !== expected) problems.push(`the page at offset ${offset} holds ${data.length} item${data.length === 1 ? '' : 's'} where pagination.total ${total} and limit ${limit} call for ${expected}`);
       for (const item of data.filter(isObject)) {
         const id = String(item.id);
         const previous = pageOf.get(id);
@@ -272,12 +272,11 @@ function createKit(session: Session) {
         if (last && Date.parse(String(item.created_at)) > Date.parse(String(last.created_at))) problems.push(`${kind} ${id} (created ${String(item.created_at)}) comes after a newer one (created ${String(last.created_at)})`);
         items.push(item);
       }
-      if (problems.length > 0) break;
     }
-    if (problems.length === 0 && pageOf.size !== total) problems.push(`pagination.total is ${total}, but the pages hold ${pageOf.size} ${kind}s`);
+    if (pageOf.size !== total) problems.push(`pagination.total is ${total}, but the pages hold ${pageOf.size} ${kind}s`);
     const missing = tracked.filter((object) => object.kind === kind && !pageOf.has(object.id));
     if (problems.length === 0 && missing.length > 0) problems.push(`created but not in the list: ${missing.map((object) => object.id).join(', ')}`);
-    record(operationId, 'list_consistent', problems.length === 0, `List ${kind}s: ${problems.slice(0, 3).join('; ')}`, evidence);
+    record(operationId, 'list_consistent', problems.length === 0, `List ${kind}s: ${problems.slice(0, 4).join('; ')}`, evidence);
     return items;
   }
 
