@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { operationsOf } from '../validation/index.js';
 import { amountOf, expectedBalance, units, type Listed } from './balance.js';
-import type { Draft } from './http.js';
+import { curlOf, recordOf, type Draft } from './http.js';
 import type { Evidence, Exchanged, ObjectKind, Session, Stage } from './session.js';
 import { judgeChange, rowName, rowsOf, type Cause, type Judged, type Row } from './transitions.js';
 
@@ -202,13 +202,20 @@ function createKit(session: Session) {
     return answer;
   }
 
+  /** The report's view of a control request (its answer is described in the detail). */
+  const controlEvidence = (method: string, path: string, query: [string, string][] = [], body?: unknown): Evidence => {
+    const request = recordOf(session.baseUrl, { method, path, query, headers: {}, ...(body === undefined ? {} : { body }) }, session.credentials, true);
+    return { request, curl: curlOf(request) };
+  };
+
   /** Moves the sandbox's clock, then reads every object the kit created. */
   async function advance(seconds: number): Promise<boolean> {
     const control = session.control;
     if (!control) return false;
-    const { error, response } = await control.POST('/_sandbox/clock/advance', { body: { seconds } });
-    record('advanceClock', 'sandbox_control', !error, `POST /_sandbox/clock/advance answered ${response.status}`);
-    if (error) return false;
+    // Note: response.ok, not `error`: openapi-fetch leaves `error` undefined when a refusal has no body.
+    const { response } = await control.POST('/_sandbox/clock/advance', { body: { seconds } });
+    record('advanceClock', 'sandbox_control', response.ok, `POST /_sandbox/clock/advance answered ${response.status}`, controlEvidence('POST', '/_sandbox/clock/advance', [], { seconds }));
+    if (!response.ok) return false;
     for (const object of tracked) object.moved = true;
     for (const object of tracked) await read(object);
     return true;
@@ -219,13 +226,14 @@ function createKit(session: Session) {
     const control = session.control;
     if (!control) return;
     for (const object of tracked) {
-      const { data, error, response } = await control.GET('/_sandbox/events', { params: { query: { object_id: object.id, limit: 100 } } });
-      record('listEvents', 'sandbox_control', !error, `GET /_sandbox/events?object_id=${object.id} answered ${response.status}`);
-      if (error || !data) return;
-      for (const change of [...data.data].reverse()) {
+      const { data, response } = await control.GET('/_sandbox/events', { params: { query: { object_id: object.id, limit: 100 } } });
+      const evidence = controlEvidence('GET', '/_sandbox/events', [['object_id', object.id], ['limit', '100']]);
+      record('listEvents', 'sandbox_control', response.ok && data !== undefined, `GET /_sandbox/events?object_id=${object.id} answered ${response.status}`, evidence);
+      if (!response.ok || !data) return;
+      for (const change of [...(Array.isArray(data.data) ? data.data : [])].reverse()) {
         const reason = isObject(change.event.data) && 'reason_code' in change.event.data ? (change.event.data.reason_code as string | null) : undefined;
         const judged = judgeChange(rows, object.kind, change.from, change.to, 'control', reason, change.trigger, false);
-        noteChange(object, judged, undefined);
+        noteChange(object, judged, evidence);
       }
     }
   }

@@ -81,6 +81,17 @@ describe('the invariants stage', () => {
     }
   });
 
+  it('fails --sandbox against a server without the control API on sandbox_control, and still lists the rows it missed', async () => {
+    const { sandbox: running, fetch } = server();
+    open.push(running);
+    const withoutControl = (request: Request) =>
+      new URL(request.url).pathname.startsWith('/_sandbox') ? Promise.resolve(new Response(null, { status: 404 })) : fetch(request);
+    const report = await runConformance({ variant: 'a', baseUrl: 'http://sandbox.test', credentials: credentials.a, only: ['invariants'], fetch: withoutControl, sandbox: true });
+    expect([...new Set(failing(report).map((result) => result.check))]).toEqual(['sandbox_control']);
+    expect(failing(report)[0]?.detail).toBe('POST /_sandbox/clock/advance answered 404');
+    expect(report.skipped.map((item) => item.subject)).toContain('payment pending → succeeded (api:confirm)');
+  });
+
   it('reports the list total one above the items it counted', async () => {
     const report = await invariants('b', false, 'listTotalOffByOne');
     const failure = report.checks.find((check) => check.operation === 'listPayments' && !check.ok);
