@@ -23,13 +23,17 @@ enforces, the request, the response and a curl line that repeats it (credentials
   --only <stages>          run only these stages, comma-separated or repeated; the stages are: ${STAGES.join(', ')}
                              fuzz: requests generated from the contract's schemas, half valid and half broken in one
                              place, plus one without credentials per operation
+                             invariants: stateful sequences (create, retrieve, list, cancel, refund, replay, balance)
+                             checked after each step against the contract's lifecycle tables; with --sandbox every
+                             transition of the tables
                              webhooks: listens for the server's deliveries for the whole run; checks each one's
                              signature, body and headers, that a retry keeps its X-Event-ID (the kit answers 503 to
                              the first delivery of two events), and that every status change the API showed was sent
   --seed <n>               seed of the generated requests; the same seed sends the same requests (default 1)
   --requests <n>           generated requests per operation in the fuzz stage, 1 to 10000 (default 20)
-  --sandbox                the server is our sandbox: the kit registers its webhook endpoint and moves the clock
-                           through /_sandbox, so that retries and the server's own processing happen during the run
+  --sandbox                the server is our sandbox: through /_sandbox the kit moves the clock, forces outcomes and
+                           registers its webhook endpoint, so that every transition, retries and the server's own
+                           processing happen during the run
   --webhook-port <port>    the port on 127.0.0.1 the webhooks stage listens on; 0 takes a free one (default 4030)
   --webhook-secret <whsec> the whsec_ secret deliveries are signed with (prefer ${WEBHOOK_SECRET_ENV}, which stays out of
                            shell history); with --sandbox and none given, the endpoint the kit registers gets its own

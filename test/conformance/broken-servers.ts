@@ -13,6 +13,18 @@ const rebuilt = (response: Response, body: string, init: { status?: number; head
   return new Response(body === '' ? null : body, { status: init.status ?? response.status, headers });
 };
 
+/** Rewrites the JSON body of a 200 answer. */
+const edited = async (response: Response, edit: (json: { data?: Record<string, unknown>; pagination?: { total: number } }) => void) => {
+  const text = await response.text();
+  if (response.status !== 200) return rebuilt(response, text);
+  const json = JSON.parse(text) as Parameters<typeof edit>[0];
+  edit(json);
+  return rebuilt(response, JSON.stringify(json));
+};
+const LIST = /\/(payments|payouts|appeals)$/;
+const PAYMENT = /\/payments\/([^/]+)$/;
+const paymentAction = (request: Request, action: string) => new RegExp(`/payments/([^/]+)/${action}$`).exec(new URL(request.url).pathname)?.[1];
+
 const hasCredentials = (request: Request) => request.headers.has('authorization') || request.headers.has('x-public-key');
 
 /** Each defect, as a change to the sandbox's fetch. */
@@ -72,6 +84,46 @@ export const defects: Record<string, (fetch: Fetch) => Fetch> = {
     const headers = new Headers(request.headers);
     headers.set('idempotency-key', crypto.randomUUID());
     return fetch(new Request(request.url, { method: request.method, headers, body: await request.text() }));
+  },
+  /** Every list says its pagination.total is one more than the items it has. */
+  listTotalOffByOne: (fetch) => async (request) => {
+    const response = await fetch(request);
+    if (request.method !== 'GET' || !LIST.test(new URL(request.url).pathname)) return response;
+    return edited(response, (json) => {
+      if (json.pagination) json.pagination.total += 1;
+    });
+  },
+  /** A canceled payment reads back as succeeded, a change the payment table has no row for (canceled is final). */
+  illegalTransition: (fetch) => {
+    const canceled = new Set<string>();
+    return async (request) => {
+      const response = await fetch(request);
+      const id = paymentAction(request, 'cancel');
+      if (request.method === 'POST' && id && response.status === 200) canceled.add(id);
+      const read = PAYMENT.exec(new URL(request.url).pathname)?.[1];
+      if (request.method !== 'GET' || !read || !canceled.has(read)) return response;
+      return edited(response, (json) => {
+        if (json.data) Object.assign(json.data, { status: 'succeeded', ...('reason_code' in json.data ? { reason_code: null } : {}) });
+      });
+    };
+  },
+  /** The refund is booked twice: the refunded payment shows twice its processed amount as refunded. */
+  refundAboveProcessed: (fetch) => {
+    const refunded = new Set<string>();
+    const doubled = (json: { data?: Record<string, unknown> }) => {
+      const money = json.data as { processed: { amount: string }; refunded: { amount: string } } | undefined;
+      if (money) money.refunded.amount = (Number(money.processed.amount) * 2).toFixed(2);
+    };
+    return async (request) => {
+      const response = await fetch(request);
+      const id = paymentAction(request, 'refund');
+      if (request.method === 'POST' && id && response.status === 200) {
+        refunded.add(id);
+        return edited(response, doubled);
+      }
+      const read = PAYMENT.exec(new URL(request.url).pathname)?.[1];
+      return request.method === 'GET' && read && refunded.has(read) ? edited(response, doubled) : response;
+    };
   },
   /** A body with a property the contract does not have is taken as a success. */
   acceptsInvalid: (fetch) => async (request) => {
