@@ -133,10 +133,12 @@ export interface components {
             /** @description One entry per currency the merchant holds. The bound is assumed. */
             balances: components["schemas"]["BalanceEntry"][];
         };
-        /** @description The merchant's balance in one currency. The balance's fields are not shown in the source; assumed: the amount available for payouts and the amount still pending settlement. */
+        /** @description The merchant's balance in one currency. The balance's fields are not shown in the source; assumed: the amount available for payouts and the amount still pending settlement, both derived from the merchant's payments and payouts as their descriptions say. */
         BalanceEntry: {
             currency: components["schemas"]["Currency"];
+            /** @description Assumed: the processed amount less the refunded amount of every payment in this currency, less the amount of every payout in it that still holds funds (`created`, `pending`, `processing` or `succeeded`); a payout that failed, was canceled or expired gives its amount back. */
             available: components["schemas"]["Amount"];
+            /** @description Assumed: the requested amount of every payment in this currency that is still `created` or `pending`, so not yet processed. */
             pending: components["schemas"]["Amount"];
         };
         /** @description Response of Retrieve Balance. Its payload is not shown; assumed: the single-object wrapper `{ "data": <resource> }` around a Balance. */
