@@ -15,8 +15,12 @@ import { ENV, curlOf, maskSecrets, responseRecordOf } from './http.js';
 import type { Evidence, Session, Stage } from './session.js';
 import type { Credentials, RequestRecord } from './types.js';
 
-/** How long one Respect run may take before it is stopped. */
+/**
+ * How long one Respect run may take. It is Respect's own limit too, but Respect does not end a request that hangs,
+ * so the child is stopped if it is still running a little later (15 s, or the limit again when shorter).
+ */
 const RUN_LIMIT_MS = 300_000;
+const graceOf = (limitMs: number) => Math.min(15_000, limitMs);
 /** Characters of Respect's output kept, to show when it wrote no report. */
 const OUTPUT_KEPT = 16_384;
 /** The largest JSON report read (it holds every response body). */
@@ -125,8 +129,11 @@ function declaredWorkflows(file: string): DeclaredWorkflow[] {
 }
 
 /** The end of Respect's output, as a failure's detail shows it: without colours, credentials masked. */
-const tailOf = (output: string, credentials: Credentials) =>
-  maskSecrets(stripVTControlCharacters(output), credentials).split('\n').map((line) => line.trimEnd()).filter(Boolean).slice(-15).join('\n');
+function tailOf(output: string, credentials: Credentials): string {
+  // Note: the framed notices Redocly prints (such as the end of a Node version's support) are left out.
+  const lines = maskSecrets(stripVTControlCharacters(output), credentials).split('\n').map((line) => line.trimEnd()).filter((line) => line.trim() !== '' && !/^\s*[║╔╚]/.test(line));
+  return lines.length === 0 ? 'Respect printed nothing' : `its last output:\n${lines.slice(-15).join('\n')}`;
+}
 
 interface RespectRun {
   report?: RespectReport;
@@ -140,14 +147,14 @@ interface RespectRun {
  * REDOCLY_CLI_RESPECT_INPUT (the variable behind `--input`) as JSON, so no value is on a command line other users of
  * the machine can read, and no comma or `=` in a credential splits it.
  */
-async function runRespect(session: Session, file: string, workflows: string[] | undefined, onWorkflow: (workflowId: string) => void): Promise<RespectRun> {
+async function runRespect(session: Session, file: string, workflows: string[] | undefined, limitMs: number, onWorkflow: (workflowId: string) => void): Promise<RespectRun> {
   const dir = await mkdtemp(path.join(tmpdir(), 'conformance-flows-'));
   const json = path.join(dir, 'respect.json');
   const inputs = { ...inputsOf(session.credentials), run_id: randomBytes(12).toString('hex') };
   const args = [
     respectBin(), 'respect', file,
     '--server', `payments=${session.baseUrl}`, '--server', `sandbox=${session.baseUrl}`,
-    '--max-fetch-timeout', String(session.options.timeoutMs ?? 10_000), '--execution-timeout', String(RUN_LIMIT_MS),
+    '--max-fetch-timeout', String(session.options.timeoutMs ?? 10_000), '--execution-timeout', String(limitMs),
     ...(workflows ?? []).flatMap((workflowId) => ['--workflow', workflowId]),
     '-J', json,
   ];
@@ -173,7 +180,7 @@ async function runRespect(session: Session, file: string, workflows: string[] | 
       const timer = setTimeout(() => {
         timedOut = true;
         if (child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
-      }, RUN_LIMIT_MS + 15_000);
+      }, limitMs + graceOf(limitMs));
       child.on('error', (error) => {
         clearTimeout(timer);
         resolve({ code: null, timedOut, error });
@@ -184,7 +191,7 @@ async function runRespect(session: Session, file: string, workflows: string[] | 
       });
     });
     if (ended.error) return { problem: `Respect could not be started: ${ended.error.message}`, output };
-    if (ended.timedOut) return { problem: `Respect did not finish within ${(RUN_LIMIT_MS + 15_000) / 1000} s and was stopped`, output };
+    if (ended.timedOut) return { problem: `Respect did not finish within ${(limitMs + graceOf(limitMs)) / 1000} s and was stopped`, output };
     const size = await stat(json).then((info) => info.size, () => undefined);
     if (size === undefined) return { problem: `Respect exited with code ${ended.code} and wrote no report`, output };
     if (size > REPORT_MAX_BYTES) return { problem: `Respect's report is ${Math.round(size / 1024 / 1024)} MB, more than the ${REPORT_MAX_BYTES / 1024 / 1024} MB read`, output };
@@ -221,7 +228,7 @@ function evidenceOf(step: RespectStep, credentials: Credentials): Evidence {
   const contentType = Object.entries(response?.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? null;
   return {
     request,
-    response: typeof response?.statusCode === 'number' ? responseRecordOf(response.statusCode, contentType, bodyText(response.body) ?? '', credentials) : undefined,
+    response: response?.statusCode ? responseRecordOf(response.statusCode, contentType, bodyText(response.body) ?? '', credentials) : undefined,
     curl: request ? curlOf(request) : undefined,
   };
 }
@@ -254,10 +261,12 @@ function messageOf(message: unknown): string {
 function detailOf(step: RespectStep, failed: RespectCheck[]): string {
   const parts = failed.map((check) => {
     const says = messageOf(check.message);
-    return `${check.name ?? 'check'} failed${check.condition ? `: ${check.condition}` : ''}${says ? ` (${says})` : ''}`;
+    const name = check.name ?? 'check';
+    return `${/fail|error/i.test(name) ? name : `${name} failed`}${check.condition ? `: ${check.condition}` : ''}${says ? ` (${says})` : ''}`;
   });
   if (parts.length === 0) parts.push(`Respect marked the step ${step.status ?? 'failed'}`);
-  const got = typeof step.response?.statusCode === 'number' ? ` (got ${step.response.statusCode})` : ' (no response)';
+  // Note: Respect reports a request that got no answer as status 0.
+  const got = step.response?.statusCode ? ` (got ${step.response.statusCode})` : ' (no response)';
   const detail = `${parts.join('; ')}${got}`;
   return detail.length > 1500 ? `${detail.slice(0, 1500)}…` : detail;
 }
@@ -266,7 +275,7 @@ function detailOf(step: RespectStep, failed: RespectCheck[]): string {
 const stepsOf = (steps: RespectStep[] | undefined): RespectStep[] => (steps ?? []).flatMap((step) => (step.executedSteps ? stepsOf(step.executedSteps) : [step]));
 
 /** One check per step Respect ran; the steps after a failed one, which Respect does not run, are listed as not checked. */
-function recordWorkflow(session: Session, declared: DeclaredWorkflow, ran: RespectWorkflow): void {
+function recordWorkflow(session: Session, declared: DeclaredWorkflow, ran: RespectWorkflow, limitMs: number): void {
   const { workflowId } = declared;
   const rules = new Map(declared.steps.map((step) => [step.stepId, step.rule]));
   const done = new Set<string>();
@@ -281,7 +290,7 @@ function recordWorkflow(session: Session, declared: DeclaredWorkflow, ran: Respe
     session.record('flows', workflowId, { check: `step ${stepId}`, ok, rule, ...(ok ? {} : { detail: detailOf(step, failed) }) }, ok ? undefined : evidenceOf(step, session.credentials));
   }
   if (ran.globalTimeoutError) {
-    session.record('flows', workflowId, { check: 'workflow finished', ok: false, rule: 'The workflow runs to its end within the time limit.', detail: `Respect's time limit of ${RUN_LIMIT_MS / 1000} s ran out` });
+    session.record('flows', workflowId, { check: 'workflow finished', ok: false, rule: 'The workflow runs to its end within the time limit.', detail: `Respect's time limit of ${limitMs / 1000} s ran out` });
   }
   // Note: the steps not run are listed as not checked, not recorded as failures: only the step that failed is known
   // to be wrong. A workflow that passed with steps left out ended early by its own success actions.
@@ -290,7 +299,7 @@ function recordWorkflow(session: Session, declared: DeclaredWorkflow, ran: Respe
   if (why && left.length > 0) session.skip('flows', workflowId, `step${left.length === 1 ? '' : 's'} ${left.join(', ')} not run: ${why}`);
 }
 
-async function run(session: Session): Promise<void> {
+async function run(session: Session, limitMs: number): Promise<void> {
   const relative = path.join('openapi', 'arazzo', `variant-${session.variant}.arazzo.yaml`);
   const file = packageFile(relative);
   const fileName = path.basename(file);
@@ -301,19 +310,22 @@ async function run(session: Session): Promise<void> {
   }
   if (chosen.length === 0) return;
 
-  const { report, problem, output } = await runRespect(session, file, chosen.length === declared.length ? undefined : chosen.map((workflow) => workflow.workflowId), (workflowId) => session.progress('flows', workflowId));
+  const { report, problem, output } = await runRespect(session, file, chosen.length === declared.length ? undefined : chosen.map((workflow) => workflow.workflowId), limitMs, (workflowId) => session.progress('flows', workflowId));
   const ran = new Map<string, RespectWorkflow>();
   for (const entry of Object.values(report?.files ?? {})) for (const workflow of entry.executedWorkflows ?? []) if (workflow.workflowId) ran.set(workflow.workflowId, workflow);
   if (!report) {
-    session.record('flows', fileName, { check: 'respect report', ok: false, rule: 'Redocly Respect runs the workflows and writes its JSON report.', detail: `${problem}; its last output:\n${tailOf(output, session.credentials)}` });
+    session.record('flows', fileName, { check: 'respect report', ok: false, rule: 'Redocly Respect runs the workflows and writes its JSON report.', detail: `${problem}; ${tailOf(output, session.credentials)}` });
     return;
   }
   for (const workflow of chosen) {
     const result = ran.get(workflow.workflowId);
-    if (result) recordWorkflow(session, workflow, result);
-    else session.record('flows', workflow.workflowId, { check: 'workflow ran', ok: false, rule: 'Redocly Respect runs every chosen workflow.', detail: `Respect's report has no result for this workflow; its last output:\n${tailOf(output, session.credentials)}` });
+    if (result) recordWorkflow(session, workflow, result, limitMs);
+    else session.record('flows', workflow.workflowId, { check: 'workflow ran', ok: false, rule: 'Redocly Respect runs every chosen workflow.', detail: `Respect's report has no result for this workflow; ${tailOf(output, session.credentials)}` });
     session.progress('flows', workflow.workflowId);
   }
 }
 
-export const flowsStage: Stage = { run };
+/** The stage, with Respect's time limit for one run (its own `--execution-timeout`) in milliseconds. */
+export const createFlowsStage = (limitMs = RUN_LIMIT_MS): Stage => ({ run: (session) => run(session, limitMs) });
+
+export const flowsStage = createFlowsStage();
