@@ -16,11 +16,19 @@ import type { Evidence, Session, Stage } from './session.js';
 import type { Credentials, RequestRecord } from './types.js';
 
 /**
- * How long one Respect run may take. It is Respect's own limit too, but Respect does not end a request that hangs,
- * so the child is stopped if it is still running a little later (15 s, or the limit again when shorter).
+ * How long one Respect run may take (Respect's own --execution-timeout). Respect checks it only between steps, so it
+ * cannot end a request that hangs: the child is stopped if it still runs 15 s later.
  */
 const RUN_LIMIT_MS = 300_000;
-const graceOf = (limitMs: number) => Math.min(15_000, limitMs);
+const KILL_AFTER_MS = RUN_LIMIT_MS + 15_000;
+
+/** The bounds of one Respect run, in milliseconds. */
+export interface FlowsLimits {
+  /** Respect's own limit; the workflows not finished by then fail with a check that says so. */
+  runMs: number;
+  /** When the child is stopped if it is still running; no report is read then. */
+  killAfterMs: number;
+}
 /** Characters of Respect's output kept, to show when it wrote no report. */
 const OUTPUT_KEPT = 16_384;
 /** The largest JSON report read (it holds every response body). */
@@ -90,7 +98,12 @@ function packageFile(relative: string): string {
 
 /** The JavaScript file behind @redocly/cli's `redocly` bin, from its package.json (not PATH, which may hold another). */
 function respectBin(): string {
-  const manifestPath = createRequire(import.meta.url).resolve('@redocly/cli/package.json');
+  let manifestPath: string;
+  try {
+    manifestPath = createRequire(import.meta.url).resolve('@redocly/cli/package.json');
+  } catch {
+    throw new Error('the flows stage runs Redocly Respect, but @redocly/cli is not installed next to this package; reinstall it');
+  }
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: string | Record<string, string> };
   const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.redocly;
   if (!bin) throw new Error('@redocly/cli has no redocly bin');
@@ -147,14 +160,14 @@ interface RespectRun {
  * REDOCLY_CLI_RESPECT_INPUT (the variable behind `--input`) as JSON, so no value is on a command line other users of
  * the machine can read, and no comma or `=` in a credential splits it.
  */
-async function runRespect(session: Session, file: string, workflows: string[] | undefined, limitMs: number, onWorkflow: (workflowId: string) => void): Promise<RespectRun> {
+async function runRespect(session: Session, file: string, workflows: string[] | undefined, limits: FlowsLimits, onWorkflow: (workflowId: string) => void): Promise<RespectRun> {
   const dir = await mkdtemp(path.join(tmpdir(), 'conformance-flows-'));
   const json = path.join(dir, 'respect.json');
   const inputs = { ...inputsOf(session.credentials), run_id: randomBytes(12).toString('hex') };
   const args = [
     respectBin(), 'respect', file,
     '--server', `payments=${session.baseUrl}`, '--server', `sandbox=${session.baseUrl}`,
-    '--max-fetch-timeout', String(session.options.timeoutMs ?? 10_000), '--execution-timeout', String(limitMs),
+    '--max-fetch-timeout', String(session.options.timeoutMs ?? 10_000), '--execution-timeout', String(limits.runMs),
     ...(workflows ?? []).flatMap((workflowId) => ['--workflow', workflowId]),
     '-J', json,
   ];
@@ -176,11 +189,14 @@ async function runRespect(session: Session, file: string, workflows: string[] | 
     child.stderr.on('data', keep);
     const ended = await new Promise<{ code: number | null; timedOut: boolean; error?: Error }>((resolve) => {
       let timedOut = false;
-      // Note: Respect's own --execution-timeout should end it first; this stops one that hangs regardless.
       const timer = setTimeout(() => {
         timedOut = true;
-        if (child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
-      }, limitMs + graceOf(limitMs));
+        try {
+          if (child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
+        } catch {
+          // It ended meanwhile; 'close' follows.
+        }
+      }, limits.killAfterMs);
       child.on('error', (error) => {
         clearTimeout(timer);
         resolve({ code: null, timedOut, error });
@@ -191,7 +207,7 @@ async function runRespect(session: Session, file: string, workflows: string[] | 
       });
     });
     if (ended.error) return { problem: `Respect could not be started: ${ended.error.message}`, output };
-    if (ended.timedOut) return { problem: `Respect did not finish within ${(limitMs + graceOf(limitMs)) / 1000} s and was stopped`, output };
+    if (ended.timedOut) return { problem: `Respect did not finish within ${limits.killAfterMs / 1000} s and was stopped`, output };
     const size = await stat(json).then((info) => info.size, () => undefined);
     if (size === undefined) return { problem: `Respect exited with code ${ended.code} and wrote no report`, output };
     if (size > REPORT_MAX_BYTES) return { problem: `Respect's report is ${Math.round(size / 1024 / 1024)} MB, more than the ${REPORT_MAX_BYTES / 1024 / 1024} MB read`, output };
@@ -299,7 +315,7 @@ function recordWorkflow(session: Session, declared: DeclaredWorkflow, ran: Respe
   if (why && left.length > 0) session.skip('flows', workflowId, `step${left.length === 1 ? '' : 's'} ${left.join(', ')} not run: ${why}`);
 }
 
-async function run(session: Session, limitMs: number): Promise<void> {
+async function run(session: Session, limits: FlowsLimits): Promise<void> {
   const relative = path.join('openapi', 'arazzo', `variant-${session.variant}.arazzo.yaml`);
   const file = packageFile(relative);
   const fileName = path.basename(file);
@@ -310,7 +326,7 @@ async function run(session: Session, limitMs: number): Promise<void> {
   }
   if (chosen.length === 0) return;
 
-  const { report, problem, output } = await runRespect(session, file, chosen.length === declared.length ? undefined : chosen.map((workflow) => workflow.workflowId), limitMs, (workflowId) => session.progress('flows', workflowId));
+  const { report, problem, output } = await runRespect(session, file, chosen.length === declared.length ? undefined : chosen.map((workflow) => workflow.workflowId), limits, (workflowId) => session.progress('flows', workflowId));
   const ran = new Map<string, RespectWorkflow>();
   for (const entry of Object.values(report?.files ?? {})) for (const workflow of entry.executedWorkflows ?? []) if (workflow.workflowId) ran.set(workflow.workflowId, workflow);
   if (!report) {
@@ -319,13 +335,12 @@ async function run(session: Session, limitMs: number): Promise<void> {
   }
   for (const workflow of chosen) {
     const result = ran.get(workflow.workflowId);
-    if (result) recordWorkflow(session, workflow, result, limitMs);
+    if (result) recordWorkflow(session, workflow, result, limits.runMs);
     else session.record('flows', workflow.workflowId, { check: 'workflow ran', ok: false, rule: 'Redocly Respect runs every chosen workflow.', detail: `Respect's report has no result for this workflow; ${tailOf(output, session.credentials)}` });
     session.progress('flows', workflow.workflowId);
   }
 }
 
-/** The stage, with Respect's time limit for one run (its own `--execution-timeout`) in milliseconds. */
-export const createFlowsStage = (limitMs = RUN_LIMIT_MS): Stage => ({ run: (session) => run(session, limitMs) });
+export const createFlowsStage = (limits: FlowsLimits = { runMs: RUN_LIMIT_MS, killAfterMs: KILL_AFTER_MS }): Stage => ({ run: (session) => run(session, limits) });
 
 export const flowsStage = createFlowsStage();

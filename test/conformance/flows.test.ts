@@ -137,12 +137,14 @@ describe('the flows stage', () => {
     }));
     const { credentials, secrets } = credentialsOf('a');
     const session = createSession({ variant: 'a', baseUrl: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`, credentials, seed: 1, requests: 1, timeoutMs: 60_000 });
-    // Note: Respect checks its own limit (3 s here) only between steps, so it cannot end a request that hangs.
-    await createFlowsStage(3000).run(session);
+    // Respect's own limit is far off: it is checked only between steps, so it would not end the hanging request anyway.
+    await createFlowsStage({ runMs: 60_000, killAfterMs: 3000 }).run(session);
     const [check, ...rest] = session.results();
     expect(rest).toEqual([]);
     expect(check).toMatchObject({ stage: 'flows', operation: 'variant-a.arazzo.yaml', check: 'respect report', ok: false });
-    expect(check?.detail).toMatch(/^Respect did not finish within 6 s and was stopped; its last output:\n[^]*Running workflow variant-a\.arazzo\.yaml \/ payment-create-retrieve-list$/);
+    expect(check?.detail).toMatch(/^Respect did not finish within 3 s and was stopped; (its last output:\n|Respect printed nothing$)/);
+    // Respect names the workflow before its first request: once the server saw that request, the detail says where it hung.
+    if (sockets.length > 0) expect(check?.detail).toMatch(/Running workflow variant-a\.arazzo\.yaml \/ payment-create-retrieve-list$/);
     for (const secret of secrets) expect(JSON.stringify(check)).not.toContain(secret);
   }, RUN_LIMIT_MS);
 });
