@@ -21,6 +21,7 @@ enforces, the request, the response and a curl line that repeats it (credentials
   --variant a|b            which variant the server implements
   --base-url <url>         the server's root, such as https://staging.example (paths such as /merchant/v1/... are appended)
   --only <stages>          run only these stages, comma-separated or repeated; the stages are: ${STAGES.join(', ')}
+                             flows: the shipped Arazzo workflows run by Redocly Respect, one check per step
                              fuzz: requests generated from the contract's schemas, half valid and half broken in one
                              place, plus one without credentials per operation
                              invariants: stateful sequences (create, retrieve, list, cancel, refund, replay, balance)
