@@ -3,15 +3,15 @@
 // this Node, started asynchronously: the server may be a sandbox answering from this very process.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { parse } from 'yaml';
 import { ENV, curlOf, maskSecrets, responseRecordOf } from './http.js';
+import { packageFile } from './schemas.js';
 import type { Evidence, Session, Stage } from './session.js';
 import type { Credentials, RequestRecord } from './types.js';
 
@@ -72,6 +72,7 @@ interface RespectWorkflow {
   workflowId?: string;
   status?: string;
   globalTimeoutError?: boolean;
+  totalRequests?: number;
   executedSteps?: RespectStep[];
 }
 interface RespectReport {
@@ -83,17 +84,6 @@ interface DeclaredWorkflow {
   workflowId: string;
   steps: { stepId: string; rule: string }[];
   sandboxCalls: string[];
-}
-
-/** A file shipped with the package, found upwards from this one: two levels up from src/, three from dist/src/. */
-function packageFile(relative: string): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let depth = 0; depth < 4; depth += 1) {
-    const candidate = path.join(dir, relative);
-    if (existsSync(candidate)) return candidate;
-    dir = path.dirname(dir);
-  }
-  throw new Error(`${relative} was not found next to the package`);
 }
 
 /** The JavaScript file behind @redocly/cli's `redocly` bin, from its package.json (not PATH, which may hold another). */
@@ -333,6 +323,7 @@ async function run(session: Session, limits: FlowsLimits): Promise<void> {
     session.record('flows', fileName, { check: 'respect report', ok: false, rule: 'Redocly Respect runs the workflows and writes its JSON report.', detail: `${problem}; ${tailOf(output, session.credentials)}` });
     return;
   }
+  session.countSent([...ran.values()].reduce((total, workflow) => total + (workflow.totalRequests ?? 0), 0));
   for (const workflow of chosen) {
     const result = ran.get(workflow.workflowId);
     if (result) recordWorkflow(session, workflow, result, limits.runMs);

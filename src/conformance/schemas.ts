@@ -29,16 +29,18 @@ export type Deref = (schema: Schema) => Schema;
 
 const specs = new Map<Variant, Schema>();
 
-/** The directory above this file's that holds generated/openapi: two up from src/, three up from dist/src/. */
-function specFile(variant: Variant): string {
+/** A file shipped with the package, found upwards from this one: two levels up from src/, three from dist/src/. */
+export function packageFile(relative: string): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 4; depth += 1) {
-    const candidate = path.join(dir, 'generated', 'openapi', `variant-${variant}.yaml`);
+    const candidate = path.join(dir, relative);
     if (existsSync(candidate)) return candidate;
     dir = path.dirname(dir);
   }
-  throw new Error(`generated/openapi/variant-${variant}.yaml was not found next to the package`);
+  throw new Error(`${relative} was not found next to the package`);
 }
+
+const specFile = (variant: Variant) => packageFile(`generated/openapi/variant-${variant}.yaml`);
 
 function specOf(variant: Variant): Schema {
   let spec = specs.get(variant);

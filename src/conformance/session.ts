@@ -61,6 +61,8 @@ export interface Session {
   skipped(): Skipped[];
   /** Every status each object was seen in through the API, in the order seen, keyed by `${kind}:${id}`. */
   statuses: Map<string, { kind: ObjectKind; id: string; seen: SeenStatus[] }>;
+  /** Counts requests sent by something else for the stage (Respect's, in the flows stage). */
+  countSent(requests: number): void;
   /** Tells onProgress what the stage is on. */
   progress(stage: StageName, subject: string): void;
   results(): CheckResult[];
@@ -151,6 +153,7 @@ export function createSession(options: ConformanceOptions & { credentials: Crede
     skip: (stage, subject, reason) => void skipped.push({ stage, subject, reason }),
     skipped: () => [...skipped],
     sent: () => sent,
+    countSent: (requests) => void (sent += requests),
     results: () => [...checks.values()],
     progress(stage, subject) {
       if (stageFailed) failed += 1;
