@@ -1,6 +1,7 @@
-// The flows stage (the shipped Arazzo workflows run by Redocly Respect) against sandboxes listening on 127.0.0.1 port 0
-// in this process: it must pass the sandbox, leave out what needs the control API without --sandbox, and fail servers
-// with a seeded defect naming the workflow and step that caught it, with no credential in any report.
+// The flows stage (the shipped Arazzo workflows run by the `redocly respect` command, exactly as a user runs them with
+// npx) against sandboxes listening on 127.0.0.1 port 0 in this process: it must pass the sandbox, leave out what needs
+// the control API without --sandbox, and fail servers with a seeded defect naming the workflow and step that caught it,
+// with no credential in any report.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
