@@ -100,6 +100,13 @@ function respectBin(): string {
   return path.join(path.dirname(manifestPath), bin);
 }
 
+/** The checks of the run itself; each step of a workflow is a check too, named `step <stepId>`, its rule the step's own. */
+export const FLOW_RULES = {
+  'respect report': 'Redocly Respect runs the workflows and writes its JSON report.',
+  'workflow ran': 'Redocly Respect runs every chosen workflow.',
+  'workflow finished': 'The workflow runs to its end within the time limit.',
+} as const;
+
 const conditionOf = (criterion: unknown) => (criterion && typeof criterion === 'object' ? String((criterion as { condition?: unknown }).condition ?? '') : '');
 
 /** The workflows of a file, read with the step descriptions and success criteria that become the checks' rules. */
@@ -296,7 +303,7 @@ function recordWorkflow(session: Session, declared: DeclaredWorkflow, ran: Respe
     session.record('flows', workflowId, { check: `step ${stepId}`, ok, rule, ...(ok ? {} : { detail: detailOf(step, failed) }) }, ok ? undefined : evidenceOf(step, session.credentials));
   }
   if (ran.globalTimeoutError) {
-    session.record('flows', workflowId, { check: 'workflow finished', ok: false, rule: 'The workflow runs to its end within the time limit.', detail: `Respect's time limit of ${limitMs / 1000} s ran out` });
+    session.record('flows', workflowId, { check: 'workflow finished', ok: false, rule: FLOW_RULES['workflow finished'], detail: `Respect's time limit of ${limitMs / 1000} s ran out` });
   }
   // Note: the steps not run are listed as not checked, not recorded as failures: only the step that failed is known
   // to be wrong. A workflow that passed with steps left out ended early by its own success actions.
@@ -320,14 +327,14 @@ async function run(session: Session, limits: FlowsLimits): Promise<void> {
   const ran = new Map<string, RespectWorkflow>();
   for (const entry of Object.values(report?.files ?? {})) for (const workflow of entry.executedWorkflows ?? []) if (workflow.workflowId) ran.set(workflow.workflowId, workflow);
   if (!report) {
-    session.record('flows', fileName, { check: 'respect report', ok: false, rule: 'Redocly Respect runs the workflows and writes its JSON report.', detail: `${problem}; ${tailOf(output, session.credentials)}` });
+    session.record('flows', fileName, { check: 'respect report', ok: false, rule: FLOW_RULES['respect report'], detail: `${problem}; ${tailOf(output, session.credentials)}` });
     return;
   }
   session.countSent([...ran.values()].reduce((total, workflow) => total + (workflow.totalRequests ?? 0), 0));
   for (const workflow of chosen) {
     const result = ran.get(workflow.workflowId);
     if (result) recordWorkflow(session, workflow, result, limits.runMs);
-    else session.record('flows', workflow.workflowId, { check: 'workflow ran', ok: false, rule: 'Redocly Respect runs every chosen workflow.', detail: `Respect's report has no result for this workflow; ${tailOf(output, session.credentials)}` });
+    else session.record('flows', workflow.workflowId, { check: 'workflow ran', ok: false, rule: FLOW_RULES['workflow ran'], detail: `Respect's report has no result for this workflow; ${tailOf(output, session.credentials)}` });
     session.progress('flows', workflow.workflowId);
   }
 }

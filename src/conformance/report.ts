@@ -19,9 +19,10 @@ function failureText(check: CheckResult): string {
 /** The summary: each failure with its rule, request, response and curl line, then the totals. */
 export function formatText(report: ConformanceReport): string {
   const failed = report.checks.filter((check) => !check.ok);
-  const operations = new Set(report.checks.map((check) => check.operation)).size;
+  const stages = [...new Set(report.checks.map((check) => check.stage))];
+  const subjects = new Set(report.checks.map((check) => `${check.stage} ${check.operation}`)).size;
   const verdict = report.passed ? 'PASSED' : 'FAILED';
-  const totals = `${verdict}: ${report.checks.length - failed.length} of ${report.checks.length} checks passed on ${operations} operations (${report.requests} requests, seed ${report.seed}, ${(report.durationMs / 1000).toFixed(1)} s) against Variant ${report.variant.toUpperCase()} at ${report.baseUrl}`;
+  const totals = `${verdict}: ${report.checks.length - failed.length} of ${report.checks.length} checks passed on ${subjects} subjects of ${stages.join(', ') || 'no stage'} (${report.requests} requests, seed ${report.seed}, ${(report.durationMs / 1000).toFixed(1)} s) against Variant ${report.variant.toUpperCase()} at ${report.baseUrl}`;
   const skipped = report.skipped.length === 0 ? [] : [['Not checked on this server:', ...report.skipped.map((item) => `  - ${item.stage} · ${item.subject}: ${item.reason}`)].join('\n')];
   return [...failed.map(failureText), ...skipped, totals].join('\n\n');
 }

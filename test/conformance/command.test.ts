@@ -70,7 +70,7 @@ describe('merchant-payments-conformance', () => {
     const json = path.join(dir, 'pass', 'report.json');
     const xml = path.join(dir, 'pass', 'report.xml');
     const { code, stdout, stderr } = await run(['--variant', 'b', '--base-url', url, '--only', 'fuzz', '--seed', '5', '--requests', '4', '--report', 'json', json, '--report', 'junit', xml], withB);
-    expect(stdout).toMatch(/^PASSED: \d+ of \d+ checks passed on 14 operations \(70 requests, seed 5/m);
+    expect(stdout).toMatch(/^PASSED: \d+ of \d+ checks passed on 14 subjects of fuzz \(70 requests, seed 5/m);
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(json, 'utf8'));
     expect(report).toMatchObject({ variant: 'b', passed: true, seed: 5, requests: 70 });
