@@ -56,6 +56,7 @@ function describeUndocumented(value: unknown): string {
 }
 
 function excerptOfValue(value: unknown): string {
+  if (value === undefined || value === null || value === '') return '';
   let text: string;
   try {
     text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
