@@ -3,6 +3,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type { components as ComponentsA, operations as OperationsA } from '../../generated/types/variant-a.js';
 import type { components as ComponentsB } from '../../generated/types/variant-b.js';
 import { problemCatalogue, type ProblemSpec } from '../../generated/operations/operations.js';
+import { VARIANT_B_PREFIX } from '../../src/client/variant-b.js';
 import {
   describeProblem,
   hasProblemCode,
@@ -110,6 +111,10 @@ describe('client types', () => {
       // @ts-expect-error a code is a literal of the contract, not any string
       void hasProblemCode(error, String('not_found'));
     };
+  });
+
+  it('start every Variant B path with the prefix a baseUrl must not hold', () => {
+    expectTypeOf<keyof VariantBPaths>().toExtend<`${typeof VARIANT_B_PREFIX}/${string}`>();
   });
 
   it('type paginate by the list path and refuse a path that is not a list', () => {
