@@ -25,7 +25,8 @@ export function isProblem(value: unknown): value is Problem {
  * True when `value` is a Problem with the given stable `code`, e.g. `hasProblemCode(error, 'idempotency_key_reused')`;
  * `code` must be one of the contract's codes, so a misspelt one does not compile.
  */
-export function hasProblemCode<Code extends ProblemCode>(value: unknown, code: Code): value is Problem & { code: Code } {
+// Note: `& string` makes TypeScript list the codes in its error for a wrong one, instead of naming the alias.
+export function hasProblemCode<Code extends ProblemCode & string>(value: unknown, code: Code): value is Problem & { code: Code } {
   return isProblem(value) && value.code === code;
 }
 

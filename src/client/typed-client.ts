@@ -22,8 +22,10 @@ export type CallResult<Result> = Result extends { error: infer Body }
   ? { data?: never; error: Body | UndocumentedErrorBody; response: Response }
   : Result;
 
+// Note: `& string` makes TypeScript list the paths in its error for a wrong one, instead of printing the
+// unexpanded `PathsWithMethod<WithOptionalIdempotencyKey<paths>, "get">`.
 /** One HTTP method of a typed client: `client.POST('/payments', { body })`, resolving to `{ data, error, response }`. */
-export type TypedMethod<Paths, Method extends HttpMethod> = <Path extends PathsWithMethod<Paths, Method>>(
+export type TypedMethod<Paths, Method extends HttpMethod> = <Path extends PathsWithMethod<Paths, Method> & string>(
   url: Path,
   ...init: InitArgs<Paths[Path][Method & keyof Paths[Path]]>
 ) => Promise<
