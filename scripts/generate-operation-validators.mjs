@@ -158,8 +158,11 @@ export async function renderOperationValidators(files = bundles, labels = bundle
     '/** Each variant\'s operations, in the order of its `paths`, and the responses they name. */',
     `export const operationIndex: Readonly<Record<Variant, VariantIndex>> = ${data(index)};`,
     '',
+    '/** A problem `code` the contract\'s error responses show, e.g. `idempotency_key_reused`. */',
+    `export type ProblemCode = ${Object.keys(problems).map((code) => JSON.stringify(code)).join(' | ') || 'never'};`,
+    '',
     '/** The problem `code`s the contract\'s error responses show, with their status, title and type URI. */',
-    `export const problemCatalogue: Readonly<Record<string, ProblemSpec>> = ${data(problems)};`,
+    `export const problemCatalogue: Readonly<Record<ProblemCode, ProblemSpec>> & Readonly<Record<string, ProblemSpec>> = ${data(problems)};`,
     '',
   ].join('\n');
   return { 'validators.ts': validators, 'operations.ts': operations };

@@ -3,7 +3,9 @@ export { createVariantAClient, type VariantAClient, type VariantAClientOptions, 
 export { createVariantBClient, type VariantBClient, type VariantBClientOptions, type VariantBPaths } from './client/variant-b.js';
 export type { ClientLogger, ClientOptions, FetchLike, RedirectMode, RetryInfo, RetryOptions, Sleep } from './client/options.js';
 export { paginate, type ListItem, type ListPath, type ListQuery, type PaginateInit } from './client/paginate.js';
-export { describeProblem, hasProblemCode, isProblem, type Problem, type ProblemFieldError } from './client/problem.js';
+export { describeProblem, hasProblemCode, isProblem, type Problem, type ProblemCode, type ProblemFieldError } from './client/problem.js';
+export { isUndocumentedErrorBody, type UndocumentedErrorBody } from './client/undocumented.js';
+export type { CallResult } from './client/typed-client.js';
 export {
   ClientConfigError,
   NetworkError,

@@ -1022,8 +1022,11 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
   }
 };
 
+/** A problem `code` the contract's error responses show, e.g. `idempotency_key_reused`. */
+export type ProblemCode = "bad_request" | "idempotency_key_missing" | "unauthorized" | "not_found" | "validation_failed" | "idempotency_key_reused" | "invalid_state" | "rate_limited" | "internal_error" | "idempotency_request_in_progress";
+
 /** The problem `code`s the contract's error responses show, with their status, title and type URI. */
-export const problemCatalogue: Readonly<Record<string, ProblemSpec>> = {
+export const problemCatalogue: Readonly<Record<ProblemCode, ProblemSpec>> & Readonly<Record<string, ProblemSpec>> = {
   "bad_request": {"status":400,"title":"Bad request","type":"https://docs.payments.example/problems/bad_request"},
   "idempotency_key_missing": {
     "status": 400,

@@ -3,7 +3,8 @@ import createClient from 'openapi-fetch';
 import { authMiddleware } from './auth.js';
 import { idempotencyKeyMiddleware } from './idempotency.js';
 import { resolveOptions, type ClientOptions } from './options.js';
-import { createScrubber } from './redact.js';
+import { withErrorBody } from './error-body.js';
+import { createScrubber, type Scrubber } from './redact.js';
 import { createTransport } from './transport.js';
 import type { TypedClient } from './typed-client.js';
 import { canSetUserAgent } from './user-agent.js';
@@ -24,14 +25,27 @@ export function buildClient<Paths extends {}>(options: ClientOptions, setup: Var
   const resolved = resolveOptions(options);
   const headers: Record<string, string> = { Accept: ACCEPT, ...resolved.headers };
   if (canSetUserAgent()) headers['User-Agent'] = resolved.userAgent;
-  const fetch = createTransport({ ...resolved, scrub: createScrubber(setup.secrets) });
+  const scrub = createScrubber(setup.secrets);
+  const fetch = createTransport({ ...resolved, scrub });
   // Note: only these three options reach openapi-fetch: it spreads unknown options into every RequestInit.
   const client = createClient<Paths>({ baseUrl: resolved.baseUrl, fetch, headers });
   if (resolved.generateIdempotencyKey) client.use(idempotencyKeyMiddleware(resolved.generateIdempotencyKey));
   client.use(authMiddleware(setup.credentials, fetch));
+  describeErrorBodies(client, scrub);
   // Note: the same functions, typed more strictly (see TypedClient).
   const label = setup.label ?? `Variant${setup.variant}Client`;
   return describeSafely(client as unknown as TypedClient<Paths>, label, { variant: setup.variant, baseUrl: resolved.baseUrl });
+}
+
+const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'] as const;
+
+// Note: openapi-fetch parses an error body as JSON, else text, whatever it is; each method's result goes through
+// withErrorBody so that `error` is a Problem or an UndocumentedErrorBody, as TypedClient types it.
+function describeErrorBodies(client: Record<(typeof METHODS)[number], (...args: never[]) => Promise<unknown>>, scrub: Scrubber): void {
+  for (const method of METHODS) {
+    const call = client[method];
+    client[method] = async (...args) => withErrorBody((await call(...args)) as { response: Response }, scrub);
+  }
 }
 
 // Note: the client holds credentials only in middleware closures; these make JSON.stringify and

@@ -1,8 +1,9 @@
 // Walks a list operation page by page (limit/offset) and yields its items until `pagination.total`.
 import type { HeadersOptions } from 'openapi-fetch';
 import { ProblemError } from './errors/problem-error.js';
-import { describeProblem, isProblem } from './problem.js';
+import { describeProblem, isProblem, type Problem } from './problem.js';
 import type { TypedClient } from './typed-client.js';
+import type { UndocumentedErrorBody } from './undocumented.js';
 
 type JsonOf<Operation> = Operation extends { responses: { 200: { content: { 'application/json': infer Body } } } } ? Body : never;
 
@@ -38,8 +39,9 @@ export interface PaginateInit<Query> {
 
 type LooseGet = (path: string, init: object) => Promise<{ data?: Page; error?: unknown; response: Response }>;
 
+// Note: `& {}` makes TypeScript list the list paths in its error for a wrong one, instead of naming ListPath<…>.
 /** Yields every item of a list operation, fetching pages on demand; throws ProblemError (with the Problem) when a page fails. */
-export async function* paginate<Paths extends {}, Path extends ListPath<Paths>>(
+export async function* paginate<Paths extends {}, Path extends ListPath<Paths> & {}>(
   client: TypedClient<Paths>,
   path: Path,
   init: PaginateInit<ListQuery<Paths, Path>> = {},
@@ -61,6 +63,7 @@ export async function* paginate<Paths extends {}, Path extends ListPath<Paths>>(
 
 function pageError(path: string, offset: number, response: Response, error: unknown): ProblemError {
   const problem = isProblem(error) ? error : undefined;
-  const what = problem ? describeProblem(problem) : `${response.status} with a body that is not a Problem`;
+  // Note: the client sets `error` on every non-2xx answer; a 2xx without a page (e.g. 204) has none to describe.
+  const what = response.ok ? `${response.status} without a page in its body` : describeProblem(error as Problem | UndocumentedErrorBody);
   return new ProblemError(`GET ${path} at offset ${offset} answered ${what}.`, { status: response.status, problem });
 }

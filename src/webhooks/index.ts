@@ -13,6 +13,7 @@ export {
 export { WEBHOOK_HEADERS, type WebhookHeaders } from './headers.js';
 export { sendWebhookExample, type SendWebhookExampleOptions, type SendWebhookExampleResult } from './send.js';
 export { WebhookSendError, type WebhookSendReason } from './send-error.js';
+export { WebhookSignError, type WebhookSignReason } from './sign-error.js';
 export {
   signWebhook,
   type EarlierWebhookSignatureHeaders,

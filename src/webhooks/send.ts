@@ -2,7 +2,7 @@ import { webhookExamples, type WebhookExample } from '../../generated/validators
 import { checkLimits, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, deliver } from './deliver.js';
 import { WEBHOOK_HEADERS } from './headers.js';
 import { signWebhook } from './sign.js';
-import type { WebhookLayout } from './types.js';
+import type { WebhookEventType, WebhookLayout } from './types.js';
 
 /** Options of sendWebhookExample. */
 export interface SendWebhookExampleOptions {
@@ -10,8 +10,8 @@ export interface SendWebhookExampleOptions {
   url: string | URL;
   /** The receiver's `whsec_…` secret, or several to send one signature per secret. */
   secret: string | readonly string[];
-  /** Event type to send (default: the first example of the layout, `payment.status_changed` for the later one). */
-  type?: string;
+  /** Event type to send, one of the contract's (default: the first example of the layout, `payment.status_changed` for the later one). */
+  type?: WebhookEventType;
   /** `later` (default) or the deprecated `earlier` layout. */
   layout?: WebhookLayout;
   /** Replaces the example's event id (X-Event-ID and body `id`), e.g. to test de-duplication. */
@@ -35,7 +35,7 @@ export interface SendWebhookExampleResult {
 }
 
 const DEFAULT_USER_AGENT = 'merchant-payments-webhook-sender/0.1 (test delivery)';
-const DEFAULT_TYPE = 'payment.status_changed';
+const DEFAULT_TYPE: WebhookEventType = 'payment.status_changed';
 
 /**
  * Sends one signed example event, built from the contract's named examples, and returns the receiver's answer;

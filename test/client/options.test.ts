@@ -46,11 +46,32 @@ describe('client construction', () => {
     ['redirect', () => createVariantAClient({ baseUrl, accessToken: 'tok', redirect: 'follow' as never }), /"error" \(the default\) or "follow-same-origin"/],
     ['userAgent', () => createVariantAClient({ baseUrl, accessToken: 'tok', userAgent: 'shop\n1.0' }), /printable ASCII/],
     ['options', () => createVariantBClient(undefined as never), /needs an options object/],
+    ['baseUrl', () => createVariantBClient({ baseUrl: `${baseUrl}/merchant/v1`, publicKey: 'pk', secretKey: 'sk' }), /must not include \/merchant\/v1.*Drop the prefix: pass "https:\/\/api\.payments\.example"\.$/],
+    ['baseUrl', () => createVariantBClient({ baseUrl: 'http://127.0.0.1:4010/merchant/v1/', publicKey: 'pk', secretKey: 'sk' }), /sent twice\. Drop the prefix: pass "http:\/\/127\.0\.0\.1:4010"\.$/],
+    ['baseUrl', () => createVariantBClient({ baseUrl: 'https://gw.example/shop-api/merchant/v1/payments', publicKey: 'pk', secretKey: 'sk' }), /pass "https:\/\/gw\.example\/shop-api"\.$/],
   ])('refuses a bad %s with a message that says what to pass', (option, build, message) => {
     const error = configError(build);
     expect(error.name).toBe('ClientConfigError');
     expect(error.option).toBe(option);
     expect(error.message).toMatch(message);
+  });
+});
+
+describe('a Variant B baseUrl', () => {
+  it('may have a path of its own that is not the prefix', () => {
+    for (const baseUrl of ['https://gw.example/shop-api', 'https://gw.example/merchant', 'https://gw.example/merchant/v10']) {
+      expect(JSON.parse(JSON.stringify(createVariantBClient({ baseUrl, publicKey: 'pk', secretKey: 'sk' }))).baseUrl).toBe(baseUrl);
+    }
+  });
+
+  it('is sent once with the prefix of the path called', async () => {
+    const server = await startScriptedServer(ok);
+    try {
+      await testClientB(`${server.url}/shop-api/`).GET('/merchant/v1/balance');
+      expect(server.requests.map((request) => request.url)).toEqual(['/shop-api/merchant/v1/balance']);
+    } finally {
+      await server.close();
+    }
   });
 });
 

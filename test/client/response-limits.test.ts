@@ -97,10 +97,10 @@ describe('bodies that do not parse', () => {
     expect((failure as ResponseParseError).contentType).toBe('text/plain');
   });
 
-  it('returns a non-JSON error body as text in `error`, without throwing', async () => {
+  it('returns a non-JSON error body as an UndocumentedErrorBody holding its text, without throwing', async () => {
     server = await startScriptedServer({ status: 502, headers: { 'content-type': 'text/html' }, raw: '<h1>Bad gateway</h1>' });
     const { error, response } = await testClientA(server.url, { retry: false }).GET('/balance');
     expect(response.status).toBe(502);
-    expect(error).toBe('<h1>Bad gateway</h1>');
+    expect(error).toEqual({ undocumented: true, status: 502, contentType: 'text/html', body: '<h1>Bad gateway</h1>', excerpt: '<h1>Bad gateway</h1>' });
   });
 });

@@ -2,11 +2,18 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { components as ComponentsA, operations as OperationsA } from '../../generated/types/variant-a.js';
 import type { components as ComponentsB } from '../../generated/types/variant-b.js';
+import { problemCatalogue, type ProblemSpec } from '../../generated/operations/operations.js';
+import { VARIANT_B_PREFIX } from '../../src/client/variant-b.js';
 import {
+  describeProblem,
+  hasProblemCode,
   isProblem,
+  isUndocumentedErrorBody,
   paginate,
   type ListItem,
   type Problem,
+  type ProblemCode,
+  type UndocumentedErrorBody,
   type VariantA,
   type VariantAClient,
   type VariantB,
@@ -77,11 +84,37 @@ describe('client types', () => {
     };
   });
 
-  it('type every error as the Problem, which isProblem narrows to', () => {
-    expectTypeOf<ErrorOf<typeof confirm>>().toEqualTypeOf<Problem>();
-    expectTypeOf<ErrorOf<typeof listB>>().toEqualTypeOf<VariantB.Problem>();
+  it('type every error as the Problem or a body the contract does not describe, which the caller must narrow', () => {
+    expectTypeOf<ErrorOf<typeof confirm>>().toEqualTypeOf<Problem | UndocumentedErrorBody>();
+    expectTypeOf<ErrorOf<typeof listB>>().toEqualTypeOf<VariantB.Problem | UndocumentedErrorBody>();
     const body: unknown = {};
     if (isProblem(body)) expectTypeOf(body.code).toEqualTypeOf<string>();
+    if (isUndocumentedErrorBody(body)) expectTypeOf(body.excerpt).toEqualTypeOf<string>();
+    (error: ErrorOf<typeof confirm>) => {
+      // @ts-expect-error an undocumented body has no detail: narrow to the Problem first
+      void error.detail;
+      expectTypeOf(error.code).toEqualTypeOf<string | undefined>();
+      if (error.code === 'invalid_state') expectTypeOf(error).toEqualTypeOf<Problem>();
+      if (isProblem(error)) expectTypeOf(error.detail).toEqualTypeOf<string | undefined>();
+      else expectTypeOf(error).toEqualTypeOf<UndocumentedErrorBody>();
+      expectTypeOf(describeProblem).toBeCallableWith(error);
+    };
+  });
+
+  it('take only the contract\'s problem codes in hasProblemCode', () => {
+    expectTypeOf(problemCatalogue.invalid_state).toEqualTypeOf<ProblemSpec>();
+    expectTypeOf<'idempotency_key_reused' | 'invalid_state' | 'not_found'>().toExtend<ProblemCode>();
+    (error: ErrorOf<typeof confirm>) => {
+      if (hasProblemCode(error, 'invalid_state')) expectTypeOf(error.code).toEqualTypeOf<'invalid_state'>();
+      // @ts-expect-error `invalid_status` is not one of the contract's codes (it is invalid_state)
+      void hasProblemCode(error, 'invalid_status');
+      // @ts-expect-error a code is a literal of the contract, not any string
+      void hasProblemCode(error, String('not_found'));
+    };
+  });
+
+  it('start every Variant B path with the prefix a baseUrl must not hold', () => {
+    expectTypeOf<keyof VariantBPaths>().toExtend<`${typeof VARIANT_B_PREFIX}/${string}`>();
   });
 
   it('type paginate by the list path and refuse a path that is not a list', () => {

@@ -9,9 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guideOrder } from '../../scripts/docs.mjs';
 import { startStaticServer } from '../../scripts/lib/static-server.mjs';
 import { root } from '../../scripts/lib/tools.mjs';
+import { findChromium } from './chromium.js';
 
-/** Debian's chromium, as .ci/run installs it; playwright-core never downloads a browser. */
-const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
@@ -82,12 +81,14 @@ async function expectVisible(page: Page, selector: string, what: string): Promis
 const headingLink = (summary: string) => `h2:has(a[aria-label=${JSON.stringify(`link to ${summary}`)}])`;
 
 beforeAll(async () => {
+  // Note: playwright-core never downloads a browser; CHROMIUM_PATH overrides the usual places (see chromium.ts).
+  const executablePath = findChromium();
   dir = mkdtempSync(path.join(os.tmpdir(), 'docs-site-'));
   site = path.join(dir, 'site');
   const build = spawnSync(process.execPath, ['scripts/docs.mjs', '--out', site], { cwd: root, encoding: 'utf8' });
   expect(build.status, build.stderr).toBe(0);
   server = await startStaticServer({ dir: site, port: 0, host: '127.0.0.1' });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS });
   mkdirSync(screenshots, { recursive: true });
 }, 120_000);
 

@@ -10,7 +10,7 @@ import {
   type SandboxControlClient,
   type SandboxControlClientOptions,
 } from '@merchant-payments/contract/sandbox';
-import { ClientConfigError, type Problem } from '../../src/index.js';
+import { ClientConfigError, type Problem, type UndocumentedErrorBody } from '../../src/index.js';
 
 const credentials = { accessToken: 'tok_test_5Rk2Wq8Zp1', publicKey: 'pk_test_8Jd3Nv6Lx0', secretKey: 'sk_test_2Yh7Bc4Mf9' } as const;
 const baseUrl = 'http://sandbox.test';
@@ -236,7 +236,7 @@ describe('control client types', () => {
     expectTypeOf<DataOf<typeof advance>['data']['delivery_attempts']>().toEqualTypeOf<number>();
     expectTypeOf<Equivalent<DataOf<typeof events>['data'][number], SandboxControl.StatusChange>>().toEqualTypeOf<true>();
     expectTypeOf<DataOf<typeof forcePayment>['data']['trigger']>().toEqualTypeOf<SandboxControl.Trigger>();
-    expectTypeOf<Equivalent<ErrorOf<typeof forcePayment>, Problem>>().toEqualTypeOf<true>();
+    expectTypeOf<Equivalent<ErrorOf<typeof forcePayment>, Problem | UndocumentedErrorBody>>().toEqualTypeOf<true>();
   });
 
   it('show a secret only on the endpoint just created', () => {

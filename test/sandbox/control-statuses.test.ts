@@ -52,14 +52,14 @@ describe('forcePaymentStatus', () => {
     const control = controlA(sandbox);
     const payment = (await clientA(sandbox).POST('/payments', { body: paymentBody() })).data!.data;
     const skip = await forcePayment(control, payment.id, { status: 'succeeded' });
-    expect([skip.response.status, skip.error?.code, skip.error?.detail]).toEqual([422, 'invalid_state', 'A payment cannot move from created to succeeded; it can move to: pending, expired, canceled.']);
+    expect([skip.response.status, skip.error]).toMatchObject([422, { code: 'invalid_state', detail: 'A payment cannot move from created to succeeded; it can move to: pending, expired, canceled.' }]);
     await forcePayment(control, payment.id, { status: 'pending' });
     const wrongReason = await forcePayment(control, payment.id, { status: 'failed', reason_code: 'canceled_by_merchant' });
-    expect([wrongReason.error?.code, wrongReason.error?.detail]).toEqual(['invalid_state', expect.stringContaining('only with reason_code declined, amount_mismatch, provider_error, requisites_unavailable')]);
+    expect(wrongReason.error).toMatchObject({ code: 'invalid_state', detail: expect.stringContaining('only with reason_code declined, amount_mismatch, provider_error, requisites_unavailable') });
     await forcePayment(control, payment.id, { status: 'succeeded' });
     await forcePayment(control, payment.id, { status: 'refunded' });
     const final = await forcePayment(control, payment.id, { status: 'succeeded' });
-    expect([final.error?.code, final.error?.detail]).toEqual(['invalid_state', 'A payment cannot move from refunded to succeeded; it can move to: nothing (final).']);
+    expect(final.error).toMatchObject({ code: 'invalid_state', detail: 'A payment cannot move from refunded to succeeded; it can move to: nothing (final).' });
     // Nothing changed on the refused calls.
     expect((await control.GET('/_sandbox/events', { params: { query: { object_id: payment.id } } })).data!.pagination.total).toBe(3);
   });

@@ -2,6 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { webhookExamples } from '../../generated/validators/webhook-examples.js';
+import type { WebhookEventType } from '../../src/webhooks/index.js';
 
 /** A secret made of the given byte repeated 32 times. */
 export const secretOf = (byte: number): string => `whsec_${Buffer.alloc(32, byte).toString('base64')}`;
@@ -21,8 +22,8 @@ export function exampleEvent(type = 'payment.status_changed', layout: 'later' | 
   return structuredClone(example.value);
 }
 
-/** Every event type the later layout has an example of. */
-export const exampleTypes = [...new Set(webhookExamples.layouts.later.examples.map((example) => example.value.type))];
+/** Every event type the later layout has an example of (the examples are checked against the contract's EventType). */
+export const exampleTypes = [...new Set(webhookExamples.layouts.later.examples.map((example) => example.value.type as WebhookEventType))];
 
 /** Headers of a later-layout delivery signed by standardwebhooks (webhook-* mapped onto the contract's names). */
 export function standardSigned(body: string, options: { id?: string; timestamp?: number; secret?: string } = {}) {

@@ -2,7 +2,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { components } from '../../generated/types/variant-a.js';
 import {
+  sendWebhookExample,
   verifyWebhook,
+  type SendWebhookExampleOptions,
   type AppealStatusChangedEvent,
   type EarlierWebhookEvent,
   type PaymentStatusChangedEvent,
@@ -62,6 +64,14 @@ describe('verifyWebhook', () => {
     expectTypeOf(later).returns.resolves.toEqualTypeOf<WebhookEvent>();
     expectTypeOf(either).returns.resolves.toEqualTypeOf<WebhookEvent | EarlierWebhookEvent>();
     expectTypeOf(unknown).returns.resolves.toEqualTypeOf<WebhookEvent | EarlierWebhookEvent>();
+  });
+
+  it('sends only the contract\'s event types', () => {
+    expectTypeOf<SendWebhookExampleOptions['type']>().toEqualTypeOf<WebhookEventType | undefined>();
+    const send = () => sendWebhookExample({ url: 'http://127.0.0.1:1/', secret: 'whsec_', type: 'payout.status_changed' });
+    expectTypeOf(send).toBeFunction();
+    // @ts-expect-error `payment.succeeded` is not one of the contract's event types
+    expectTypeOf(() => sendWebhookExample({ url: 'http://127.0.0.1:1/', secret: 'whsec_', type: 'payment.succeeded' })).toBeFunction();
   });
 
   it('takes the raw body and headers in the forms receivers get them', () => {
