@@ -1,10 +1,10 @@
 // Writes docs/conformance-checks.md: every check of the conformance kit with the contract rule it enforces, from the
 // rule tables the stages record with (src/conformance) and the shipped Arazzo workflows, so the guide cannot drift from
 // what the kit checks.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { register } from 'tsx/esm/api';
 import { parse } from 'yaml';
+import { writeGuideWhenRun, withTypeScript } from './lib/guide.mjs';
 import { root } from './lib/tools.mjs';
 
 /** Where the guide is written, relative to the repository root. */
@@ -26,8 +26,7 @@ function workflowsOf(variant) {
 
 /** The guide's Markdown. */
 export async function renderGuide() {
-  const unregister = register();
-  try {
+  return withTypeScript(async () => {
     const { RULES } = await import('../src/conformance/checks.ts');
     const { INVARIANT_RULES } = await import('../src/conformance/invariants.ts');
     const { WEBHOOK_RULES } = await import('../src/conformance/webhook-checks.ts');
@@ -81,12 +80,7 @@ report: [conformance.md](conformance.md).`,
       '',
     ];
     return lines.join('\n');
-  } finally {
-    await unregister();
-  }
+  });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  writeFileSync(path.join(root, target), await renderGuide());
-  console.log(`wrote ${target}`);
-}
+await writeGuideWhenRun(import.meta.url, target, renderGuide);

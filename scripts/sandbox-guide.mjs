@@ -1,9 +1,6 @@
 // Writes docs/sandbox-values.md: the sandbox's magic values, processing delays and webhook retry schedule, from the
 // data the sandbox core runs (src/sandbox/core), so the guide cannot drift from what the sandbox does.
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { register } from 'tsx/esm/api';
-import { root } from './lib/tools.mjs';
+import { writeGuideWhenRun, withTypeScript } from './lib/guide.mjs';
 
 /** Where the guide is written, relative to the repository root. */
 export const target = 'docs/sandbox-values.md';
@@ -13,8 +10,7 @@ const code = (text) => `\`${text}\``;
 
 /** The guide's Markdown. */
 export async function renderGuide() {
-  const unregister = register();
-  try {
+  return withTypeScript(async () => {
     const core = await import('../src/sandbox/core/index.ts');
     const { MAGIC_VALUES, DEFAULT_OUTCOMES, OUTCOMES, STEP_DELAY_SECONDS, RETRY_SCHEDULE_SECONDS, DEFAULT_RETRY_COMPRESSION } = core;
     const lines = [
@@ -48,12 +44,7 @@ export async function renderGuide() {
       '',
     );
     return lines.join('\n');
-  } finally {
-    await unregister();
-  }
+  });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  writeFileSync(path.join(root, target), await renderGuide());
-  console.log(`wrote ${target}`);
-}
+await writeGuideWhenRun(import.meta.url, target, renderGuide);

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { binPath, root } from '../../scripts/lib/tools.mjs';
+import { snippetCompilerOptions } from './snippet-options.js';
 
 /** Every ```ts block of every guide, named after its guide and position. */
 export function guideSnippets(): { name: string; code: string }[] {
@@ -34,24 +35,7 @@ describe('the guides', () => {
     const snippets = guideSnippets();
     for (const { name, code } of snippets) writeFileSync(path.join(dir, `${name}.mts`), code);
     const tsconfig = {
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        lib: ['ES2022', 'DOM'],
-        types: ['node'],
-        typeRoots: [path.join(root, 'node_modules/@types')],
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        // Note: the package's own name resolves to its sources, so the examples are checked before any build.
-        paths: {
-          '@merchant-payments/contract': [path.join(root, 'src/index.ts')],
-          '@merchant-payments/contract/webhooks': [path.join(root, 'src/webhooks/index.ts')],
-          '@merchant-payments/contract/sandbox': [path.join(root, 'src/sandbox/index.ts')],
-        },
-        allowImportingTsExtensions: true,
-      },
+      compilerOptions: snippetCompilerOptions,
       files: snippets.map(({ name }) => `${name}.mts`),
     };
     writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));

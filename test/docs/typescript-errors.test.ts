@@ -6,6 +6,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
+import { snippetCompilerOptions } from './snippet-options.js';
 
 const page = readFileSync(path.join(root, 'docs/typescript-errors.md'), 'utf8');
 const DIRECTIVE = /^\s*\/\/ @ts-expect-error.*$/gm;
@@ -25,23 +26,7 @@ function compile(files: { name: string; code: string }[]): Map<string, string[]>
   for (const { name, code } of files) writeFileSync(path.join(dir, name), code);
   const program = ts.createProgram(
     files.map(({ name }) => path.join(dir, name)),
-    {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-      types: ['node'],
-      typeRoots: [path.join(root, 'node_modules/@types')],
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      // Note: the package's own name resolves to its sources, as in the guides' snippet test.
-      paths: {
-        '@merchant-payments/contract': [path.join(root, 'src/index.ts')],
-        '@merchant-payments/contract/webhooks': [path.join(root, 'src/webhooks/index.ts')],
-      },
-      allowImportingTsExtensions: true,
-    },
+    ts.convertCompilerOptionsFromJson(snippetCompilerOptions, dir).options,
   );
   const found = new Map<string, string[]>(files.map(({ name }) => [name, []]));
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {

@@ -1,0 +1,22 @@
+// The compiler options the guides' TypeScript examples are checked with, as tsconfig.json holds them: strict, Node's
+// module resolution, and the package's own names resolved to its sources so the examples are checked before any build.
+import path from 'node:path';
+import { root } from '../../scripts/lib/tools.mjs';
+
+export const snippetCompilerOptions = {
+  target: 'ES2022',
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  lib: ['ES2022', 'DOM'],
+  types: ['node'],
+  typeRoots: [path.join(root, 'node_modules/@types')],
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+  paths: {
+    '@merchant-payments/contract': [path.join(root, 'src/index.ts')],
+    '@merchant-payments/contract/webhooks': [path.join(root, 'src/webhooks/index.ts')],
+    '@merchant-payments/contract/sandbox': [path.join(root, 'src/sandbox/index.ts')],
+  },
+  allowImportingTsExtensions: true,
+};
