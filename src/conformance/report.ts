@@ -1,7 +1,7 @@
 // The report as a person reads it, and as CI reads it (JSON, JUnit XML). Credentials were masked when the checks were
 // recorded, so nothing here sees a secret.
 import junitModule, { type Builder } from 'junit-report-builder';
-import type { CheckResult, ConformanceReport } from './types.js';
+import { STAGES, type CheckResult, type ConformanceReport } from './types.js';
 
 // Note: the package is CommonJS whose types declare an ES default; in Node the default import is the builder itself.
 const junit = ((junitModule as unknown as { default?: Builder }).default ?? junitModule) as unknown as Builder;
@@ -18,8 +18,8 @@ function failureText(check: CheckResult): string {
 
 /** The summary: each failure with its rule, request, response and curl line, then the totals. */
 export function formatText(report: ConformanceReport): string {
-  const failed = report.checks.filter((check) => !check.ok);
-  const stages = [...new Set(report.checks.map((check) => check.stage))];
+  const failed = report.checks.filter((check) => !check.ok).sort((x, y) => STAGES.indexOf(x.stage) - STAGES.indexOf(y.stage));
+  const stages = STAGES.filter((stage) => report.checks.some((check) => check.stage === stage));
   const subjects = new Set(report.checks.map((check) => `${check.stage} ${check.operation}`)).size;
   const verdict = report.passed ? 'PASSED' : 'FAILED';
   const totals = `${verdict}: ${report.checks.length - failed.length} of ${report.checks.length} checks passed on ${subjects} subjects of ${stages.join(', ') || 'no stage'} (${report.requests} requests, seed ${report.seed}, ${(report.durationMs / 1000).toFixed(1)} s) against Variant ${report.variant.toUpperCase()} at ${report.baseUrl}`;
@@ -32,7 +32,7 @@ export const toJson = (report: ConformanceReport): string => `${JSON.stringify(r
 /** One test suite per stage, one test case per operation and check; a failure holds what the text report shows. */
 export function toJunit(report: ConformanceReport): string {
   const builder = junit.newBuilder();
-  for (const stage of new Set(report.checks.map((check) => check.stage))) {
+  for (const stage of STAGES.filter((name) => report.checks.some((check) => check.stage === name))) {
     const suite = builder.testSuite().name(`conformance ${stage} (Variant ${report.variant.toUpperCase()})`);
     for (const check of report.checks.filter((candidate) => candidate.stage === stage)) {
       const testCase = suite.testCase().className(`${stage}.${check.operation}`).name(check.check);
