@@ -1,3 +1,6 @@
 #!/usr/bin/env node
-// merchant-payments-mock: the contract mock as a command. Its code is src/mock/command.ts, compiled by npm run build.
-import '../dist/src/mock/command.js';
+// merchant-payments-mock: an alias of `merchant-payments mock`, the same code (src/mock/command.ts, compiled by npm run build).
+import { runCommand } from '../dist/src/cli/entry.js';
+import { main } from '../dist/src/mock/command.js';
+
+await runCommand(main);

@@ -1,3 +1,6 @@
 #!/usr/bin/env node
-// merchant-payments-sandbox: the stateful sandbox as a command. Its code is src/sandbox/command.ts, compiled by npm run build.
-import '../dist/src/sandbox/command.js';
+// merchant-payments-sandbox: an alias of `merchant-payments sandbox`, the same code (src/sandbox/command.ts, compiled by npm run build).
+import { runCommand } from '../dist/src/cli/entry.js';
+import { main } from '../dist/src/sandbox/command.js';
+
+await runCommand(main);

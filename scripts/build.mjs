@@ -8,6 +8,7 @@ export const entries = [
   'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/webhooks/index.js', 'dist/src/webhooks/index.d.ts',
   'dist/src/sandbox/index.js', 'dist/src/sandbox/index.d.ts', 'dist/src/sandbox/command.js',
   'dist/src/conformance/index.js', 'dist/src/conformance/index.d.ts', 'dist/src/conformance/command.js',
+  'dist/src/cli/main.js', 'dist/src/cli/entry.js',
   // Note: the mock's child processes run these two by path, so no import would report them missing.
   'dist/src/mock/command.js', 'dist/src/mock/exit-with-parent.js', 'dist/src/mock/run-in-group.js',
 ];

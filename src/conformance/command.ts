@@ -1,7 +1,8 @@
-// merchant-payments-conformance: runConformance as a command. bin/merchant-payments-conformance.mjs runs the compiled
-// file; tests run this one with tsx. Credentials come from the environment only, so they stay out of shell history.
+// merchant-payments conformance (alias merchant-payments-conformance): runConformance as a command. The dispatcher and
+// bin/merchant-payments-conformance.mjs call main; tests run this file with tsx. Credentials come from the environment only, so they stay out of shell history.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isEntry, runCommand } from '../cli/entry.js';
 import { parseFlags } from '../cli/parse-flags.js';
 import { ENV } from './http.js';
 import { formatText, toJson, toJunit } from './report.js';
@@ -11,9 +12,10 @@ import { WEBHOOK_SECRET_ENV } from './webhooks.js';
 
 const NAME = 'merchant-payments-conformance';
 const FORMATS = { json: toJson, junit: toJunit } as const;
-const usage = `usage: ${NAME} --variant a|b --base-url <url> [--only <stage>[,<stage>...]] [--seed <n>] [--requests <n>]
-                                     [--sandbox] [--webhook-port <port>] [--webhook-secret <whsec>] [--webhook-wait <s>]
-                                     [--report json|junit <file>]...
+const usage = `usage: merchant-payments conformance --variant a|b --base-url <url> [--only <stage>[,<stage>...]] [--seed <n>]
+                                     [--requests <n>] [--sandbox] [--webhook-port <port>] [--webhook-secret <whsec>]
+                                     [--webhook-wait <s>] [--report json|junit <file>]...
+   or: ${NAME} (the same flags)
 
 Checks a running server of one variant against the contract and prints a report: each failed check with the rule it
 enforces, the request, the response and a curl line that repeats it (credentials shown as the variables' names).
@@ -83,64 +85,69 @@ const seconds = (flag: string, text: string | undefined) => {
   return Math.round(Number(text) * 1000);
 };
 
-const flags = parseFlags({
-  name: NAME,
-  usage,
-  args: joinReportPairs(process.argv.slice(2)),
-  options: {
-    variant: { type: 'string' },
-    'base-url': { type: 'string' },
-    only: { type: 'string', multiple: true },
-    seed: { type: 'string' },
-    requests: { type: 'string' },
-    report: { type: 'string', multiple: true },
-    sandbox: { type: 'boolean' },
-    'webhook-port': { type: 'string' },
-    'webhook-secret': { type: 'string' },
-    'webhook-wait': { type: 'string' },
-  },
-});
-if (flags.variant !== 'a' && flags.variant !== 'b') fail(`--variant must be "a" or "b"${flags.variant === undefined ? '' : `, got "${flags.variant}"`}\n${usage}`);
-if (flags['base-url'] === undefined) fail(`--base-url is required\n${usage}`);
-const reports = (flags.report ?? []).map((value) => {
-  const [format, ...rest] = value.split('=');
-  const file = rest.join('=');
-  if (!format || !(format in FORMATS) || file === '') fail(`--report takes json or junit and a file, such as --report junit conformance.xml; got "${value}"`);
-  return { format: format as keyof typeof FORMATS, file };
-});
-
-let progressShown = false;
-const showProgress = ({ stage, operation, sent, failed }: Progress) => {
-  progressShown = true;
-  process.stderr.write(`\r\u001b[2K${NAME}: ${stage} · ${operation} · ${sent} requests · ${failed} failing`);
-};
-
-let report: ConformanceReport;
-try {
-  report = await runConformance({
-    variant: flags.variant,
-    baseUrl: flags['base-url'],
-    only: flags.only?.flatMap((names) => names.split(',').map((name) => name.trim())),
-    seed: integer('seed', flags.seed, 1),
-    requests: integer('requests', flags.requests, 20),
-    sandbox: flags.sandbox ?? false,
-    webhookPort: flags['webhook-port'] === undefined ? undefined : integer('webhook-port', flags['webhook-port'], 0),
-    webhookSecret: flags['webhook-secret'],
-    webhookWaitMs: seconds('webhook-wait', flags['webhook-wait']),
-    onProgress: process.stderr.isTTY ? showProgress : undefined,
+/** Runs the kit with `args`, the words after the command's name; resolves to the exit code. */
+export async function main(args: string[]): Promise<number> {
+  const flags = parseFlags({
+    name: NAME,
+    usage,
+    args: joinReportPairs(args),
+    options: {
+      variant: { type: 'string' },
+      'base-url': { type: 'string' },
+      only: { type: 'string', multiple: true },
+      seed: { type: 'string' },
+      requests: { type: 'string' },
+      report: { type: 'string', multiple: true },
+      sandbox: { type: 'boolean' },
+      'webhook-port': { type: 'string' },
+      'webhook-secret': { type: 'string' },
+      'webhook-wait': { type: 'string' },
+    },
   });
-} catch (error) {
-  if (error instanceof ConformanceUsageError) fail(error.message);
-  throw error;
-}
-if (progressShown) process.stderr.write('\r\u001b[2K');
-console.log(formatText(report));
-for (const { format, file } of reports) {
+  if (flags.variant !== 'a' && flags.variant !== 'b') fail(`--variant must be "a" or "b"${flags.variant === undefined ? '' : `, got "${flags.variant}"`}\n${usage}`);
+  if (flags['base-url'] === undefined) fail(`--base-url is required\n${usage}`);
+  const reports = (flags.report ?? []).map((value) => {
+    const [format, ...rest] = value.split('=');
+    const file = rest.join('=');
+    if (!format || !(format in FORMATS) || file === '') fail(`--report takes json or junit and a file, such as --report junit conformance.xml; got "${value}"`);
+    return { format: format as keyof typeof FORMATS, file };
+  });
+
+  let progressShown = false;
+  const showProgress = ({ stage, operation, sent, failed }: Progress) => {
+    progressShown = true;
+    process.stderr.write(`\r\u001b[2K${NAME}: ${stage} · ${operation} · ${sent} requests · ${failed} failing`);
+  };
+
+  let report: ConformanceReport;
   try {
-    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    writeFileSync(file, FORMATS[format](report));
+    report = await runConformance({
+      variant: flags.variant,
+      baseUrl: flags['base-url'],
+      only: flags.only?.flatMap((names) => names.split(',').map((name) => name.trim())),
+      seed: integer('seed', flags.seed, 1),
+      requests: integer('requests', flags.requests, 20),
+      sandbox: flags.sandbox ?? false,
+      webhookPort: flags['webhook-port'] === undefined ? undefined : integer('webhook-port', flags['webhook-port'], 0),
+      webhookSecret: flags['webhook-secret'],
+      webhookWaitMs: seconds('webhook-wait', flags['webhook-wait']),
+      onProgress: process.stderr.isTTY ? showProgress : undefined,
+    });
   } catch (error) {
-    fail(`could not write the ${format} report to ${file}: ${(error as Error).message}`, 1);
+    if (error instanceof ConformanceUsageError) fail(error.message);
+    throw error;
   }
+  if (progressShown) process.stderr.write('\r\u001b[2K');
+  console.log(formatText(report));
+  for (const { format, file } of reports) {
+    try {
+      mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+      writeFileSync(file, FORMATS[format](report));
+    } catch (error) {
+      fail(`could not write the ${format} report to ${file}: ${(error as Error).message}`, 1);
+    }
+  }
+  return report.passed ? 0 : 1;
 }
-process.exitCode = report.passed ? 0 : 1;
+
+if (isEntry(import.meta.url)) await runCommand(main);

@@ -1,33 +1,45 @@
-// merchant-payments-mock: serves the bundled spec of one variant, as shipped in this package, with the Prism mock,
-// or, with --upstream, checks a real server against it through Prism's validating proxy. bin/merchant-payments-mock.mjs
-// runs the compiled file; tests run this one with tsx.
-//   merchant-payments-mock --variant a|b [--port <port>] [--host <host>] [--upstream <url> [--responses-only]] [-- <command> [args...]]
+// merchant-payments mock (alias merchant-payments-mock): serves the bundled spec of one variant, or of both at once,
+// as shipped in this package, with the Prism mock, or, with --upstream, checks a real server against it through
+// Prism's validating proxy. The dispatcher and bin/merchant-payments-mock.mjs call main; tests run this file with tsx.
+//   merchant-payments mock --variant a|b|a,b [--port <port>] [--host <host>] [--upstream <url> [--responses-only]] [-- <command> [args...]]
 // With a command after `--`, the mock runs only while the command does, and the exit code is the command's.
 import { fileURLToPath } from 'node:url';
+import { isEntry, runCommand } from '../cli/entry.js';
 import { parseFlags } from '../cli/parse-flags.js';
 import { supervise } from '../cli/supervise.js';
 import { prismEntry, startPrism, type PrismServer } from './prism.js';
 
+type Variant = 'a' | 'b';
+const NAME = 'merchant-payments-mock';
 const DEFAULT_PORTS = { a: 4010, b: 4011 };
 const PRISM_VERSION = '5.14.2';
-/** The variable that tells the command where the mock listens. */
+/** The variable that tells the command where the mock of the one variant served listens. */
 const URL_VARIABLE = 'MERCHANT_PAYMENTS_MOCK_URL';
-const usage = `usage: merchant-payments-mock --variant a|b [--port <port>] [--host <host>] [--upstream <url> [--responses-only]] [-- <command> [args...]]
+/** The variables that tell the command where each mock listens when both variants are served. */
+const URL_VARIABLES = { a: `${URL_VARIABLE}_A`, b: `${URL_VARIABLE}_B` } as const;
+const usage = `usage: merchant-payments mock --variant a|b|a,b [--port <port>] [--host <host>] [--upstream <url> [--responses-only]]
+                              [-- <command> [args...]]
+   or: ${NAME} (the same flags)
 
-Serves Variant A or Variant B of the merchant payments contract with Prism, from the bundled spec in
-this package. Requests are validated against the contract (422 on a violation, 401 without credentials).
+Serves Variant A or Variant B of the merchant payments contract, or both at once, with Prism, from the bundled spec
+in this package. Requests are validated against the contract (422 on a violation, 401 without credentials).
 
-  --variant a|b     which layout to serve (required)
-  --port <port>     TCP port (default 4010 for a, 4011 for b)
-  --host <host>     address to bind (default 127.0.0.1)
-  --upstream <url>  check a real server instead of mocking: forward every request to <url> and answer 500
-                    (application/problem+json, the violations in "validation" and the sl-violations header)
-                    whenever the request or the server's response breaks the contract
-  --responses-only  with --upstream: pass every request on unchecked and check only the server's responses,
-                    so that its own answers to bad requests (400, 422) are checked too
-  -- <command>      run <command> once the mock listens, with ${URL_VARIABLE} set, in a process group of its
-                    own; when it exits, stop whatever it left running and the mock, and exit with its code.
-                    SIGINT, SIGTERM and SIGHUP are passed on to the command's group.
+  --variant a|b|a,b  which layout to serve (required); a,b (or both) serves both, each with a Prism of its own
+  --port <port>      TCP port (default 4010 for a, 4011 for b); with both variants, Variant A's port, and
+                     Variant B listens on the next one (default 4010 and 4011)
+  --host <host>      address to bind (default 127.0.0.1)
+  --upstream <url>   check a real server instead of mocking (one variant only): forward every request to <url>
+                     and answer 500 (application/problem+json, the violations in "validation" and the
+                     sl-violations header) whenever the request or the server's response breaks the contract
+  --responses-only   with --upstream: pass every request on unchecked and check only the server's responses,
+                     so that its own answers to bad requests (400, 422) are checked too
+  -- <command>       run <command> once the mock listens, in a process group of its own, with ${URL_VARIABLE}
+                     set (with both variants, ${URL_VARIABLES.a} and ${URL_VARIABLES.b} instead); when
+                     it exits, stop whatever it left running and the mock, and exit with its code. SIGINT,
+                     SIGTERM and SIGHUP are passed on to the command's group.
+
+Each URL is the server's root, such as http://127.0.0.1:4011, and never includes /merchant/v1: the Variant B
+client adds that prefix itself.
 
 Exit codes: 0 stopped by SIGINT, SIGTERM or SIGHUP (without a command); with a command, the command's code
 (128 + n when a signal n ended it, 127 when it could not be started); 1 Prism could not start, stopped
@@ -36,33 +48,16 @@ unexpectedly, or the process that launched the mock is gone; 2 usage error.
 Needs @stoplight/prism-cli next to this package: npm install --save-dev @stoplight/prism-cli@${PRISM_VERSION}`;
 
 function fail(message: string, code = 2): never {
-  console.error(`merchant-payments-mock: ${message}`);
+  console.error(`${NAME}: ${message}`);
   process.exit(code);
 }
 
-const argv = process.argv.slice(2);
-const dashes = argv.indexOf('--');
-const command = dashes === -1 ? [] : argv.slice(dashes + 1);
-const flags = parseFlags({
-  name: 'merchant-payments-mock',
-  usage,
-  args: dashes === -1 ? argv : argv.slice(0, dashes),
-  options: {
-    variant: { type: 'string', short: 'v' },
-    port: { type: 'string', short: 'p' },
-    host: { type: 'string' },
-    upstream: { type: 'string', short: 'u' },
-    'responses-only': { type: 'boolean' },
-  },
-});
-const variant = flags.variant?.toLowerCase();
-if (variant !== 'a' && variant !== 'b') fail(`--variant must be "a" or "b"${flags.variant ? `, got "${flags.variant}"` : ''}\n${usage}`);
-if (dashes !== -1 && command.length === 0) fail(`a command must follow --\n${usage}`);
-const port = Number(flags.port ?? DEFAULT_PORTS[variant]);
-if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`--port must be a TCP port from 1 to 65535, got "${flags.port}"`);
-const host = flags.host ?? '127.0.0.1';
-const upstream = flags.upstream === undefined ? undefined : upstreamUrl(flags.upstream);
-if (flags['responses-only'] && upstream === undefined) fail(`--responses-only checks a server's responses, so it needs --upstream\n${usage}`);
+/** The variants `--variant` names: one, or both as `a,b`, `b,a` or `both`; undefined when it names anything else. */
+function variantsOf(value: string | undefined): Variant[] | undefined {
+  const words = value?.toLowerCase() === 'both' ? ['a', 'b'] : value?.toLowerCase().split(',').map((word) => word.trim());
+  if (!words || words.some((word) => word !== 'a' && word !== 'b') || new Set(words).size !== words.length) return undefined;
+  return (words as Variant[]).sort();
+}
 
 /** The upstream as an absolute http(s) URL, or a clear failure. */
 function upstreamUrl(value: string): string {
@@ -76,19 +71,8 @@ function upstreamUrl(value: string): string {
   return url.href.replace(/\/$/, '');
 }
 
-const spec = bundledSpec(variant);
-try {
-  prismEntry();
-} catch {
-  fail(
-    'Prism is not installed. It is an optional peer dependency of this package, needed only for the mock:\n' +
-      `  npm install --save-dev @stoplight/prism-cli@${PRISM_VERSION}`,
-    1,
-  );
-}
-
 /** The bundled spec of `variant`, found through this package's own exports, in the sources as once installed. */
-function bundledSpec(name: 'a' | 'b'): string {
+function bundledSpec(name: Variant): string {
   const entry = `@merchant-payments/contract/openapi/variant-${name}.yaml`;
   try {
     return fileURLToPath(import.meta.resolve(entry));
@@ -97,24 +81,76 @@ function bundledSpec(name: 'a' | 'b'): string {
   }
 }
 
-let server: PrismServer;
-try {
+/** Runs the mock with `args`, the words after the command's name; it serves until stopped, then exits the process. */
+export async function main(args: string[]): Promise<void> {
+  const dashes = args.indexOf('--');
+  const command = dashes === -1 ? [] : args.slice(dashes + 1);
+  const flags = parseFlags({
+    name: NAME,
+    usage,
+    args: dashes === -1 ? args : args.slice(0, dashes),
+    options: {
+      variant: { type: 'string', short: 'v' },
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      upstream: { type: 'string', short: 'u' },
+      'responses-only': { type: 'boolean' },
+    },
+  });
+  const variants = variantsOf(flags.variant);
+  if (!variants) fail(`--variant must be "a", "b" or "a,b"${flags.variant ? `, got "${flags.variant}"` : ''}\n${usage}`);
+  if (dashes !== -1 && command.length === 0) fail(`a command must follow --\n${usage}`);
+  const both = variants.length === 2;
+  const port = Number(flags.port ?? DEFAULT_PORTS[variants[0]!]);
+  if (!Number.isInteger(port) || port < 1 || port > 65535 - (both ? 1 : 0)) {
+    fail(`--port must be a TCP port from 1 to ${both ? '65534 (Variant B takes the next one)' : '65535'}, got "${flags.port}"`);
+  }
+  const host = flags.host ?? '127.0.0.1';
+  if (flags.upstream !== undefined && both) fail(`--upstream checks one server, which implements one variant: pass --variant a or b\n${usage}`);
+  const upstream = flags.upstream === undefined ? undefined : upstreamUrl(flags.upstream);
+  if (flags['responses-only'] && upstream === undefined) fail(`--responses-only checks a server's responses, so it needs --upstream\n${usage}`);
+
+  const specs = variants.map(bundledSpec);
+  try {
+    prismEntry();
+  } catch {
+    fail(
+      'Prism is not installed. It is an optional peer dependency of this package, needed only for the mock:\n' +
+        `  npm install --save-dev @stoplight/prism-cli@${PRISM_VERSION}`,
+      1,
+    );
+  }
+
   // Note: Prism announces its start on every launch; the ready line below says it better.
   const echo = (line: string) => /Starting Prism/.test(line) || process.stderr.write(`[prism] ${line}\n`);
-  server = await startPrism({ spec, port, host, echo, upstream, validateRequest: !flags['responses-only'] });
-} catch (error) {
-  fail((error as Error).message, 1);
-}
-const role = upstream === undefined ? '' : ` (checking ${upstream} against the contract)`;
-console.log(`merchant-payments-mock: Variant ${variant.toUpperCase()} listening on ${server.url}${role}`);
+  const launched = await Promise.allSettled(
+    specs.map((spec, index) => startPrism({ spec, port: port + index, host, echo, upstream, validateRequest: !flags['responses-only'] })),
+  );
+  const servers = launched.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  const refused = launched.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  const stopAll = async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+  };
+  if (refused) {
+    // Note: with both variants one Prism may be up while the other failed; it is stopped by pid before exiting.
+    await stopAll();
+    fail((refused.reason as Error).message, 1);
+  }
+  const role = upstream === undefined ? '' : ` (checking ${upstream} against the contract)`;
+  servers.forEach((server: PrismServer, index) => {
+    console.log(`${NAME}: Variant ${variants[index]!.toUpperCase()} listening on ${server.url}${role}`);
+  });
+  const urls = both
+    ? Object.fromEntries(servers.map((server, index) => [URL_VARIABLES[variants[index]!], server.url]))
+    : { [URL_VARIABLE]: servers[0]!.url };
 
-const { stop, stopping } = supervise({
-  name: 'merchant-payments-mock',
-  command,
-  env: { ...process.env, [URL_VARIABLE]: server.url },
-  close: () => server.stop(),
-});
-server.exited.then((code) => {
-  if (!stopping()) console.error(`merchant-payments-mock: Prism exited unexpectedly (${code})`);
-  stop(1);
-});
+  const { stop, stopping } = supervise({ name: NAME, command, env: { ...process.env, ...urls }, close: stopAll });
+  for (const server of servers) {
+    server.exited.then((code) => {
+      if (!stopping()) console.error(`${NAME}: Prism exited unexpectedly (${code})`);
+      stop(1);
+    });
+  }
+}
+
+if (isEntry(import.meta.url)) await runCommand(main);

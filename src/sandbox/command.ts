@@ -1,8 +1,9 @@
-// merchant-payments-sandbox: the stateful sandbox of both variants as a command. bin/merchant-payments-sandbox.mjs
-// runs the compiled file; tests run this one with tsx.
-//   merchant-payments-sandbox [--port <port>] [--host <host>] [--clock real|manual] [--seed <seed>] [--state <file>]
+// merchant-payments sandbox (alias merchant-payments-sandbox): the stateful sandbox of both variants as a command. The
+// dispatcher and bin/merchant-payments-sandbox.mjs call main; tests run this file with tsx.
+//   merchant-payments sandbox [--port <port>] [--host <host>] [--clock real|manual] [--seed <seed>] [--state <file>]
 //                             [--webhook-url <url>]... [--webhook-secret <whsec_…>] [-- <command> [args...]]
 // With a command after `--`, the sandbox runs only while the command does, and the exit code is the command's.
+import { isEntry, runCommand } from '../cli/entry.js';
 import { parseFlags } from '../cli/parse-flags.js';
 import { supervise } from '../cli/supervise.js';
 import { createSandbox, type Sandbox } from './create-sandbox.js';
@@ -12,8 +13,10 @@ const NAME = 'merchant-payments-sandbox';
 /** The variable that tells the command where the sandbox listens. */
 const URL_VARIABLE = 'MERCHANT_PAYMENTS_SANDBOX_URL';
 const SECRET_VARIABLE = 'WEBHOOK_SECRET';
-const usage = `usage: ${NAME} [--port <port>] [--host <host>] [--clock real|manual] [--seed <seed>] [--state <file>]
-                          [--webhook-url <url>]... [--webhook-secret <secret>] [-- <command> [args...]]
+const usage = `usage: merchant-payments sandbox [--port <port>] [--host <host>] [--clock real|manual] [--seed <seed>]
+                                 [--state <file>] [--webhook-url <url>]... [--webhook-secret <secret>]
+                                 [-- <command> [args...]]
+   or: ${NAME} (the same flags)
 
 Serves a stateful sandbox of both variants on one port: Variant A at /payments… (Authorization: Bearer <token>),
 Variant B at /merchant/v1/… (X-Public-Key and X-Secret-Key). Each token or public key is a tenant of its own.
@@ -41,49 +44,53 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
-const argv = process.argv.slice(2);
-const dashes = argv.indexOf('--');
-const command = dashes === -1 ? [] : argv.slice(dashes + 1);
-const flags = parseFlags({
-  name: NAME,
-  usage,
-  args: dashes === -1 ? argv : argv.slice(0, dashes),
-  options: {
-    port: { type: 'string', short: 'p' },
-    host: { type: 'string' },
-    clock: { type: 'string' },
-    seed: { type: 'string' },
-    state: { type: 'string' },
-    'webhook-url': { type: 'string', multiple: true },
-    'webhook-secret': { type: 'string' },
-  },
-});
-if (dashes !== -1 && command.length === 0) fail(`a command must follow --\n${usage}`);
-const port = Number(flags.port ?? 4020);
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a TCP port from 0 to 65535, got "${flags.port}"`);
-const clock = flags.clock ?? 'real';
-if (clock !== 'real' && clock !== 'manual') fail(`--clock must be "real" or "manual", got "${clock}"`);
-const given = flags['webhook-secret'] ?? process.env[SECRET_VARIABLE];
-const webhookSecret = given ?? generateWebhookSecret();
+/** Runs the sandbox with `args`, the words after the command's name; it serves until stopped, then exits the process. */
+export async function main(args: string[]): Promise<void> {
+  const dashes = args.indexOf('--');
+  const command = dashes === -1 ? [] : args.slice(dashes + 1);
+  const flags = parseFlags({
+    name: NAME,
+    usage,
+    args: dashes === -1 ? args : args.slice(0, dashes),
+    options: {
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      clock: { type: 'string' },
+      seed: { type: 'string' },
+      state: { type: 'string' },
+      'webhook-url': { type: 'string', multiple: true },
+      'webhook-secret': { type: 'string' },
+    },
+  });
+  if (dashes !== -1 && command.length === 0) fail(`a command must follow --\n${usage}`);
+  const port = Number(flags.port ?? 4020);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a TCP port from 0 to 65535, got "${flags.port}"`);
+  const clock = flags.clock ?? 'real';
+  if (clock !== 'real' && clock !== 'manual') fail(`--clock must be "real" or "manual", got "${clock}"`);
+  const given = flags['webhook-secret'] ?? process.env[SECRET_VARIABLE];
+  const webhookSecret = given ?? generateWebhookSecret();
 
-let sandbox: Sandbox;
-let url: string;
-try {
-  sandbox = createSandbox({ clock, seed: flags.seed, stateFile: flags.state, webhookUrls: flags['webhook-url'] ?? [], webhookSecret });
-  ({ url } = await sandbox.listen({ port, host: flags.host ?? '127.0.0.1' }));
-} catch (error) {
-  const { code, message } = error as NodeJS.ErrnoException;
-  // Note: the options' own messages never quote the secret; a taken port gets a sentence of its own.
-  fail(code === 'EADDRINUSE' ? `port ${port} is already in use; stop whatever holds it or pass another --port` : message, 1);
+  let sandbox: Sandbox;
+  let url: string;
+  try {
+    sandbox = createSandbox({ clock, seed: flags.seed, stateFile: flags.state, webhookUrls: flags['webhook-url'] ?? [], webhookSecret });
+    ({ url } = await sandbox.listen({ port, host: flags.host ?? '127.0.0.1' }));
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    // Note: the options' own messages never quote the secret; a taken port gets a sentence of its own.
+    fail(code === 'EADDRINUSE' ? `port ${port} is already in use; stop whatever holds it or pass another --port` : message, 1);
+  }
+  console.log(`${NAME}: listening on ${url} (clock ${clock}; Variant A at ${url}/payments, Variant B at ${url}/merchant/v1/payments)`);
+  for (const target of flags['webhook-url'] ?? []) console.log(`${NAME}: sending webhooks to ${target}`);
+  // Note: printed once, by design, as `stripe listen` prints its secret: the receiver needs it to verify deliveries.
+  if (given === undefined) console.log(`${NAME}: webhook signing secret (generated; set ${SECRET_VARIABLE} to keep one): ${webhookSecret}`);
+
+  supervise({
+    name: NAME,
+    command,
+    env: { ...process.env, [URL_VARIABLE]: url, ...(given === undefined ? { [SECRET_VARIABLE]: webhookSecret } : {}) },
+    close: () => sandbox.close(),
+  });
 }
-console.log(`${NAME}: listening on ${url} (clock ${clock}; Variant A at ${url}/payments, Variant B at ${url}/merchant/v1/payments)`);
-for (const target of flags['webhook-url'] ?? []) console.log(`${NAME}: sending webhooks to ${target}`);
-// Note: printed once, by design, as `stripe listen` prints its secret: the receiver needs it to verify deliveries.
-if (given === undefined) console.log(`${NAME}: webhook signing secret (generated; set ${SECRET_VARIABLE} to keep one): ${webhookSecret}`);
 
-supervise({
-  name: NAME,
-  command,
-  env: { ...process.env, [URL_VARIABLE]: url, ...(given === undefined ? { [SECRET_VARIABLE]: webhookSecret } : {}) },
-  close: () => sandbox.close(),
-});
+if (isEntry(import.meta.url)) await runCommand(main);

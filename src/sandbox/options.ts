@@ -1,7 +1,7 @@
 // The options of createSandbox, their defaults, and the checks that make a bad one fail when the sandbox is created.
-import { randomBytes } from 'node:crypto';
 import { secretKeyList } from '../webhooks/crypto.js';
 import { checkLimits, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../webhooks/deliver.js';
+import { generateWebhookSecret } from '../webhooks/secret.js';
 import type { ClockMode } from './core/index.js';
 import { DEFAULT_FAULT_HOLD_MS } from './control/fault-intercept.js';
 import { contractValidators } from './http/contract-validators.js';
@@ -57,8 +57,7 @@ export interface SandboxOptions {
 export type ResolvedOptions = Required<Omit<SandboxOptions, 'stateFile' | 'control' | 'intercept' | 'start' | 'validate'>> &
   Pick<SandboxOptions, 'stateFile' | 'control' | 'intercept' | 'start'> & { validate: SandboxValidators };
 
-/** A new `whsec_` secret: 24 random bytes, as `stripe listen` makes one. */
-export const generateWebhookSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+export { generateWebhookSecret };
 
 const reportError = (error: unknown) => {
   console.error(`merchant-payments-sandbox: ${error instanceof Error ? error.message : String(error)}`);

@@ -25,8 +25,15 @@ export function checkLimits(timeoutMs: number, maxResponseBytes: number): void {
   }
 }
 
+/** What the receiver answered: its status, its body as text and its Content-Type, if any. */
+export interface DeliveryAnswer {
+  status: number;
+  body: string;
+  contentType: string | null;
+}
+
 /** POSTs to `url` and reads the answer within `limits`; throws WebhookSendError when that is not possible. */
-export async function deliver(url: URL, init: { headers: Record<string, string>; body: string }, limits: DeliveryLimits) {
+export async function deliver(url: URL, init: { headers: Record<string, string>; body: string | Uint8Array<ArrayBuffer> }, limits: DeliveryLimits): Promise<DeliveryAnswer> {
   const where = describe(url);
   const controller = new AbortController();
   let timedOut = false;
@@ -44,7 +51,7 @@ export async function deliver(url: URL, init: { headers: Record<string, string>;
     const response = await Promise.race([request, aborted]);
     if (response.status >= 300 && response.status < 400) throw redirected(response, url, where);
     const body = await readCapped(response, limits.maxResponseBytes, aborted, where);
-    return { status: response.status, body: new TextDecoder().decode(body) };
+    return { status: response.status, body: new TextDecoder().decode(body), contentType: response.headers.get('content-type') };
   } catch (error) {
     if (error instanceof WebhookSendError) throw error;
     if (timedOut) {

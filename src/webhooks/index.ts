@@ -11,6 +11,7 @@ export {
   type WebhookVerificationReason,
 } from './errors.js';
 export { WEBHOOK_HEADERS, type WebhookHeaders } from './headers.js';
+export { generateWebhookSecret } from './secret.js';
 export { sendWebhookExample, type SendWebhookExampleOptions, type SendWebhookExampleResult } from './send.js';
 export { WebhookSendError, type WebhookSendReason } from './send-error.js';
 export { WebhookSignError, type WebhookSignReason } from './sign-error.js';

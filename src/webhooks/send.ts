@@ -68,7 +68,7 @@ export async function sendWebhookExample(options: SendWebhookExampleOptions): Pr
     headers[name] = value;
   }
   const answer = await deliver(url, { headers, body }, { timeoutMs, maxResponseBytes, fetch: options.fetch ?? fetch });
-  return { ...answer, event, headers };
+  return { status: answer.status, body: answer.body, event, headers };
 }
 
 function receiverUrl(value: string | URL): URL {

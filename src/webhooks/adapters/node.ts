@@ -27,7 +27,8 @@ export function createNodeWebhookHandler<AllowEarlier extends boolean = false>(
   };
 }
 
-async function readBody(req: IncomingMessage, { maxBodyBytes, readTimeoutMs }: ReadLimits): Promise<BodyRead> {
+/** Reads the raw body of `req` within `limits`: its bytes, or why there are none. */
+export async function readBody(req: IncomingMessage, { maxBodyBytes, readTimeoutMs }: ReadLimits): Promise<BodyRead> {
   const parsed = (req as IncomingMessage & { body?: unknown }).body;
   if (typeof parsed === 'string') return new TextEncoder().encode(parsed);
   if (parsed instanceof Uint8Array) return parsed;
@@ -59,7 +60,8 @@ async function readBody(req: IncomingMessage, { maxBodyBytes, readTimeoutMs }: R
   });
 }
 
-function send(res: ServerResponse, answer: WebhookAnswer): void {
+/** Writes `answer` to `res`, unless an answer was already written or the connection is gone. */
+export function send(res: ServerResponse, answer: WebhookAnswer): void {
   if (res.headersSent || res.destroyed) return;
   // Note: after 408 or 413 part of the request is unread, so the connection cannot carry another request.
   const unread = answer.status === 408 || answer.status === 413;

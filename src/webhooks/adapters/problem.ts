@@ -41,6 +41,7 @@ const TITLES: Record<number, string> = {
   408: 'Request Timeout',
   413: 'Content Too Large',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
 };
 
 /** An RFC 9457 problem answer with a stable `code`. */
@@ -51,11 +52,14 @@ export function problem(status: number, code: string, detail: string, extra: Rec
   return { status, headers, body: JSON.stringify(body) };
 }
 
-/** The answer to a rejected delivery: the reason as `code` and a fixed detail; schema pointers only once signed. */
-export function rejected(error: WebhookVerificationError): WebhookAnswer {
+/**
+ * The answer to a rejected delivery: the reason as `code` and a fixed detail; schema pointers only once signed. The
+ * status is the reason's (400 or 401) unless `status` is given.
+ */
+export function rejected(error: WebhookVerificationError, status: number = STATUS[error.reason]): WebhookAnswer {
   // Note: `errors` exists only for schema_mismatch, reached after the signature verified, so the sender is genuine.
   const errors = error.errors?.map((issue) => ({ pointer: issue.instancePath, detail: issue.message }));
-  return problem(STATUS[error.reason], error.reason, DETAIL[error.reason], errors ? { errors } : {});
+  return problem(status, error.reason, DETAIL[error.reason], errors ? { errors } : {});
 }
 
 /** The answer when onEvent or a de-duplication hook failed: the sender delivers again. */
