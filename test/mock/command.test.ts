@@ -112,7 +112,7 @@ describe('merchant-payments-mock', () => {
     for (const args of [[], ['--variant', 'c'], ['--variant', 'a', 'extra'], ['--variant', 'a', '--']]) {
       const { code, stderr } = await run(command, args);
       expect(code, args.join(' ')).toBe(2);
-      expect(stderr).toContain('usage: merchant-payments-mock --variant a|b');
+      expect(stderr).toContain('usage: merchant-payments mock --variant a|b');
     }
   });
 

@@ -10,6 +10,7 @@ import {
   type WebhookEvent,
   type WebhookHandlerContext,
 } from '../../src/webhooks/index.js';
+import { fromSource } from '../mock/processes.js';
 import { exampleTypes, OTHER_SECRET, SECRET } from './fixtures.js';
 import { endlessReceiver, fixedReceiver, redirectingReceiver, silentReceiver, type HostileReceiver } from './hostile.js';
 import { serveFetch, serveNode, type Receiver } from './server.js';
@@ -80,17 +81,17 @@ describe.each(Object.entries(adapters))('sendWebhookExample to a %s receiver', (
   });
 });
 
-/** Runs `npm run webhook:send` (its script, directly) with the secret in WEBHOOK_SECRET; resolves to its exit code and output. */
+/** Runs `merchant-payments webhook send` (its source, with tsx) with the secret in WEBHOOK_SECRET; resolves to its exit code and output. */
 function webhookSend(args: string[], secret = SECRET): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = { ...process.env, WEBHOOK_SECRET: secret };
   return new Promise((resolve) => {
-    execFile(process.execPath, ['scripts/webhook-send.mjs', ...args], { env, timeout: 20_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...fromSource, 'src/cli/main.ts', 'webhook', 'send', ...args], { env, timeout: 20_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
     });
   });
 }
 
-describe('npm run webhook:send', () => {
+describe('merchant-payments webhook send', () => {
   let receiver: Receiver;
   beforeAll(async () => {
     receiver = await serveNode(createNodeWebhookHandler({ secrets: SECRET, onEvent: () => {} }));
@@ -116,7 +117,7 @@ describe('npm run webhook:send', () => {
     const { code, stderr } = await webhookSend(['--url', receiver.url, '--timeout-ms', String(2 ** 31)]);
     expect(code).toBe(2);
     expect(stderr).toContain('timeoutMs must be');
-    expect(stderr).toContain('usage: npm run webhook:send');
+    expect(stderr).toContain('usage: merchant-payments webhook send');
   });
 });
 
@@ -187,11 +188,11 @@ describe('sendWebhookExample against a receiver that misbehaves', () => {
     ['timeout', () => silentReceiver(), ['--timeout-ms', '200']],
     ['response_too_large', () => endlessReceiver(128 * 1024 * 1024), []],
     ['redirect', () => redirectingReceiver(307, 'http://127.0.0.1:9/elsewhere'), []],
-  ] as const)('makes npm run webhook:send exit 1 naming %s, without the secret in its output', async (reason, serve, flags) => {
+  ] as const)('makes merchant-payments webhook send exit 1 naming %s, without the secret in its output', async (reason, serve, flags) => {
     const hostile = track(await serve());
     const { code, stdout, stderr } = await webhookSend(['--url', hostile.url, ...flags]);
     expect(code).toBe(1);
-    expect(stderr).toContain(`webhook:send: ${reason}: `);
+    expect(stderr).toContain(`merchant-payments webhook send: ${reason}: `);
     expect(`${stdout}${stderr}`).not.toContain(SECRET.slice('whsec_'.length));
   });
 });
