@@ -1,0 +1,119 @@
+// The merchant-payments dispatcher: its help, version and usage errors in-process; each subcommand's --help, run from
+// the sources with tsx, the same through the dispatcher as through its alias, ending with its exit codes, and every
+// flag and environment variable it names documented in docs/cli.md.
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { root } from '../../scripts/lib/tools.mjs';
+import { main } from '../../src/cli/main.js';
+import { stopChild } from '../../src/mock/children.js';
+import { runSource } from '../mock/processes.js';
+
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
+const docs = readFileSync(path.join(root, 'docs/cli.md'), 'utf8');
+const cli = path.join(root, 'src/cli/main.ts');
+const started: ChildProcess[] = [];
+
+/** Runs the dispatcher in-process; resolves to its exit code and what it printed. */
+async function dispatch(args: string[]) {
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+  try {
+    const code = await main(args);
+    return { code, stdout: log.mock.calls.join('\n'), stderr: error.mock.calls.join('\n') };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
+describe('merchant-payments', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('lists every subcommand, with the aliases, on --help, -h and help', async () => {
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const { code, stdout } = await dispatch(args);
+      expect(code, args.join(' ')).toBe(0);
+      for (const command of ['sandbox', 'mock', 'conformance', 'webhook send', 'webhook listen', 'webhook secret']) expect(stdout).toContain(`  ${command} `);
+      for (const alias of ['merchant-payments-sandbox', 'merchant-payments-mock', 'merchant-payments-conformance']) expect(stdout).toContain(alias);
+      expect(stdout).toMatch(/Exit codes: 0 success; 1 failure .*; 2 usage error/s);
+    }
+  });
+
+  it('prints the package version on --version and -V', async () => {
+    expect(await dispatch(['--version'])).toEqual({ code: 0, stdout: pkg.version, stderr: '' });
+    expect((await dispatch(['-V'])).stdout).toBe(pkg.version);
+  });
+
+  it.each([
+    [[], 'merchant-payments: a command is required; the commands are sandbox, mock, conformance, webhook'],
+    [['serve'], 'merchant-payments: unknown command "serve"; the commands are sandbox, mock, conformance, webhook'],
+    [['--port', '4000'], 'merchant-payments: unknown command "--port"'],
+    [['webhook'], 'merchant-payments webhook: a command is required; the commands are send, listen, secret'],
+    [['webhook', 'trigger'], 'merchant-payments webhook: unknown command "trigger"; the commands are send, listen, secret'],
+  ])('exits 2 with the usage on stderr for %j', async (args, message) => {
+    const { code, stdout, stderr } = await dispatch(args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(message);
+    expect(stderr).toContain('usage: merchant-payments');
+  });
+
+  it('maps every bin to a file under bin/, the dispatcher and the three aliases', () => {
+    expect(pkg.bin).toEqual({
+      'merchant-payments': './bin/merchant-payments.mjs',
+      'merchant-payments-sandbox': './bin/merchant-payments-sandbox.mjs',
+      'merchant-payments-mock': './bin/merchant-payments-mock.mjs',
+      'merchant-payments-conformance': './bin/merchant-payments-conformance.mjs',
+    });
+    // Each alias calls the main its subcommand calls.
+    for (const name of ['sandbox', 'mock', 'conformance']) {
+      expect(readFileSync(path.join(root, `bin/merchant-payments-${name}.mjs`), 'utf8')).toContain(`import { main } from '../dist/src/${name}/command.js';`);
+    }
+  });
+});
+
+describe('each subcommand\'s --help', () => {
+  const helps = new Map<string, { code: number | null; stdout: string }>();
+  const subcommands = [['sandbox'], ['mock'], ['conformance'], ['webhook', 'send'], ['webhook', 'listen'], ['webhook', 'secret']];
+  const aliases: Record<string, string> = { sandbox: 'src/sandbox/command.ts', mock: 'src/mock/command.ts', conformance: 'src/conformance/command.ts' };
+  beforeAll(async () => {
+    const runs = [
+      ...subcommands.map(async (words) => helps.set(words.join(' '), await runSource(cli, [...words, '--help'], process.env, started))),
+      ...Object.entries(aliases).map(async ([name, source]) => helps.set(`alias ${name}`, await runSource(path.join(root, source), ['--help'], process.env, started))),
+      (async () => helps.set('help webhook listen', await runSource(cli, ['help', 'webhook', 'listen'], process.env, started)))(),
+    ];
+    await Promise.all(runs);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(started.splice(0).map((child) => stopChild(child)));
+  });
+
+  it.each(subcommands.map((words) => words.join(' ')))('merchant-payments %s --help prints its usage and exit codes, and exits 0', (name) => {
+    const { code, stdout } = helps.get(name)!;
+    expect(code).toBe(0);
+    expect(stdout).toMatch(new RegExp(`^usage: merchant-payments ${name}\\b`));
+    expect(stdout.trimEnd().split('\n\n').find((paragraph) => paragraph.startsWith('Exit codes: 0 '))).toBeDefined();
+  });
+
+  it.each(Object.keys(aliases))('merchant-payments %s --help is the alias\'s --help', (name) => {
+    expect(helps.get(`alias ${name}`)).toEqual(helps.get(name));
+    expect(helps.get(name)!.stdout).toContain(`   or: merchant-payments-${name} (the same flags)`);
+  });
+
+  it('merchant-payments help webhook listen prints what webhook listen --help prints', () => {
+    expect(helps.get('help webhook listen')).toEqual(helps.get('webhook listen'));
+  });
+
+  it.each(subcommands.map((words) => words.join(' ')))('docs/cli.md documents every flag and variable of %s', (name) => {
+    const { stdout } = helps.get(name)!;
+    const section = docs.split(/^## /m).find((part) => part.startsWith(`\`merchant-payments ${name}\``));
+    expect(section, `a "## \`merchant-payments ${name}\`" section`).toBeDefined();
+    const flags = [...new Set(stdout.match(/(?<![\w-])--[a-z][a-z-]*/g) ?? [])];
+    const variables = [...new Set(stdout.match(/\b(?:PAYMENTS|WEBHOOK|MERCHANT_PAYMENTS)_[A-Z_]+\b/g) ?? [])];
+    for (const flag of flags) expect(section, flag).toMatch(new RegExp(`(?<![\\w-])${flag}(?![\\w-])`));
+    for (const variable of variables) expect(section, variable).toContain(variable);
+    expect(section).toContain('| exit code | when |');
+  });
+});
