@@ -77,7 +77,7 @@ describe('merchant-payments webhook listen', () => {
     expect(sent.stdout).toContain('status: 200');
     // The receiver verified the forwarded delivery with the same secret: the headers and the raw body arrived unchanged.
     expect(delivered.map((event) => event.type)).toEqual(['payout.status_changed']);
-    const event = exampleEvent('payout.status_changed') as { id: string; data: { id: string; status: string } };
+    const event = exampleEvent('payout.status_changed') as unknown as { id: string; data: { id: string; status: string } };
     expect(delivered[0]).toEqual(event);
     const line = `verified payout.status_changed ${event.id} ${event.data.id} ${event.data.status} (later layout) -> 200`;
     expect(await waitFor(listen.stdout, line)).toContain(line);
