@@ -27,6 +27,13 @@ describe('README', () => {
   });
 });
 
+describe('docs/sandbox.md', () => {
+  it('shows examples/sandbox-control.ts verbatim', () => {
+    const guide = readFileSync(new URL('../docs/sandbox.md', import.meta.url), 'utf8');
+    expect([...guide.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1])).toContain(source('sandbox-control.ts'));
+  });
+});
+
 describe('examples/webhook-receiver.ts', () => {
   const secret = `whsec_${Buffer.from('example-receiver-secret-24-bytes!').toString('base64')}`;
 
