@@ -191,9 +191,9 @@ async function startBackground(command: ReadmeCommand): Promise<void> {
   background.push(running);
   const port = /--port (\d+)/.exec(command.script)?.[1];
   const deadline = Date.now() + READY_MS;
-  // Ready: it printed a line and, when it names a --port, that port accepts connections; else it ended or timed out.
+  // Ready: the port its --port names accepts connections or, when it names none, it printed its first line.
   const ready = (async (): Promise<'ready' | 'timeout'> => {
-    await running.firstLine;
+    if (!port) await running.firstLine;
     while (port && !(await accepts(Number(port)))) {
       if (Date.now() > deadline) return 'timeout';
       await new Promise((resolve) => setTimeout(resolve, 100));
