@@ -1,21 +1,36 @@
-// The README shows the files in examples/ verbatim; this keeps the two from drifting apart.
+// The README shows the runnable files in examples/ verbatim, under the file name a user saves them as; its TypeScript
+// blocks, if any, are type-checked examples. This keeps the two from drifting apart.
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readmeFiles } from './package/readme-blocks.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]);
-const examples = readdirSync(new URL('../examples/', import.meta.url)).filter((name) => name.endsWith('.ts'));
+const tsBlocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]);
+const jsBlocks = [...readme.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((match) => match[1]);
+const names = readdirSync(new URL('../examples/', import.meta.url));
+const source = (name: string) => readFileSync(new URL(`../examples/${name}`, import.meta.url), 'utf8');
 
 describe('README', () => {
-  it.each(examples)('shows examples/%s verbatim in a ts code block', (name) => {
-    const source = readFileSync(new URL(`../examples/${name}`, import.meta.url), 'utf8');
-    expect(readme).toContain(`\`examples/${name}\``);
-    expect(blocks).toContain(source);
+  it.each(names.filter((name) => name.endsWith('.mjs')))('shows examples/%s verbatim as the file a user creates', (name) => {
+    expect(readmeFiles(readme)).toContainEqual({ name, content: source(name) });
+  });
+
+  it('shows no JavaScript block that is not a file to create, and each one under the name of its example', () => {
+    const files = readmeFiles(readme);
+    expect(files.map((file) => file.content).sort()).toEqual([...jsBlocks].sort());
+    for (const { name, content } of files) expect(content, name).toBe(source(name));
   });
 
   it('shows no TypeScript block that is not one of the type-checked examples', () => {
-    const sources = examples.map((name) => readFileSync(new URL(`../examples/${name}`, import.meta.url), 'utf8'));
-    for (const block of blocks) expect(sources).toContain(block);
+    const sources = names.filter((name) => name.endsWith('.ts')).map(source);
+    for (const block of tsBlocks) expect(sources).toContain(block);
+  });
+});
+
+describe('docs/sandbox.md', () => {
+  it('shows examples/sandbox-control.ts verbatim', () => {
+    const guide = readFileSync(new URL('../docs/sandbox.md', import.meta.url), 'utf8');
+    expect([...guide.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1])).toContain(source('sandbox-control.ts'));
   });
 });
 

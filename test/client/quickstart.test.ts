@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { quickstartVariantA } from '../../examples/quickstart-variant-a.js';
 import { quickstartVariantB } from '../../examples/quickstart-variant-b.js';
 
-// The README's quickstarts, run against the Prism mock of each variant; the lines are the spec's examples.
+// The TypeScript form of the README's quickstarts, run against the Prism mock of each variant; the lines are the spec's examples.
 describe('quickstarts', () => {
   it('Variant A runs against the mock', async () => {
     const lines: string[] = [];
