@@ -12,7 +12,7 @@ import { requireFile, root, runTool } from './lib/tools.mjs';
 export const defaultOutDir = 'docs/site';
 
 /** The guides in reading order; any other docs/*.md follows, alphabetically. */
-export const guideOrder = ['authentication', 'idempotency', 'errors', 'typescript-errors', 'pagination', 'webhooks', 'variants', 'mock', 'sandbox-values', 'assumptions'];
+export const guideOrder = ['authentication', 'idempotency', 'errors', 'typescript-errors', 'pagination', 'webhooks', 'variants', 'mock', 'sandbox-guide', 'sandbox-values', 'conformance', 'conformance-checks', 'cli', 'assumptions'];
 
 const SITE_TITLE = 'Merchant payments API';
 const THEME = 'docs/theme';
@@ -28,6 +28,10 @@ const LOGO = `data:image/svg+xml,${encodeURIComponent(
 export function buildDocs({ outDir = path.join(root, defaultOutDir) } = {}) {
   prepare(outDir);
   const references = Object.entries(apis).map(([name, api]) => buildReference(name, api, outDir));
+  const taken = new Set(['index.html', ...references.map((reference) => reference.file)]);
+  const clash = guideFiles().find((file) => taken.has(`${path.basename(file, '.md')}.html`));
+  // Note: a guide named like a reference (docs/sandbox.md) would overwrite that reference's page.
+  if (clash) throw new Error(`docs/${clash} would be written over the page ${path.basename(clash, '.md')}.html of a reference or the index; rename the guide`);
   const guides = guideFiles().map((file) => buildGuide(file, outDir, references));
   const index = buildIndex(outDir, references, guides);
   return [index, ...references, ...guides].map(({ file, title, kind }) => ({ file, title, kind }));

@@ -27,9 +27,9 @@ describe('README', () => {
   });
 });
 
-describe('docs/sandbox.md', () => {
+describe('docs/sandbox-guide.md', () => {
   it('shows examples/sandbox-control.ts verbatim', () => {
-    const guide = readFileSync(new URL('../docs/sandbox.md', import.meta.url), 'utf8');
+    const guide = readFileSync(new URL('../docs/sandbox-guide.md', import.meta.url), 'utf8');
     expect([...guide.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1])).toContain(source('sandbox-control.ts'));
   });
 });

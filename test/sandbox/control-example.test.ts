@@ -1,4 +1,4 @@
-// examples/sandbox-control.ts, shown in docs/sandbox.md, runs as written against a sandbox listening on a free port.
+// examples/sandbox-control.ts, shown in docs/sandbox-guide.md, runs as written against a sandbox listening on a free port.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newSandbox } from './fixtures.js';
 

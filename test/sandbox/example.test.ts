@@ -1,4 +1,4 @@
-// examples/sandbox-flow.ts, the in-process form of the README's sandbox flow (docs/sandbox.md describes it), runs as written.
+// examples/sandbox-flow.ts, the in-process form of the README's sandbox flow (docs/sandbox-guide.md describes it), runs as written.
 import { describe, expect, it } from 'vitest';
 import { sandboxFlow } from '../../examples/sandbox-flow.js';
 
