@@ -33,3 +33,17 @@ export function parseFlags<T extends Options>({ name, usage, options, args = pro
   }
   return values;
 }
+
+/**
+ * The words before `--` (the flags) and after it (the command to run beside the server), as `mock` and `sandbox` take
+ * them; exits with a usage error when `--` has no command after it.
+ */
+export function splitCommand(name: string, usage: string, args: string[]): { flags: string[]; command: string[] } {
+  const dashes = args.indexOf('--');
+  if (dashes === -1) return { flags: args, command: [] };
+  if (dashes === args.length - 1) {
+    console.error(`${name}: a command must follow --\n${usage}`);
+    process.exit(2);
+  }
+  return { flags: args.slice(0, dashes), command: args.slice(dashes + 1) };
+}

@@ -5,7 +5,7 @@
 // With a command after `--`, the mock runs only while the command does, and the exit code is the command's.
 import { fileURLToPath } from 'node:url';
 import { isEntry, runCommand } from '../cli/entry.js';
-import { parseFlags } from '../cli/parse-flags.js';
+import { parseFlags, splitCommand } from '../cli/parse-flags.js';
 import { supervise } from '../cli/supervise.js';
 import { prismEntry, startPrism, type PrismServer } from './prism.js';
 
@@ -83,12 +83,11 @@ function bundledSpec(name: Variant): string {
 
 /** Runs the mock with `args`, the words after the command's name; it serves until stopped, then exits the process. */
 export async function main(args: string[]): Promise<void> {
-  const dashes = args.indexOf('--');
-  const command = dashes === -1 ? [] : args.slice(dashes + 1);
+  const { flags: words, command } = splitCommand(NAME, usage, args);
   const flags = parseFlags({
     name: NAME,
     usage,
-    args: dashes === -1 ? args : args.slice(0, dashes),
+    args: words,
     options: {
       variant: { type: 'string', short: 'v' },
       port: { type: 'string', short: 'p' },
@@ -99,7 +98,6 @@ export async function main(args: string[]): Promise<void> {
   });
   const variants = variantsOf(flags.variant);
   if (!variants) fail(`--variant must be "a", "b" or "a,b"${flags.variant ? `, got "${flags.variant}"` : ''}\n${usage}`);
-  if (dashes !== -1 && command.length === 0) fail(`a command must follow --\n${usage}`);
   const both = variants.length === 2;
   const port = Number(flags.port ?? DEFAULT_PORTS[variants[0]!]);
   if (!Number.isInteger(port) || port < 1 || port > 65535 - (both ? 1 : 0)) {

@@ -4,7 +4,7 @@
 //                             [--webhook-url <url>]... [--webhook-secret <whsec_…>] [-- <command> [args...]]
 // With a command after `--`, the sandbox runs only while the command does, and the exit code is the command's.
 import { isEntry, runCommand } from '../cli/entry.js';
-import { parseFlags } from '../cli/parse-flags.js';
+import { parseFlags, splitCommand } from '../cli/parse-flags.js';
 import { supervise } from '../cli/supervise.js';
 import { createSandbox, type Sandbox } from './create-sandbox.js';
 import { generateWebhookSecret } from './options.js';
@@ -46,12 +46,11 @@ function fail(message: string, code = 2): never {
 
 /** Runs the sandbox with `args`, the words after the command's name; it serves until stopped, then exits the process. */
 export async function main(args: string[]): Promise<void> {
-  const dashes = args.indexOf('--');
-  const command = dashes === -1 ? [] : args.slice(dashes + 1);
+  const { flags: words, command } = splitCommand(NAME, usage, args);
   const flags = parseFlags({
     name: NAME,
     usage,
-    args: dashes === -1 ? args : args.slice(0, dashes),
+    args: words,
     options: {
       port: { type: 'string', short: 'p' },
       host: { type: 'string' },
@@ -62,7 +61,6 @@ export async function main(args: string[]): Promise<void> {
       'webhook-secret': { type: 'string' },
     },
   });
-  if (dashes !== -1 && command.length === 0) fail(`a command must follow --\n${usage}`);
   const port = Number(flags.port ?? 4020);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a TCP port from 0 to 65535, got "${flags.port}"`);
   const clock = flags.clock ?? 'real';

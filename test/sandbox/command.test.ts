@@ -64,7 +64,9 @@ describe('merchant-payments-sandbox', () => {
   it('exits 2 on a usage error and 0 on --help', async () => {
     const bad = await run(['--clock', 'sometimes']);
     const help = await run(['--help']);
+    const noCommand = await run(['--port', '0', '--']);
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--clock must be "real" or "manual"')]);
+    expect([noCommand.code, noCommand.stderr]).toEqual([2, expect.stringContaining('a command must follow --')]);
     expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('Exit codes:')]);
   });
 });
