@@ -69,6 +69,18 @@ async function open(file: string): Promise<Watched> {
   return { page, problems };
 }
 
+// Note: every page links to every other (the navigation), so each target is fetched once for the whole file.
+const statuses = new Map<string, Promise<number>>();
+/** The status the docs server answers for `href`, fetched once. */
+function statusOf(page: Page, href: string): Promise<number> {
+  let status = statuses.get(href);
+  if (!status) {
+    status = page.request.get(`${server.url}/${href}`).then((answer) => answer.status());
+    statuses.set(href, status);
+  }
+  return status;
+}
+
 /** Resolves once the element is visible; fails the test if it does not become visible. */
 async function expectVisible(page: Page, selector: string, what: string): Promise<void> {
   const locator = page.locator(selector).first();
@@ -188,8 +200,7 @@ describe('the guides', () => {
     await expectVisible(page, `h1:has-text(${JSON.stringify(title)})`, `the title "${title}"`);
     const hrefs = await page.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
     for (const href of hrefs.filter((h) => !/^([a-z]+:|#)/i.test(h))) {
-      const answer = await page.request.get(`${server.url}/${href.replace(/#.*$/, '')}`);
-      expect(answer.status(), `${file} links to ${href}`).toBe(200);
+      expect(await statusOf(page, href.replace(/#.*$/, '')), `${file} links to ${href}`).toBe(200);
     }
     await page.screenshot({ path: path.join(screenshots, `guide-${name}.png`), fullPage: true });
     expect(problems).toEqual([]);
