@@ -1,6 +1,7 @@
 // A project that installed the package from its tarball: both clients, the sandbox control client's types, the webhook
 // verifier and the shipped specs.
-// Compiled and run by tarball.test.ts in a temporary project; never imported by the tests themselves.
+// Type-checked by tarball.test.ts in a temporary project under node16 and bundler resolution; the commands and runnable
+// examples of the README are run from the tarball by readme.test.ts.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createVariantAClient, createVariantBClient, paginate, type VariantB } from '@merchant-payments/contract';
