@@ -106,6 +106,13 @@ describe('merchant-payments webhook send', () => {
     expect(stdout).toContain('body: {}');
   });
 
+  it('prints the receiver URL without its query string, which may carry a token', async () => {
+    const { code, stdout } = await webhookSend(['--url', `${receiver.url}?token=tok_in_query_Secret9`]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`to ${new URL(receiver.url).origin}${new URL(receiver.url).pathname}?…`);
+    expect(stdout).not.toContain('tok_in_query_Secret9');
+  });
+
   it('exits 1 and prints the problem when the receiver refuses the delivery', async () => {
     const { code, stdout } = await webhookSend(['--url', receiver.url], OTHER_SECRET);
     expect(code).toBe(1);

@@ -63,7 +63,7 @@ export async function main(args: string[]): Promise<number> {
       timeoutMs: number('timeout-ms'),
       maxResponseBytes: number('max-response-bytes'),
     });
-    console.log(`sent ${result.event.type} ${result.event.id} (${flags.layout} layout) to ${flags.url}`);
+    console.log(`sent ${result.event.type} ${result.event.id} (${flags.layout} layout) to ${shown(flags.url)}`);
     console.log(`status: ${result.status}`);
     console.log(`body: ${result.body}`);
     return result.status >= 200 && result.status < 300 ? 0 : 1;
@@ -77,4 +77,10 @@ export async function main(args: string[]): Promise<number> {
     console.error(`${NAME}: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
+}
+
+/** The receiver's URL as printed: a query string may carry a token, so only its presence is shown. */
+function shown(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}${parsed.search ? '?…' : ''}`;
 }
