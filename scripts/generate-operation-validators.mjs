@@ -3,7 +3,7 @@
 // generated/operations/validators.ts and operations.ts.
 import path from 'node:path';
 import { bundles, variants } from './lib/apis.mjs';
-import { bundleWithoutProse, createAjv, standaloneModule } from './lib/ajv-standalone.mjs';
+import { bundleWithoutProse, createAjv, standaloneModule, validatorTypes } from './lib/ajv-standalone.mjs';
 import { compactJson } from './lib/compact-json.mjs';
 import { replaceGeneratedDir } from './lib/generated-dir.mjs';
 import { readOperations, readProblems } from './lib/operation-index.mjs';
@@ -19,23 +19,6 @@ const SCHEMA_ID = 'urn:merchant-payments:shared';
 
 /** The variant key of an API of redocly.yaml: `a` for `variant-a`. */
 const variantKey = (name) => name.replace(/^variant-/, '');
-
-const VALIDATOR_TYPES = `/** One failure reported by a generated validator (the fields of Ajv's ErrorObject that it fills). */
-export interface SchemaError {
-  instancePath: string;
-  schemaPath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-  propertyName?: string;
-  message?: string;
-}
-
-/** A compiled JSON Schema validator; \`errors\` holds every failure of its last call. */
-export interface SchemaValidator {
-  (data: unknown): boolean;
-  errors?: SchemaError[] | null;
-}
-`;
 
 const INDEX_TYPES = `/** The JSON type a parameter's text is read as. */
 export type ParameterType = 'string' | 'integer' | 'number' | 'boolean' | 'array';
@@ -141,7 +124,7 @@ export async function renderOperationValidators(files = bundles, labels = bundle
     '// Note: Ajv emits untyped JavaScript; the exports below carry the types, the rest is not type-checked.',
     '// @ts-nocheck',
     '',
-    VALIDATOR_TYPES,
+    validatorTypes(),
     standaloneModule(ajv, exportsMap, 'SchemaValidator'),
   ].join('\n');
   // Note: validators are written as names, then turned into references to the compiled functions.

@@ -2,7 +2,7 @@
 // named examples and header names: generated/validators/webhook-validators.ts and webhook-examples.ts.
 import path from 'node:path';
 import { sharedBundle } from './lib/apis.mjs';
-import { bundleWithoutProse, createAjv, standaloneModule } from './lib/ajv-standalone.mjs';
+import { bundleWithoutProse, createAjv, standaloneModule, validatorTypes } from './lib/ajv-standalone.mjs';
 import { replaceGeneratedDir } from './lib/generated-dir.mjs';
 import { openBundle } from './lib/refs.mjs';
 import { requireFile, root } from './lib/tools.mjs';
@@ -24,22 +24,6 @@ function compile(doc) {
   ajv.addSchema(bundleWithoutProse(doc), SCHEMA_ID);
   return ajv;
 }
-
-const VALIDATOR_TYPES = `/** One failure reported by a generated validator (the fields of Ajv's ErrorObject that it fills). */
-export interface WebhookSchemaError {
-  instancePath: string;
-  schemaPath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-  message?: string;
-}
-
-/** A compiled JSON Schema validator; \`errors\` holds the failures of its last call. */
-export interface WebhookSchemaValidator {
-  (data: unknown): boolean;
-  errors?: WebhookSchemaError[] | null;
-}
-`;
 
 const EXAMPLE_TYPES = `/** One named request example of a webhook in the contract. */
 export interface WebhookExample {
@@ -109,7 +93,7 @@ export async function renderWebhookValidators(specFile = sharedBundle, label = s
     '// Note: Ajv emits untyped JavaScript; the exports below carry the types, the rest is not type-checked.',
     '// @ts-nocheck',
     '',
-    VALIDATOR_TYPES,
+    validatorTypes('Webhook'),
     standaloneModule(ajv, exportsMap, 'WebhookSchemaValidator'),
     '/** The validator of each event type\'s own schema, keyed by the `type` value that selects it. */',
     `export const webhookEventValidators: Readonly<Record<string, WebhookSchemaValidator>> = Object.freeze({\n${typeMap.join('\n')}\n});\n`,

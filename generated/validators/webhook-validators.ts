@@ -10,10 +10,11 @@ export interface WebhookSchemaError {
   schemaPath: string;
   keyword: string;
   params: Record<string, unknown>;
+  propertyName?: string;
   message?: string;
 }
 
-/** A compiled JSON Schema validator; `errors` holds the failures of its last call. */
+/** A compiled JSON Schema validator; `errors` holds every failure of its last call. */
 export interface WebhookSchemaValidator {
   (data: unknown): boolean;
   errors?: WebhookSchemaError[] | null;

@@ -93,3 +93,26 @@ export function standaloneModule(ajv, exportsMap, typeName) {
     .map(([name, validate]) => `  ${JSON.stringify(name)}: { type: 'number', validate: ${validate} },`);
   return `const formats = {\n${functions.join('\n')}\n};\n${code.trimEnd()}\n`;
 }
+
+/**
+ * The TypeScript declarations of a generated validator module: `${prefix}SchemaError`, the fields of Ajv's ErrorObject
+ * that standalone code fills, and `${prefix}SchemaValidator`, the compiled function with the failures of its last call.
+ */
+export function validatorTypes(prefix = '') {
+  return `/** One failure reported by a generated validator (the fields of Ajv's ErrorObject that it fills). */
+export interface ${prefix}SchemaError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  propertyName?: string;
+  message?: string;
+}
+
+/** A compiled JSON Schema validator; \`errors\` holds every failure of its last call. */
+export interface ${prefix}SchemaValidator {
+  (data: unknown): boolean;
+  errors?: ${prefix}SchemaError[] | null;
+}
+`;
+}

@@ -35,15 +35,16 @@ export function parseFlags<T extends Options>({ name, usage, options, args = pro
 }
 
 /**
- * The words before `--` (the flags) and after it (the command to run beside the server), as `mock` and `sandbox` take
- * them; exits with a usage error when `--` has no command after it.
+ * parseFlags for a command that runs another beside its server (`mock`, `sandbox`): the words before `--` are its flags
+ * and those after it the command, which must not be empty when `--` is given (a usage error).
  */
-export function splitCommand(name: string, usage: string, args: string[]): { flags: string[]; command: string[] } {
+export function parseCommandLine<T extends Options>(config: FlagsConfig<T>): { flags: Values<T>; command: string[] } {
+  const { name, usage, args = process.argv.slice(2), code = 2 } = config;
   const dashes = args.indexOf('--');
-  if (dashes === -1) return { flags: args, command: [] };
   if (dashes === args.length - 1) {
     console.error(`${name}: a command must follow --\n${usage}`);
-    process.exit(2);
+    process.exit(code);
   }
-  return { flags: args.slice(0, dashes), command: args.slice(dashes + 1) };
+  const command = dashes === -1 ? [] : args.slice(dashes + 1);
+  return { flags: parseFlags({ ...config, args: dashes === -1 ? args : args.slice(0, dashes) }), command };
 }

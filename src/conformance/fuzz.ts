@@ -6,7 +6,7 @@ import { operationsOf, validateRequest, type OperationSpec } from '../validation
 import { arbitraryOf, expand, outOfRangeOf, wrongTypeOf } from './arbitraries.js';
 import type { Draft } from './http.js';
 import { derefOf, schemasOf, type Deref, type OperationSchemas, type Schema } from './schemas.js';
-import type { Session, Stage } from './session.js';
+import { objectOf, type Session, type Stage } from './session.js';
 
 /** What one generated case holds before it becomes a request: parameter values, body, and choices made by indexes. */
 interface Case {
@@ -21,17 +21,6 @@ type Mutation = (draft: Draft) => void;
 const CREATES: Record<string, string> = { createPayment: 'payments', createPayout: 'payouts', createAppeal: 'appeals' };
 /** The collection a path parameter names: the segment before it (`/payments/{id}` → payments). */
 const collectionOf = (path: string, name: string) => path.split('/').at(path.split('/').indexOf(`{${name}}`) - 1) ?? '';
-
-/** The created object's id, wherever the variant puts it: top level or one object down. */
-function idOf(json: unknown): string | undefined {
-  if (!json || typeof json !== 'object') return undefined;
-  const top = json as Record<string, unknown>;
-  if (typeof top.id === 'string') return top.id;
-  for (const value of Object.values(top)) {
-    if (value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string') return (value as { id: string }).id;
-  }
-  return undefined;
-}
 
 const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -151,7 +140,7 @@ async function run(session: Session): Promise<void> {
       const kind = fits(session, operation, draft, pathValues) ? 'valid' : 'invalid';
       const answer = await session.exchange('fuzz', operation, kind, draft);
       const collection = CREATES[operation.operationId];
-      const id = collection && answer && answer.status >= 200 && answer.status < 300 ? idOf(answer.json) : undefined;
+      const id = collection && answer && answer.status >= 200 && answer.status < 300 ? objectOf(answer.json)?.id : undefined;
       if (collection && id) {
         ids.set(collection, [...(ids.get(collection) ?? []), id]);
         currencies.set(id, (draft.body as { currency?: string } | undefined)?.currency);

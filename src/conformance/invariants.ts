@@ -4,9 +4,8 @@
 // identical. With `sandbox` the kit moves the clock and picks outcomes (docs/sandbox-values.md) so every row happens;
 // without it, each row the API alone cannot reach is reported as skipped.
 import { randomUUID } from 'node:crypto';
-import { operationsOf } from '../validation/index.js';
 import { amountOf, expectedBalance, units, type Listed } from './balance.js';
-import { curlOf, recordOf, type Draft } from './http.js';
+import { curlOf, recordOf } from './http.js';
 import type { Evidence, Exchanged, ObjectKind, Session, Stage } from './session.js';
 import { judgeChange, rowName, rowsOf, type Cause, type Judged, type Row } from './transitions.js';
 
@@ -110,21 +109,12 @@ function createKit(session: Session) {
   const tracked: Tracked[] = [];
   const refusals = new Map<ObjectKind, string>();
   let refunds = 0;
-  const operations = new Map(operationsOf(session.variant).map((operation) => [operation.operationId, operation]));
   const sandbox = session.control !== undefined;
 
   const record = (subject: string, check: Check, passed: boolean, detail?: string, evidence?: Evidence) =>
     session.record(STAGE, subject, { check, ok: passed, rule: INVARIANT_RULES[check], ...(passed || !detail ? {} : { detail }) }, evidence);
 
-  async function send(operationId: string, options: { id?: string; body?: unknown; query?: [string, string][]; key?: string } = {}) {
-    const operation = operations.get(operationId);
-    if (!operation) throw new Error(`Variant ${session.variant.toUpperCase()} has no operation ${operationId}`);
-    const draft: Draft = { method: operation.method, path: operation.path.replace(/\{[^}]+\}/, encodeURIComponent(options.id ?? '')), query: options.query ?? [], headers: {} };
-    // Note: a fresh key per request: a fixed one would replay an earlier run's answer for up to 24 hours.
-    if (operation.method.toUpperCase() === 'POST') draft.headers['Idempotency-Key'] = options.key ?? randomUUID();
-    if (options.body !== undefined) draft.body = options.body;
-    return session.exchange(STAGE, operation, 'valid', draft);
-  }
+  const send = (operationId: string, options?: Parameters<Session['call']>[2]) => session.call(STAGE, operationId, options);
 
   function noteChange(object: Tracked, judged: Judged, evidence: Evidence | undefined) {
     if (judged.row) {

@@ -2,7 +2,8 @@
 // through the API, the sandbox's control client, and the checks collected so far, one entry per stage, subject and
 // check, holding the first failure.
 import { createSandboxControlClient, type SandboxControlClient } from '../sandbox/control-client.js';
-import type { OperationSpec, Variant } from '../validation/index.js';
+import { randomUUID } from 'node:crypto';
+import { operationsOf, type OperationSpec, type Variant } from '../validation/index.js';
 import { judge, RULES, type Answer, type RequestKind, type Verdict } from './checks.js';
 import { curlOf, maskSecrets, recordOf, responseRecordOf, toRequest, type Draft } from './http.js';
 import type { CheckResult, ConformanceOptions, Credentials, RequestRecord, ResponseRecord, Skipped, StageName } from './types.js';
@@ -54,6 +55,11 @@ export interface Session {
   control: SandboxControlClient | undefined;
   /** Sends `draft` and judges the answer by the contract as a request of `kind`; undefined when no answer came. */
   exchange(stage: StageName, operation: OperationSpec, kind: RequestKind, draft: Draft): Promise<Exchanged | undefined>;
+  /**
+   * Sends the operation named `operationId` as a request that fits the contract: `id` in its path, a fresh
+   * Idempotency-Key where it takes one (or `key`), `body` and `query`; then as `exchange` does.
+   */
+  call(stage: StageName, operationId: string, options?: { id?: string; body?: unknown; query?: [string, string][]; key?: string }): Promise<Exchanged | undefined>;
   /** Records one check's outcome on `subject`; the first failure keeps its detail and evidence. */
   record(stage: StageName, subject: string, outcome: Outcome, evidence?: Evidence): void;
   /** Notes what the stage could not check on this server and why; the report lists it. */
@@ -140,6 +146,35 @@ export function createSession(options: ConformanceOptions & { credentials: Crede
         retry: false,
       }) : undefined;
 
+  const operations = new Map(operationsOf(variant).map((operation) => [operation.operationId, operation]));
+  const exchange: Session['exchange'] = async (stage, operation, kind, draft) => {
+    const withCredentials = kind !== 'unauthenticated';
+    const request = toRequest(baseUrl, draft, withCredentials ? credentials : undefined, AbortSignal.timeout(timeoutMs));
+    const requestRecord = recordOf(baseUrl, draft, credentials, withCredentials);
+    let answer: Answer | undefined;
+    let error: string | undefined;
+    try {
+      const response = await send(request);
+      const text = await response.text();
+      answer = { status: response.status, headers: response.headers, text, json: parse(text) };
+    } catch (caught) {
+      error = (caught as Error).message;
+    }
+    sent += 1;
+    const evidence: Evidence = {
+      request: requestRecord,
+      response: answer ? responseRecordOf(answer.status, answer.headers.get('content-type'), answer.text, credentials) : undefined,
+      curl: curlOf(requestRecord),
+    };
+    const verdicts: Verdict[] = answer ? judge(variant, operation, kind, answer) : [{ check: 'request_completed', ok: false, detail: `no answer: ${error}` }];
+    for (const verdict of verdicts) record(stage, operation.operationId, { ...verdict, rule: RULES[verdict.check] }, evidence);
+    if (verdicts.some((verdict) => !verdict.ok)) failed += 1;
+    stageFailed = false;
+    if (answer && withCredentials) observe(operation, answer);
+    onProgress?.({ stage, operation: operation.operationId, sent, failed });
+    return answer ? { ...answer, evidence } : undefined;
+  };
+
   return {
     variant,
     baseUrl,
@@ -160,32 +195,15 @@ export function createSession(options: ConformanceOptions & { credentials: Crede
       stageFailed = false;
       onProgress?.({ stage, operation: subject, sent, failed });
     },
-    async exchange(stage, operation, kind, draft) {
-      const withCredentials = kind !== 'unauthenticated';
-      const request = toRequest(baseUrl, draft, withCredentials ? credentials : undefined, AbortSignal.timeout(timeoutMs));
-      const requestRecord = recordOf(baseUrl, draft, credentials, withCredentials);
-      let answer: Answer | undefined;
-      let error: string | undefined;
-      try {
-        const response = await send(request);
-        const text = await response.text();
-        answer = { status: response.status, headers: response.headers, text, json: parse(text) };
-      } catch (caught) {
-        error = (caught as Error).message;
-      }
-      sent += 1;
-      const evidence: Evidence = {
-        request: requestRecord,
-        response: answer ? responseRecordOf(answer.status, answer.headers.get('content-type'), answer.text, credentials) : undefined,
-        curl: curlOf(requestRecord),
-      };
-      const verdicts: Verdict[] = answer ? judge(variant, operation, kind, answer) : [{ check: 'request_completed', ok: false, detail: `no answer: ${error}` }];
-      for (const verdict of verdicts) record(stage, operation.operationId, { ...verdict, rule: RULES[verdict.check] }, evidence);
-      if (verdicts.some((verdict) => !verdict.ok)) failed += 1;
-      stageFailed = false;
-      if (answer && withCredentials) observe(operation, answer);
-      onProgress?.({ stage, operation: operation.operationId, sent, failed });
-      return answer ? { ...answer, evidence } : undefined;
+    call(stage, operationId, { id, body, query = [], key } = {}) {
+      const operation = operations.get(operationId);
+      if (!operation) throw new Error(`Variant ${variant.toUpperCase()} has no operation ${operationId}`);
+      const draft: Draft = { method: operation.method, path: operation.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(id ?? '')), query, headers: {} };
+      // Note: a fresh key per request: a fixed one would replay an earlier run's answer for up to 24 hours.
+      if (operation.parameters.some((parameter) => parameter.name === 'Idempotency-Key')) draft.headers['Idempotency-Key'] = key ?? randomUUID();
+      if (body !== undefined) draft.body = body;
+      return exchange(stage, operation, 'valid', draft);
     },
+    exchange,
   };
 }

@@ -6,7 +6,6 @@ import { findOperation, type OperationSpec } from '../validation/index.js';
 import { secretKey } from '../webhooks/crypto.js';
 import type { WebhookLayout } from '../webhooks/types.js';
 import { ConformanceUsageError } from './errors.js';
-import type { Draft } from './http.js';
 import { derefOf, type Schema } from './schemas.js';
 import { objectOf, type Session, type Stage } from './session.js';
 import { deliveryEvidence, judgeDelivery, maskWebhookSecret, readDelivery, WEBHOOK_RULES, type ReadDelivery } from './webhook-checks.js';
@@ -46,8 +45,6 @@ interface State {
   attempts: Map<string, { eventId: string | undefined; bodyId: unknown; count: number }>;
   provoked: Set<string>;
   judging: Set<Promise<void>>;
-  /** Idempotency-Keys sent so far. */
-  keys: number;
 }
 
 const states = new WeakMap<Session, State>();
@@ -115,7 +112,7 @@ async function prepare(session: Session): Promise<void> {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ConformanceUsageError(`the webhooks stage could not listen on 127.0.0.1:${port} (${code ?? (error as Error).message}); choose another --webhook-port, or 0 for a free one`);
   }
-  state = { listener, secret: given ?? '', layout: undefined, kept: [], overflow: 0, attempts: new Map(), provoked: new Set(), judging: new Set(), keys: 0 };
+  state = { listener, secret: given ?? '', layout: undefined, kept: [], overflow: 0, attempts: new Map(), provoked: new Set(), judging: new Set() };
   states.set(session, state);
   if (!session.control) return;
   // Note: registered in the later layout, so that a delivery without X-Timestamp is judged as the defect it is.
@@ -146,16 +143,13 @@ function exampleBody(session: Session, operation: OperationSpec): unknown {
   return first === undefined ? undefined : deref(first).value;
 }
 
-/** Sends the operation (by id) on the object `id`, with a fresh Idempotency-Key where it takes one and the contract's example body. */
-async function call(session: Session, state: State, operationId: string, id?: string) {
+/** Sends the operation (by id) on the object `id`, with the contract's example body where it takes one. */
+async function call(session: Session, operationId: string, id?: string) {
   const operation = findOperation(session.variant, operationId);
   if (!operation) return undefined;
-  const draft: Draft = { method: operation.method, path: operation.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(id ?? '')), query: [], headers: {} };
-  if (operation.parameters.some((parameter) => parameter.name === 'Idempotency-Key')) draft.headers['Idempotency-Key'] = `conformance-webhooks-${session.seed}-${Date.now()}-${(state.keys += 1)}`;
   const body = operation.requestBody ? exampleBody(session, operation) : undefined;
-  if (body !== undefined) draft.body = structuredClone(body);
   session.progress('webhooks', operationId);
-  const answer = await session.exchange('webhooks', operation, 'valid', draft);
+  const answer = await session.call('webhooks', operationId, { id, body: body === undefined ? undefined : structuredClone(body) });
   return answer && answer.status >= 200 && answer.status < 300 ? objectOf(answer.json) : undefined;
 }
 
@@ -183,11 +177,11 @@ async function run(session: Session): Promise<void> {
   }
   const wait = session.options.webhookWaitMs ?? DEFAULT_WAIT_MS;
   // Status changes of the stage's own, so that it has something to judge when it runs alone.
-  const canceled = await call(session, state, 'createPayment');
-  if (canceled) await call(session, state, 'cancelPayment', canceled.id);
+  const canceled = await call(session, 'createPayment');
+  if (canceled) await call(session, 'cancelPayment', canceled.id);
   if (session.control) {
     // Note: a second payment left to the sandbox's processing, so that clock-driven changes are sent too.
-    const processed = await call(session, state, 'createPayment');
+    const processed = await call(session, 'createPayment');
     await until(() => state.provoked.size > 0, performance.now() + wait);
     for (let advance = 0; advance < MAX_ADVANCES && ![...state.provoked].every((key) => (state.attempts.get(key)?.count ?? 0) > 1); advance += 1) {
       // Note: a provoked attempt is answered before the sandbox records it; the schedule counts from that record.
@@ -200,7 +194,7 @@ async function run(session: Session): Promise<void> {
         break;
       }
     }
-    if (processed) await call(session, state, 'retrievePayment', processed.id);
+    if (processed) await call(session, 'retrievePayment', processed.id);
   }
 
   session.progress('webhooks', 'waiting for events');

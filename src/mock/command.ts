@@ -5,7 +5,7 @@
 // With a command after `--`, the mock runs only while the command does, and the exit code is the command's.
 import { fileURLToPath } from 'node:url';
 import { isEntry, runCommand } from '../cli/entry.js';
-import { parseFlags, splitCommand } from '../cli/parse-flags.js';
+import { parseCommandLine } from '../cli/parse-flags.js';
 import { supervise } from '../cli/supervise.js';
 import { prismEntry, startPrism, type PrismServer } from './prism.js';
 
@@ -83,11 +83,10 @@ function bundledSpec(name: Variant): string {
 
 /** Runs the mock with `args`, the words after the command's name; it serves until stopped, then exits the process. */
 export async function main(args: string[]): Promise<void> {
-  const { flags: words, command } = splitCommand(NAME, usage, args);
-  const flags = parseFlags({
+  const { flags, command } = parseCommandLine({
     name: NAME,
     usage,
-    args: words,
+    args,
     options: {
       variant: { type: 'string', short: 'v' },
       port: { type: 'string', short: 'p' },

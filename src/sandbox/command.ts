@@ -4,7 +4,7 @@
 //                             [--webhook-url <url>]... [--webhook-secret <whsec_…>] [-- <command> [args...]]
 // With a command after `--`, the sandbox runs only while the command does, and the exit code is the command's.
 import { isEntry, runCommand } from '../cli/entry.js';
-import { parseFlags, splitCommand } from '../cli/parse-flags.js';
+import { parseCommandLine } from '../cli/parse-flags.js';
 import { supervise } from '../cli/supervise.js';
 import { createSandbox, type Sandbox } from './create-sandbox.js';
 import { generateWebhookSecret } from './options.js';
@@ -46,11 +46,10 @@ function fail(message: string, code = 2): never {
 
 /** Runs the sandbox with `args`, the words after the command's name; it serves until stopped, then exits the process. */
 export async function main(args: string[]): Promise<void> {
-  const { flags: words, command } = splitCommand(NAME, usage, args);
-  const flags = parseFlags({
+  const { flags, command } = parseCommandLine({
     name: NAME,
     usage,
-    args: words,
+    args,
     options: {
       port: { type: 'string', short: 'p' },
       host: { type: 'string' },
