@@ -1,11 +1,12 @@
 // Reads one response in full, never past maxResponseBytes, and checks that a successful body is JSON.
+import { BufferedResponse } from './buffered-response.js';
 import { ResponseParseError } from './errors/response-parse-error.js';
 import { ResponseTooLargeError } from './errors/response-too-large-error.js';
 import type { RequestErrorDetails } from './errors/request-error.js';
 import type { Scrubber } from './redact.js';
 import { readBounded } from '../shared/read-bounded.js';
 
-/** A response whose body has arrived in full: a real Response over the bytes, and the bytes themselves. */
+/** A response whose body has arrived in full: a Response over the bytes, and the bytes themselves. */
 export interface Answer {
   response: Response;
   bytes: Uint8Array<ArrayBuffer>;
@@ -30,23 +31,26 @@ const decoder = new TextDecoder();
 export async function readAnswer(response: Response, options: ReadOptions): Promise<Answer> {
   const tooLarge = () =>
     new ResponseTooLargeError({ ...options.details, status: response.status, maxResponseBytes: options.maxResponseBytes });
-  const bytes = NULL_BODY_STATUSES.has(response.status) ? EMPTY : await readBounded(response, { maxBytes: options.maxResponseBytes, tooLarge });
-  if (response.ok && bytes.length > 0) checkJson(response, bytes, options);
+  const nullBody = NULL_BODY_STATUSES.has(response.status);
+  const bytes = nullBody ? EMPTY : await readBounded(response, { maxBytes: options.maxResponseBytes, tooLarge });
+  const parsed = response.ok && bytes.length > 0 ? parseJson(response, bytes, options) : undefined;
   // Note: a fetched Response's headers are immutable, and the body has been read: the answer is a new
-  // Response over the same bytes, so the caller and any onResponse middleware get an unread, real one.
+  // Response over the same bytes, so the caller and any onResponse middleware get an unread one.
   let headers: Headers = response.headers;
   if (options.idempotencyKey !== undefined) {
     headers = new Headers(headers);
     headers.set('Idempotency-Key', options.idempotencyKey);
   }
-  const body = NULL_BODY_STATUSES.has(response.status) ? null : bytes;
-  return { response: new Response(body, { status: response.status, statusText: response.statusText, headers }), bytes };
+  const answer = nullBody
+    ? new Response(null, { status: response.status, statusText: response.statusText, headers })
+    : new BufferedResponse(bytes, response, { headers, parsed });
+  return { response: answer, bytes };
 }
 
-function checkJson(response: Response, bytes: Uint8Array, options: ReadOptions): void {
+function parseJson(response: Response, bytes: Uint8Array, options: ReadOptions): unknown {
   const text = decoder.decode(bytes);
   try {
-    JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     throw new ResponseParseError({
       ...options.details,
