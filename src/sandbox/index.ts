@@ -1,6 +1,6 @@
 // Public entry of `./sandbox`: a stateful sandbox of both variants, in-process or over HTTP, and the typed client of its
 // control API (/_sandbox) with its named types.
-export { createSandbox, type Sandbox, type SandboxTenant } from './create-sandbox.js';
+export { createSandbox, type ListenOptions, type Sandbox, type SandboxTenant } from './create-sandbox.js';
 export type { SandboxOptions } from './options.js';
 export type { OperationRef, RequestCheck, RequestInterceptor, RequestRejection, ResponseCheck, SandboxValidators, WebhookCheck } from './http/hooks.js';
 export { CONTROL_PREFIX, type ControlRoutes } from './http/control.js';

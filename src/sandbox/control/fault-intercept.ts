@@ -2,7 +2,7 @@
 // with Retry-After, 500 internal_error, or nothing until the client gives up, before its key or body is looked at.
 import { checkedResponse } from '../http/checked-response.js';
 import type { RequestInterceptor, SandboxValidators } from '../http/hooks.js';
-import { httpProblem, newRequestId, problemBody } from '../http/problem.js';
+import { httpProblem, occurrence, problemBody } from '../http/problem.js';
 import type { FaultBook } from './fault-book.js';
 
 /** How long a `timeout` fault holds a request whose client never gives up, by default: a minute. */
@@ -21,7 +21,7 @@ export function createFaultInterceptor(settings: FaultInterceptorSettings): { in
   const intercept: RequestInterceptor = async ({ operation, tenant, request }) => {
     const fault = settings.book.take(tenant, operation.operationId);
     if (!fault) return undefined;
-    const where = { instance: new URL(request.url).pathname, requestId: newRequestId() };
+    const where = occurrence(new URL(request.url).pathname);
     const answer = (status: number, body: unknown, headers?: Record<string, string>) => checkedResponse(settings.validators, operation, where, status, body, headers);
     if (fault.kind === 'rate_limit') {
       const retryAfter = String(fault.retry_after ?? 1);

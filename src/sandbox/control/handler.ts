@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { success } from '../core/answer.js';
 import { beginIdempotent, completeIdempotent, fingerprint, releaseIdempotent, type Answer } from '../core/index.js';
 import { readJsonBody } from '../http/body.js';
-import { newRequestId, type FieldError } from '../http/problem.js';
+import { occurrence, type FieldError } from '../http/problem.js';
 import type { SandboxRuntime } from '../runtime.js';
 import { checkBody, checkQuery, idempotencyKey, type BodyRules, type QueryRule, type Rule } from './checks.js';
 import { problemReply, replyResponse, type Reply } from './reply.js';
@@ -40,7 +40,7 @@ export function controlHandler(runtime: SandboxRuntime, op: ControlOperation) {
   return async (c: Context): Promise<Response> => {
     const request = c.req.raw;
     const url = new URL(request.url);
-    const where = { instance: url.pathname, requestId: newRequestId() };
+    const where = occurrence(url.pathname);
     const send = (reply: Reply, headers?: Record<string, string>) => replyResponse(reply, where, headers);
 
     const bearer = request.headers.has('authorization');

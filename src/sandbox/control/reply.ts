@@ -1,7 +1,7 @@
 // What a control route answers, before it becomes a Response: a status and a JSON body (none for 204), or a problem
 // with one of the codes the control document uses.
 import { problemCatalogue } from '../../validation/index.js';
-import type { FieldError, ProblemInput } from '../http/problem.js';
+import type { FieldError, Occurrence, ProblemInput } from '../http/problem.js';
 import { jsonResponse, problemBody } from '../http/problem.js';
 
 // Note: the control document adds two codes to the contract's own (problemCatalogue), with these titles.
@@ -31,7 +31,7 @@ export function problemReply(code: ControlProblemCode, detail: string, errors?: 
 }
 
 /** The Response of a reply; a problem gets its `type`, `instance` and `request_id` here. */
-export function replyResponse(reply: Reply, where: { instance: string; requestId: string }, headers: Record<string, string> = {}): Response {
+export function replyResponse(reply: Reply, where: Occurrence, headers: Record<string, string> = {}): Response {
   if ('problem' in reply) return jsonResponse(reply.problem.status, problemBody(reply.problem, where), headers);
   if (reply.body === undefined) return new Response(null, { status: reply.status, headers });
   return jsonResponse(reply.status, reply.body, headers);

@@ -6,7 +6,7 @@ export type Answer<T = unknown> =
   | { ok: true; status: 200; body: T; replayed?: true }
   | { ok: false; status: CoreProblem['status']; problem: CoreProblem; replayed?: true };
 
-/** A successful answer. Its body may share the state's frozen records; `execute` copies it once on the way out. */
+/** A successful answer. Its body may share the state's frozen records, which are never changed in place. */
 export function success<T>(body: T): Answer<T> {
   return { ok: true, status: 200, body };
 }

@@ -54,7 +54,7 @@ export interface ResultOf {
   forceStatus: PaymentRecord | PayoutRecord | AppealRecord;
 }
 
-/** What executing a command gives back. `events` also holds what fell due on the clock before the command ran. */
+/** What executing a command gives back; the answer's records are frozen. `events` also holds what fell due on the clock before the command ran. */
 export interface CommandResult<T> {
   tenant: TenantState;
   answer: Answer<T>;
@@ -93,7 +93,8 @@ export function execute<C extends Command>(tenant: TenantState, command: C, now:
   const at = tenant.time;
   const done = (answer: Answer, changes: StatusChange[] = []) => ({
     tenant,
-    answer: structuredClone(answer) as Answer<ResultOf[C['type']]>,
+    // Note: not copied; its records are frozen versions that a later transition replaces rather than changes.
+    answer: answer as Answer<ResultOf[C['type']]>,
     events: [...events, ...changes],
   });
   if (!KEYED_COMMANDS.has(command.type)) {

@@ -5,7 +5,7 @@ import type { SandboxRuntime } from '../runtime.js';
 import type { VariantAdapter } from '../variants/operation.js';
 import { CONTROL_PREFIX, type ControlRoutes } from './control.js';
 import { operationHandler } from './operation-handler.js';
-import { httpProblem, jsonResponse, newRequestId, problemBody } from './problem.js';
+import { httpProblem, jsonResponse, occurrence, problemBody } from './problem.js';
 
 /** `/payments/{id}` (the spec) as `/payments/:id` (hono). */
 export const honoPath = (template: string) => template.replace(/\{([^}]+)\}/g, ':$1');
@@ -21,7 +21,7 @@ export function createApp(runtime: SandboxRuntime, variants: readonly VariantAda
   }
   if (control) app.route(CONTROL_PREFIX, control(runtime));
   const answer = (request: Request, status: 404 | 500, detail: string) => {
-    const where = { instance: new URL(request.url).pathname, requestId: newRequestId() };
+    const where = occurrence(new URL(request.url).pathname);
     return jsonResponse(status, problemBody(httpProblem(status === 404 ? 'not_found' : 'internal_error', detail), where));
   };
   app.notFound((c) => answer(c.req.raw, 404, `No operation of either variant is ${c.req.method} ${new URL(c.req.url).pathname}.`));

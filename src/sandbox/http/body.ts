@@ -13,16 +13,24 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads and parses the body; refuses one over `maxBytes`, one that is not UTF-8 JSON, and prototype-poisoning keys. */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyRead> {
+  // Note: fetch forbids a body on GET and HEAD, and @hono/node-server gives them none, so there is nothing to read.
+  if (request.method === 'GET' || request.method === 'HEAD') return { ok: true, value: undefined };
+  const tooLarge = { ok: false, detail: `The request body is larger than ${maxBytes} bytes.` } as const;
   let bytes: Uint8Array;
   try {
-    // Note: readBounded reads a Response; wrapping the request's stream in one copies nothing.
     const length = request.headers.get('content-length');
-    bytes = await readBounded(new Response(request.body, length === null ? {} : { headers: { 'content-length': length } }), {
-      maxBytes,
-      tooLarge: () => new TooLarge(),
-    });
+    if (length !== null && /^\d+$/.test(length)) {
+      if (Number(length) > maxBytes) return tooLarge;
+      // Note: with a declared length the HTTP parser reads exactly that many bytes, so arrayBuffer() is bounded, and
+      // @hono/node-server reads it straight from the socket rather than through a web stream.
+      bytes = new Uint8Array(await request.arrayBuffer());
+      if (bytes.length > maxBytes) return tooLarge;
+    } else {
+      // Note: readBounded reads a Response; wrapping the request's stream in one copies nothing.
+      bytes = await readBounded(new Response(request.body), { maxBytes, tooLarge: () => new TooLarge() });
+    }
   } catch (error) {
-    if (error instanceof TooLarge) return { ok: false, detail: `The request body is larger than ${maxBytes} bytes.` };
+    if (error instanceof TooLarge) return tooLarge;
     return { ok: false, detail: 'The request body could not be read to its end.' };
   }
   if (bytes.length === 0) return { ok: true, value: undefined };

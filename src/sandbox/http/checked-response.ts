@@ -1,13 +1,13 @@
 // An answer to one of the contract's operations goes out only once the response check passed it; one that breaks the
 // contract becomes a 500 problem naming every violation, because it is a sandbox bug a test must not pass over.
 import type { OperationRef, SandboxValidators } from './hooks.js';
-import { contentTypeOf, httpProblem, jsonResponse, problemBody } from './problem.js';
+import { contentTypeOf, httpProblem, jsonResponse, problemBody, type Occurrence } from './problem.js';
 
 /** The JSON response `status`/`body`/`headers` if the response check passes it, else a 500 `internal_error` naming why. */
 export async function checkedResponse(
   validators: SandboxValidators,
   operation: OperationRef,
-  where: { instance: string; requestId: string },
+  where: Occurrence,
   status: number,
   body: unknown,
   headers: Record<string, string> = {},

@@ -6,7 +6,7 @@ import type { OperationDef, VariantAdapter } from '../variants/operation.js';
 import { readJsonBody } from './body.js';
 import type { OperationRef, RequestCheck, RequestRejection } from './hooks.js';
 import { checkedResponse } from './checked-response.js';
-import { httpProblem, newRequestId, problemBody, type ProblemInput } from './problem.js';
+import { httpProblem, occurrence, problemBody, type ProblemInput } from './problem.js';
 
 /** The request handler of one operation of one variant. */
 export function operationHandler(variant: VariantAdapter, op: OperationDef, runtime: SandboxRuntime) {
@@ -14,7 +14,7 @@ export function operationHandler(variant: VariantAdapter, op: OperationDef, runt
   const keyed = KEYED_COMMANDS.has(op.operationId);
   return async (request: Request, pathParams: Record<string, string>): Promise<Response> => {
     const url = new URL(request.url);
-    const where = { instance: url.pathname, requestId: newRequestId() };
+    const where = occurrence(url.pathname);
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => checkedResponse(runtime.validators, operation, where, status, body, headers);
     const problem = (p: ProblemInput, headers?: Record<string, string>) => send(p.status, problemBody(p, where), headers);
 

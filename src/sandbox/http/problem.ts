@@ -33,8 +33,25 @@ export const problemType = (code: string) => `https://docs.payments.example/prob
 /** A fresh request id, matching the contract's `request_id` pattern. */
 export const newRequestId = () => `req_${randomBytes(12).toString('base64url')}`;
 
+/** Where a problem occurs: the path it is about and the request's id. */
+export interface Occurrence {
+  instance: string;
+  readonly requestId: string;
+}
+
+/** The occurrence of a request to `instance`; its id is drawn only if a problem needs it, as a success carries none. */
+export function occurrence(instance: string): Occurrence {
+  let id: string | undefined;
+  return {
+    instance,
+    get requestId() {
+      return (id ??= newRequestId());
+    },
+  };
+}
+
 /** The problem+json body of one occurrence; problemDetails bounds what a peer's request may have put in it. */
-export function problemBody(problem: ProblemInput, where: { instance: string; requestId: string }) {
+export function problemBody(problem: ProblemInput, where: Occurrence) {
   return problemDetails({ ...problem, type: problemType(problem.code), instance: where.instance, requestId: where.requestId });
 }
 
