@@ -1,13 +1,13 @@
 // Credentials to tenants: each credential names one tenant, by a hash, so that neither the state file nor an error
 // message ever holds a credential. Variant B's first secret key per public key is remembered, also by its hash.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
 /** The tenant that a credential of a variant names (`a_…` for a bearer token, `b_…` for a public key). */
 export function tenantIdOf(variant: 'a' | 'b', credential: string): string {
-  return `${variant}_${createHash('sha256').update(credential).digest('base64url').slice(0, 22)}`;
+  return `${variant}_${hash('sha256', credential, 'base64url').slice(0, 22)}`;
 }
 
-const digest = (secret: string) => createHash('sha256').update(secret).digest();
+const digest = (secret: string) => hash('sha256', secret, 'buffer');
 
 /** Variant B's key pairs: the secret key first seen with each public key's tenant, kept as a SHA-256 digest. */
 export interface KeyMemory {

@@ -29,16 +29,25 @@ export interface ReadParameters {
   violations: Violation[];
 }
 
+/** Where a parameter's violations point, and how their details name it. */
+function subjectOf(parameter: ParameterSpec) {
+  const label = `${LABEL[parameter.in]} ${quote(parameter.name)}`;
+  return { in: parameter.in, pointer: `/${parameter.name.replaceAll('~', '~0').replaceAll('/', '~1')}`, label };
+}
+
 /** Reads and checks the parameters of one location; a required one that is absent is a violation. */
 export function readParameters(parameters: readonly ParameterSpec[], texts: ParameterTexts): ReadParameters {
   const values: Record<string, unknown> = {};
   const violations: Violation[] = [];
+  // Note: a parameter's subject is built only when it has a violation, which most requests do not.
+  const violation = (parameter: ParameterSpec, detail: (label: string) => string) => {
+    const { pointer, label } = subjectOf(parameter);
+    violations.push({ in: parameter.in, pointer, detail: sentence(detail(label)) });
+  };
   for (const parameter of parameters) {
-    const label = `${LABEL[parameter.in]} ${quote(parameter.name)}`;
-    const subject = { in: parameter.in, pointer: `/${parameter.name.replaceAll('~', '~0').replaceAll('/', '~1')}`, label };
     const sent = texts(parameter);
     if (sent.length === 0) {
-      if (parameter.required) violations.push({ in: parameter.in, pointer: subject.pointer, detail: sentence(`${label} is required`) });
+      if (parameter.required) violation(parameter, (label) => `${label} is required`);
       else if (parameter.default !== undefined) values[parameter.name] = parameter.default;
       continue;
     }
@@ -47,13 +56,13 @@ export function readParameters(parameters: readonly ParameterSpec[], texts: Para
       const items = parameter.explode ? sent : sent.flatMap((text) => text.split(','));
       value = items.map((text) => coerce(text, parameter.items ?? 'string'));
     } else if (sent.length > 1) {
-      violations.push({ in: parameter.in, pointer: subject.pointer, detail: sentence(`${label} must be given once, not ${sent.length} times`) });
+      violation(parameter, (label) => `${label} must be given once, not ${sent.length} times`);
       continue;
     } else {
       value = coerce(sent[0]!, parameter.type);
     }
     if (parameter.validator(value)) values[parameter.name] = value;
-    else violations.push(...describeErrors(parameter.validator.errors, subject));
+    else violations.push(...describeErrors(parameter.validator.errors, subjectOf(parameter)));
   }
   return { values, violations };
 }

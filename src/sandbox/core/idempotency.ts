@@ -1,6 +1,6 @@
 // Idempotency-Key as the contract states it: scoped to the tenant and the operation, kept 24 hours on the tenant's
 // clock; the same body replays the first answer, another body is 422, a key still in progress is 409.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { failure, type Answer } from './answer.js';
 import type { TenantState } from './tenant.js';
 import { deepFreeze } from './freeze.js';
@@ -25,7 +25,7 @@ export function fingerprint(value: unknown): string {
   const canonical = JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
   );
-  return createHash('sha256').update(canonical).digest('base64');
+  return hash('sha256', canonical, 'base64');
 }
 
 const scoped = (operation: string, key: string) => `${operation}\u0000${key}`;
