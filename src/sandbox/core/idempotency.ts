@@ -1,6 +1,7 @@
 // Idempotency-Key as the contract states it: scoped to the tenant and the operation, kept 24 hours on the tenant's
 // clock; the same body replays the first answer, another body is 422, a key still in progress is 409.
 import { hash } from 'node:crypto';
+import { configure } from 'safe-stable-stringify';
 import { failure, type Answer } from './answer.js';
 import type { TenantState } from './tenant.js';
 import { deepFreeze } from './freeze.js';
@@ -20,12 +21,11 @@ export interface IdempotencyRecord {
 /** What to do with a request that carries a key. */
 export type IdempotencyCheck = { kind: 'proceed' } | { kind: 'answer'; answer: Answer };
 
+const canonical = configure({ deterministic: true });
+
 /** SHA-256 of a canonical text of a value (object keys sorted), so that the same body has the same fingerprint. */
 export function fingerprint(value: unknown): string {
-  const canonical = JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
-  );
-  return hash('sha256', canonical, 'base64');
+  return hash('sha256', canonical(value) ?? '', 'base64');
 }
 
 const scoped = (operation: string, key: string) => `${operation}\u0000${key}`;
