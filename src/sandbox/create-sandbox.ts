@@ -30,7 +30,7 @@ export interface ListenOptions {
   host?: string;
   /**
    * Lets @hono/node-server replace the process's global `Request` and `Response` with its lighter subclasses, which it
-   * reads and writes without web streams: about 1.5 times the requests per second. Off by default, because it changes
+   * reads and writes without web streams: nearly twice the GETs per second. Off by default, because it changes
    * globals the rest of the process sees; the `merchant-payments-sandbox` command, which owns its process, turns it on.
    */
   overrideGlobalObjects?: boolean;

@@ -1,5 +1,5 @@
 // Plain checks of the control API's requests against the bounds its document (openapi/sandbox/) declares. The
-// precompiled validators cover the variants only; test/sandbox/control-checks.test.ts holds these rules to the document.
+// precompiled validators cover the variants only; test/sandbox/control-document.test.ts holds these rules to the document.
 import type { FieldError } from '../http/problem.js';
 
 /** Judges one value: undefined when it fits, else what is wrong with it. */
