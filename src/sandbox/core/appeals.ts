@@ -2,7 +2,7 @@
 import { failure, success } from './answer.js';
 import { iso } from './clock.js';
 import { nextId } from './ids.js';
-import { deepFreeze } from './freeze.js';
+import { frozenJsonCopy } from './freeze.js';
 import { creationRow } from './lifecycle.js';
 import { outcomeFor } from './magic-values.js';
 import { zero } from './money.js';
@@ -13,7 +13,7 @@ import type { AppealRecord, RequestOf } from './types.js';
 
 /** Creates an appeal; its review follows the magic value it carries, if any. */
 export function createAppeal(tenant: TenantState, input: RequestOf['appeal'], at: number): Handled<AppealRecord> {
-  const body = deepFreeze(structuredClone(input));
+  const body = frozenJsonCopy(input);
   const transaction = tenant.payments.byId.get(body.transaction_id) ?? tenant.payouts.byId.get(body.transaction_id);
   if (!transaction) {
     return { answer: failure('validation_failed', 'The appeal names a transaction this merchant does not have.', [{ pointer: '/transaction_id', detail: `No payment or payout with id ${body.transaction_id}.` }]), changes: [] };

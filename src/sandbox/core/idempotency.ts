@@ -44,7 +44,7 @@ export function beginIdempotent(tenant: TenantState, operation: string, key: str
   pruneIdempotency(tenant, now);
   const record = tenant.idempotency.get(scoped(operation, key));
   if (!record) {
-    tenant.idempotency.set(scoped(operation, key), { fingerprint: print, expires: now + IDEMPOTENCY_RETENTION_MS });
+    tenant.idempotency.set(scoped(operation, key), { fingerprint: print, expires: now + IDEMPOTENCY_RETENTION_MS, answer: undefined });
     return { kind: 'proceed' };
   }
   if (record.fingerprint !== print) {

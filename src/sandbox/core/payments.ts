@@ -2,7 +2,7 @@
 import { success } from './answer.js';
 import { iso } from './clock.js';
 import { nextId, nextInt } from './ids.js';
-import { deepFreeze } from './freeze.js';
+import { frozenJsonCopy } from './freeze.js';
 import { creationRow } from './lifecycle.js';
 import { outcomeFor } from './magic-values.js';
 import { zero } from './money.js';
@@ -21,7 +21,7 @@ function issueCard(tenant: TenantState): string {
 
 /** Creates a payment; its processing follows the magic value it carries, if any. */
 export function createPayment(tenant: TenantState, input: RequestOf['payment'], at: number): Handled<PaymentRecord> {
-  const body = deepFreeze(structuredClone(input));
+  const body = frozenJsonCopy(input);
   const create = creationRow('payment');
   // Note: records are frozen, so the money objects that are equal are one object.
   const requested = Object.freeze({ amount: body.amount, currency: body.currency });

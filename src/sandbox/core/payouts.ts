@@ -3,7 +3,7 @@ import { failure, success } from './answer.js';
 import { contribution, overdraws } from './balance.js';
 import { iso } from './clock.js';
 import { nextId } from './ids.js';
-import { deepFreeze } from './freeze.js';
+import { frozenJsonCopy } from './freeze.js';
 import { creationRow } from './lifecycle.js';
 import { outcomeFor } from './magic-values.js';
 import { zero } from './money.js';
@@ -23,7 +23,7 @@ export function maskCard(number: string): string {
 
 /** Creates a payout; its processing follows the magic value it carries, if any. */
 export function createPayout(tenant: TenantState, input: RequestOf['payout'], at: number): Handled<PayoutRecord> {
-  const body = deepFreeze(structuredClone(input));
+  const body = frozenJsonCopy(input);
   const create = creationRow('payout');
   const record: PayoutRecord = {
     id: '',
