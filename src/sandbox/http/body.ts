@@ -21,8 +21,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     const length = request.headers.get('content-length');
     if (length !== null && /^\d+$/.test(length)) {
       if (Number(length) > maxBytes) return tooLarge;
-      // Note: with a declared length the HTTP parser reads exactly that many bytes, so arrayBuffer() is bounded, and
-      // @hono/node-server reads it straight from the socket rather than through a web stream.
+      // Note: over HTTP the parser reads exactly the declared length, so arrayBuffer() is bounded (in-process, the body
+      // is the caller's own), and @hono/node-server reads it straight from the socket rather than through a web stream.
       bytes = new Uint8Array(await request.arrayBuffer());
       if (bytes.length > maxBytes) return tooLarge;
     } else {
