@@ -31,7 +31,7 @@ export function httpProblem(code: HttpProblemCode, detail: string, errors?: Fiel
 export const problemType = (code: string) => `https://docs.payments.example/problems/${code}`;
 
 /** A fresh request id, matching the contract's `request_id` pattern. */
-export const newRequestId = () => `req_${randomBytes(12).toString('base64url')}`;
+const newRequestId = () => `req_${randomBytes(12).toString('base64url')}`;
 
 /** Where a problem occurs: the path it is about and the request's id. */
 export interface Occurrence {
