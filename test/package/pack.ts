@@ -1,6 +1,10 @@
-// Packs the package as `npm publish` would (prepack builds dist/ first) and says where the tarball is.
-import { spawnSync } from 'node:child_process';
+// Packs the package as `npm publish` would (prepack builds dist/ first), once per test run, for every file that needs
+// the tarball. Two packs at once would not do: each build deletes dist/ while the other may be packing it.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { inject } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
 
 /** The packed tarball and the files npm put in it. */
@@ -9,17 +13,55 @@ export interface PackedTarball {
   files: string[];
 }
 
-/** Runs `npm pack` in the repository into `destination`; throws with npm's output when it fails. */
-export function packTarball(destination: string): PackedTarball {
-  const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', destination], {
+const WAIT_MS = 240_000;
+
+/**
+ * The tarball of this test run: the first caller packs it into the run's pack folder (see global-setup.ts) while
+ * later callers, in this or another worker, wait for it. Rejects with npm's output when packing failed.
+ */
+export async function packedTarball(): Promise<PackedTarball> {
+  const dir = inject('packDir');
+  const [packed, failed] = [path.join(dir, 'packed.json'), path.join(dir, 'failed.txt')];
+  try {
+    // Note: mkdir is atomic, so exactly one caller takes the lock and packs.
+    mkdirSync(path.join(dir, 'lock'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline; await sleep(200)) {
+      if (existsSync(packed)) return JSON.parse(readFileSync(packed, 'utf8')) as PackedTarball;
+      if (existsSync(failed)) throw new Error(`packing failed in another test file:\n${readFileSync(failed, 'utf8')}`);
+    }
+    throw new Error(`the tarball was not packed within ${WAIT_MS / 1000} s`);
+  }
+  try {
+    const result = await pack(dir);
+    // Note: written whole and then renamed, so a waiting caller never reads half of it.
+    writeFileSync(`${packed}.tmp`, JSON.stringify(result));
+    renameSync(`${packed}.tmp`, packed);
+    return result;
+  } catch (error) {
+    writeFileSync(failed, (error as Error).message);
+    throw error;
+  }
+}
+
+/** Runs `npm pack` in the repository into `destination`; rejects with npm's output when it fails. */
+function pack(destination: string): Promise<PackedTarball> {
+  const child = spawn('npm', ['pack', '--json', '--pack-destination', destination], {
     cwd: root,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
     env: { ...process.env, NO_UPDATE_NOTIFIER: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  if (packed.error) throw packed.error;
-  if (packed.status !== 0) throw new Error(`npm pack exited ${packed.status}:\n${packed.stdout}\n${packed.stderr}`);
-  // Note: prepack's own output comes first on stdout; the JSON report is the rest.
-  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
-  return { tarball: path.join(destination, info!.filename), files: info!.files.map((file) => file.path) };
+  let [stdout, stderr] = ['', ''];
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-100_000)));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (code !== 0) return reject(new Error(`npm pack exited ${code}:\n${stdout}\n${stderr}`));
+      // Note: prepack's own output comes first on stdout; the JSON report is the rest.
+      const [info] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+      resolve({ tarball: path.join(destination, info!.filename), files: info!.files.map((file) => file.path) });
+    });
+  });
 }

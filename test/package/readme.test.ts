@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { packTarball } from './pack.js';
+import { packedTarball } from './pack.js';
 import { readmeSteps, yamlRunCommands, type ReadmeCommand } from './readme-blocks.js';
 
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -117,12 +117,12 @@ beforeAll(async () => {
   const taken = await takenPorts();
   if (taken.length > 0) throw new Error(`The README's commands use ports ${PORTS.join(', ')}; ${taken.join(', ')} taken: free them and run again.`);
   dir = mkdtempSync(path.join(os.tmpdir(), 'readme-'));
-  const { tarball } = packTarball(dir);
+  const { tarball } = await packedTarball();
   project = path.join(dir, 'project');
   mkdirSync(project);
   // The file the API team hands out, put in the project as the README says.
   copyFileSync(tarball, path.join(project, path.basename(tarball)));
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await stopBackgroundOutside(undefined);

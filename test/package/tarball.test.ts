@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binPath, root } from '../../scripts/lib/tools.mjs';
-import { packTarball } from './pack.js';
+import { packedTarball } from './pack.js';
 
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 let dir: string;
@@ -23,10 +23,10 @@ function run(command: string, args: string[], cwd: string): SpawnSyncReturns<str
 
 const output = (r: SpawnSyncReturns<string>) => `${r.stdout}\n${r.stderr}`;
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'package-'));
-  ({ tarball, files } = packTarball(dir));
-}, 120_000);
+  ({ tarball, files } = await packedTarball());
+}, 300_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

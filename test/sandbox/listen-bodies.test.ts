@@ -1,7 +1,8 @@
 // Request bodies over real HTTP: one with a Content-Length is read straight from the socket, one sent in chunks through
 // a stream, and either is refused past maxBodyBytes; the same with @hono/node-server's lighter globals, which the
-// command turns on. The lighter globals stay for the rest of this file's process, so that case runs last.
-import { beforeEach, describe, expect, it } from 'vitest';
+// command turns on. @hono/node-server replaces the globals for good, so the file puts the originals back at the end:
+// its worker runs other test files after this one.
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { newSandbox, paymentBody } from './fixtures.js';
 
 const MAX = 1024;
@@ -22,6 +23,13 @@ function chunked(text: string): { body: ReadableStream<Uint8Array>; duplex: 'hal
   });
   return { body, duplex: 'half' };
 }
+
+const { Request, Response } = globalThis;
+afterAll(() => {
+  Object.defineProperty(globalThis, 'Request', { value: Request });
+  Object.defineProperty(globalThis, 'Response', { value: Response });
+  expect([new globalThis.Request('http://x.test/') instanceof Request, new globalThis.Response() instanceof Response]).toEqual([true, true]);
+});
 
 describe.each([false, true])('request bodies over HTTP (overrideGlobalObjects: %s)', (overrideGlobalObjects) => {
   let url = '';

@@ -1,0 +1,20 @@
+// Makes the folder this test run's tarball is packed into (by the first test file that asks for it, see pack.ts),
+// and removes it when the run ends.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The folder the packed tarball of this run goes into. */
+    packDir: string;
+  }
+}
+
+/** Provides `packDir` and returns the teardown that removes it. */
+export default function setup(project: TestProject): () => void {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'merchant-payments-pack-'));
+  project.provide('packDir', dir);
+  return () => rmSync(dir, { recursive: true, force: true });
+}
