@@ -1,16 +1,15 @@
 // The mock's answers: Prism (with --errors, so an example that breaks its schema fails) serves every
-// named example on request, and docs/mock.md lists every name and what Prism does instead of the service.
+// named example on request, and docs/mock.md lists every name and what Prism does instead of the service. The mocks
+// are the ones the global setup started for this run (test/client/global-setup.ts), with the same options.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/mock/ports.js';
-import { startPrism, type PrismServer } from '../../src/mock/prism.js';
+import { describe, expect, inject, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
 import { BundledSpec, type Node, type Operation } from '../contract/bundled-spec.js';
 
-const variants: { spec: BundledSpec; credentials: Record<string, string> }[] = [
-  { spec: await BundledSpec.open('Variant A', 'variant-a'), credentials: { Authorization: 'Bearer test-token' } },
-  { spec: await BundledSpec.open('Variant B', 'variant-b'), credentials: { 'X-Public-Key': 'pk_test_123', 'X-Secret-Key': 'sk_test_456' } },
+const variants: { spec: BundledSpec; variant: 'A' | 'B'; credentials: Record<string, string> }[] = [
+  { spec: await BundledSpec.open('Variant A', 'variant-a'), variant: 'A', credentials: { Authorization: 'Bearer test-token' } },
+  { spec: await BundledSpec.open('Variant B', 'variant-b'), variant: 'B', credentials: { 'X-Public-Key': 'pk_test_123', 'X-Secret-Key': 'sk_test_456' } },
 ];
 
 /** Every named example of every response of every operation: [operation, status, name, value]. */
@@ -41,14 +40,8 @@ function validRequest(spec: BundledSpec, op: Operation, credentials: Record<stri
   return { url, init: { method: op.method, headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(example) } };
 }
 
-describe.each(variants)('Prism mock of $spec.label answers with the example asked for', ({ spec, credentials }) => {
-  let server: PrismServer;
-  beforeAll(async () => {
-    server = await startPrism({ spec: path.join(root, spec.file), port: await freePort(), errors: true });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+describe.each(variants)('Prism mock of $spec.label answers with the example asked for', ({ spec, variant, credentials }) => {
+  const server = { url: inject('mockUrls')[variant] };
 
   it('serves every named example of every operation with its status, as written', async () => {
     const examples = namedExamples(spec);
