@@ -14,9 +14,11 @@ let dir: string;
 let tarball: string;
 let files: string[];
 
-/** Runs a command to completion with a generous buffer; the output is returned, never inherited. */
+/** Runs a command to completion (killed after two minutes) with a generous buffer; the output is returned, never inherited. */
 function run(command: string, args: string[], cwd: string): SpawnSyncReturns<string> {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_UPDATE_NOTIFIER: '1' } });
+  const result = spawnSync(command, args, {
+    cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 120_000, env: { ...process.env, NO_UPDATE_NOTIFIER: '1' },
+  });
   if (result.error) throw result.error;
   return result;
 }
@@ -114,6 +116,22 @@ describe('a project that installs the tarball', () => {
     const tsc = typecheck(mode);
     expect(output(tsc).trim()).toBe('');
     expect(tsc.status).toBe(0);
+  });
+
+  // Note: --port 0 takes a free port, since the README test may hold the default one at the same time.
+  it('runs `npx merchant-payments-sandbox --clock manual -- <command>` with MERCHANT_PAYMENTS_SANDBOX_URL set, and exits with its code', () => {
+    const script = [
+      "import { createVariantBClient } from '@merchant-payments/contract';",
+      "const client = createVariantBClient({ baseUrl: process.env.MERCHANT_PAYMENTS_SANDBOX_URL, publicKey: 'pk_tarball', secretKey: 'sk_tarball' });",
+      "const { data } = await client.POST('/merchant/v1/payments', { body: { amount: '42.50', currency: 'EUR', requisite: { type: 'card' } } });",
+      "const got = await client.GET('/merchant/v1/payments/{paymentId}', { params: { path: { paymentId: data.data.id } } });",
+      'console.log(`${got.data.data.requested.amount} ${got.data.data.status}`);',
+      'process.exit(3);',
+    ].join('\n');
+    writeFileSync(path.join(project, 'sandbox-check.mjs'), script);
+    const sandbox = run('npx', ['--no-install', 'merchant-payments-sandbox', '--port', '0', '--clock', 'manual', '--', 'node', 'sandbox-check.mjs'], project);
+    expect(sandbox.stdout, output(sandbox)).toContain('42.50 created');
+    expect(sandbox.status, output(sandbox)).toBe(3);
   });
 
   it('can be required from CommonJS on Node 20.19 and later', () => {
