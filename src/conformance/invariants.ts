@@ -4,6 +4,7 @@
 // identical. With `sandbox` the kit moves the clock and picks outcomes (docs/sandbox-values.md) so every row happens;
 // without it, each row the API alone cannot reach is reported as skipped.
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { amountOf, expectedBalance, units, type Listed } from './balance.js';
 import { curlOf, recordOf } from './http.js';
 import type { Evidence, Exchanged, ObjectKind, Session, Stage } from './session.js';
@@ -58,16 +59,6 @@ const evidenceOf = (answer: Exchanged | undefined) => answer?.evidence;
 const codeOf = (answer: Exchanged | undefined) => (answer && isObject(answer.json) ? answer.json.code : undefined);
 const describe = (answer: Exchanged | undefined) => (answer ? `${answer.status}${typeof codeOf(answer) === 'string' ? ` ${String(codeOf(answer))}` : ''}` : 'no answer');
 
-/** JSON equality with keys in any order. */
-function same(x: unknown, y: unknown): boolean {
-  if (Array.isArray(x) || Array.isArray(y)) return Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((item, index) => same(item, y[index]));
-  if (isObject(x) && isObject(y)) {
-    const keys = Object.keys(x);
-    return keys.length === Object.keys(y).length && keys.every((key) => key in y && same(x[key], y[key]));
-  }
-  return x === y;
-}
-
 /** Where each field of a create request comes back, per kind (both variants name them alike). */
 const ECHOES: Record<ObjectKind, [sent: string, returned: string, compare: 'equal' | 'amount' | 'last4'][]> = {
   payment: [['amount', 'requested.amount', 'amount'], ['currency', 'requested.currency', 'equal'], ['requisite.type', 'requisite.type', 'equal'], ['requisite.bank', 'requisite.bank', 'equal'], ['metadata', 'metadata', 'equal']],
@@ -92,7 +83,7 @@ function differences(kind: ObjectKind, sent: Json, shown: Json): string[] {
     if (value === undefined) continue;
     const back = at(shown, to);
     const digits = (text: unknown) => (typeof text === 'string' ? text.replace(/\D/g, '').slice(-4) : undefined);
-    const equal = compare === 'amount' ? units(back) !== undefined && units(back) === units(value) : compare === 'last4' ? digits(back) === digits(value) : same(value, back);
+    const equal = compare === 'amount' ? units(back) !== undefined && units(back) === units(value) : compare === 'last4' ? digits(back) === digits(value) : isDeepStrictEqual(value, back);
     if (!equal) found.push(`${to} is ${JSON.stringify(back)}, sent ${from} ${JSON.stringify(value)}`);
   }
   if (typeof sent.expires_in === 'number') {
@@ -354,7 +345,7 @@ async function replay(session: Session, kit: Kit) {
   const other = await kit.send(OPERATIONS.create.payment, { body: { ...body, amount: '26.00' }, key });
   if (!ok(first)) return;
   const ids = [dataOf(first)?.id, dataOf(again)?.id].map(String);
-  const identical = again?.status === first.status && same(again.json, first.json);
+  const identical = again?.status === first.status && isDeepStrictEqual(again.json, first.json);
   const detail = again?.status !== first.status ? `the replay answered ${describe(again)}, the first request ${first.status}` : ids[0] !== ids[1] ? `the replay made another payment: ${ids[1]}, the first answer ${ids[0]}` : 'the replay answered another body than the first request';
   kit.record('createPayment', 'idempotent_replay', identical, `same Idempotency-Key and body: ${detail}`, again?.evidence);
   const reused = other?.status === 422 && codeOf(other) === 'idempotency_key_reused';
