@@ -78,7 +78,8 @@ export function createTransport(options: TransportOptions): FetchLike {
     const details = { method: call.method, url: call.url, attempts: attempt, idempotencyKey: call.idempotencyKey };
     options.logger?.debug?.(scrub.text(`${call.method} ${call.url} headers ${JSON.stringify(redactHeaders(call.headers))}`));
     try {
-      const response = await settle(call, await send(call, call.url, controller.signal), controller.signal, details);
+      const first = await send(call, call.url, controller.signal);
+      const response = isRedirect(first) ? await settle(call, first, controller.signal, details) : first;
       // Note: the body is read here so that the time-out covers it and a reset mid-body is retried too.
       return await readAnswer(response, { maxResponseBytes: options.maxResponseBytes, idempotencyKey: call.idempotencyKey, scrub, details });
     } catch (error) {
@@ -104,7 +105,7 @@ export function createTransport(options: TransportOptions): FetchLike {
   }
 
   return async function transport(request) {
-    const call = await callOf(request);
+    const call = callOf(request, request.body === null ? undefined : await request.arrayBuffer());
     for (let attempt = 1; ; attempt += 1) {
       const last = !call.retryable || attempt >= policy.attempts;
       let failure: Failure;
@@ -123,14 +124,15 @@ export function createTransport(options: TransportOptions): FetchLike {
   };
 }
 
-async function callOf(request: Request): Promise<Call> {
+/** The call as every attempt sends it, from openapi-fetch's Request and the body read from it once. */
+function callOf(request: Request, body: ArrayBuffer | undefined): Call {
   const idempotencyKey = request.headers.get(IDEMPOTENCY_KEY_HEADER) ?? undefined;
   const { method } = request;
   return {
     method,
     url: request.url,
     headers: request.headers,
-    body: request.body === null ? undefined : await request.arrayBuffer(),
+    body,
     signal: request.signal,
     idempotencyKey,
     retryable: method === 'GET' || method === 'HEAD' || idempotencyKey !== undefined,
