@@ -1,5 +1,5 @@
 // merchant-payments webhook listen: receives deliveries on a local port, verifies each with the package's verifier,
-// prints one line per delivery and, with --forward-to, passes verified ones on to a local receiver, as
+// prints one line per delivery and, with --forward-to, passes verified ones (body and scheme headers) on to a local receiver, as
 // `stripe listen --forward-to` does. The secret comes from WEBHOOK_SECRET only.
 import { parseFlags } from '../parse-flags.js';
 import { supervise } from '../supervise.js';
@@ -18,8 +18,10 @@ status), refused ones to stderr with the verifier's reason (answered 400). Runs 
 
   --port <port>                 TCP port (default 4040; 0 takes a free one, printed at start)
   --host <host>                 address to bind (default 127.0.0.1)
-  --forward-to <url>            pass each verified delivery on to <url> unchanged (same headers, raw body) and answer
-                                the sender with that URL's status and body; a failure to forward is answered 502
+  --forward-to <url>            pass each verified delivery on to <url>: the raw body and only the delivery scheme's
+                                headers (X-Event-ID, X-Event-Type, X-Signature, X-Timestamp, Content-Type,
+                                User-Agent), and answer the sender with that URL's status and body; a failure to
+                                forward is answered 502
   --layout later|earlier|both   which delivery layout to accept (default later; earlier has no X-Timestamp)
   --timeout-ms <ms>             how long the forward target may take to answer in full (default 10000); redirects are
                                 not followed

@@ -1,11 +1,13 @@
 // The receiver behind `merchant-payments webhook listen`: verifies each delivery with the package's verifier, tells
-// what it got in one line, and forwards a verified delivery unchanged to a local URL, answering with that URL's status.
+// what it got in one line, and forwards a verified delivery's body and scheme headers to a local URL, answering with
+// that URL's status.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody, send } from '../../webhooks/adapters/node.js';
 import { bodyTimeout, notPost, ok, problem, rawBodyUnavailable, rejected, tooLarge, type WebhookAnswer } from '../../webhooks/adapters/problem.js';
 import { deliver } from '../../webhooks/deliver.js';
 import { WebhookVerificationError } from '../../webhooks/errors.js';
+import { WEBHOOK_HEADERS } from '../../webhooks/headers.js';
 import { WebhookSendError } from '../../webhooks/send-error.js';
 import { verifyWebhookDelivery, type VerifiedWebhook } from '../../webhooks/verify.js';
 
@@ -17,7 +19,7 @@ export interface ListenHandlerOptions {
   /** The endpoint's `whsec_…` secret; checked by the verifier on the first delivery. */
   secret: string;
   layout?: ListenLayout;
-  /** Where verified deliveries go on to, unchanged. */
+  /** Where verified deliveries go on to: the raw body and the delivery scheme's headers (FORWARDED_HEADERS) only. */
   forwardTo?: URL | undefined;
   /** Largest body read, in bytes (default 256 KiB); larger ones get 413. */
   maxBodyBytes?: number;
@@ -37,8 +39,8 @@ export const DEFAULT_LISTEN_MAX_BODY_BYTES = 256 * 1024;
 const DEFAULT_READ_TIMEOUT_MS = 10_000;
 const DEFAULT_FORWARD_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_FORWARD_RESPONSE_BYTES = 64 * 1024;
-// Note: hop-by-hop headers describe this connection, not the delivery; fetch sets Host and Content-Length itself.
-const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'host', 'content-length', 'proxy-authorization', 'proxy-connection']);
+/** The headers of the delivery scheme: the only ones passed on, lower-cased as Node reads them. */
+export const FORWARDED_HEADERS: readonly string[] = [...Object.values(WEBHOOK_HEADERS), 'Content-Type'].map((name) => name.toLowerCase());
 
 /** A request handler for node:http that verifies, reports and forwards as described above; it never rejects. */
 export function createListenHandler(options: ListenHandlerOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
@@ -117,11 +119,13 @@ function describe({ event, id, layout }: VerifiedWebhook): string {
   return `verified ${text(event.type)} ${id} ${text(data.id)} ${text(data.status)} (${layout} layout)`;
 }
 
+// Note: an allow-list, not a deny-list: the signature covers the body and the scheme's headers only, so anything else
+// (Authorization, Cookie, X-Internal-…) could have been added by whoever replays a captured delivery.
 function forwardedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const forwarded: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || NOT_FORWARDED.has(name)) continue;
-    forwarded[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const name of FORWARDED_HEADERS) {
+    const value = headers[name];
+    if (value !== undefined) forwarded[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return forwarded;
 }
