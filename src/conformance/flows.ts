@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { parse } from 'yaml';
-import { ENV, curlOf, maskSecrets, responseRecordOf } from './http.js';
+import { ENV, curlOf, excerptOf, maskSecrets, responseRecordOf } from './http.js';
 import { packageFile } from './schemas.js';
 import type { Evidence, Session, Stage } from './session.js';
 import type { Credentials, RequestRecord } from './types.js';
@@ -231,7 +231,7 @@ function requestOf(step: RespectStep, credentials: Credentials): RequestRecord |
   }
   const record: RequestRecord = { method: (request.method ?? 'GET').toUpperCase(), url: maskSecrets(request.url, credentials), headers };
   const body = bodyText(request.body);
-  if (body !== undefined) record.body = maskSecrets(body.length > 2000 ? `${body.slice(0, 2000)}…` : body, credentials);
+  if (body !== undefined) record.body = excerptOf(body, credentials, 2000);
   return record;
 }
 
@@ -271,7 +271,7 @@ function messageOf(message: unknown): string {
 }
 
 /** What went wrong in a step: each failed Respect check by name and condition, with Respect's message when it says more. */
-function detailOf(step: RespectStep, failed: RespectCheck[]): string {
+function detailOf(step: RespectStep, failed: RespectCheck[], credentials: Credentials): string {
   const parts = failed.map((check) => {
     const says = messageOf(check.message);
     const name = check.name ?? 'check';
@@ -280,8 +280,7 @@ function detailOf(step: RespectStep, failed: RespectCheck[]): string {
   if (parts.length === 0) parts.push(`Respect marked the step ${step.status ?? 'failed'}`);
   // Note: Respect reports a request that got no answer as status 0.
   const got = step.response?.statusCode ? ` (got ${step.response.statusCode})` : ' (no response)';
-  const detail = `${parts.join('; ')}${got}`;
-  return detail.length > 1500 ? `${detail.slice(0, 1500)}…` : detail;
+  return excerptOf(`${parts.join('; ')}${got}`, credentials, 1500);
 }
 
 /** The steps Respect ran in a workflow, those of a workflow called from a step included. */
@@ -300,7 +299,7 @@ function recordWorkflow(session: Session, declared: DeclaredWorkflow, ran: Respe
     done.add(stepId);
     if (!ok) firstFailed ??= stepId;
     const rule = rules.get(stepId) ?? `Step ${stepId} of workflow ${workflowId} passes its success criteria.`;
-    session.record('flows', workflowId, { check: `step ${stepId}`, ok, rule, ...(ok ? {} : { detail: detailOf(step, failed) }) }, ok ? undefined : evidenceOf(step, session.credentials));
+    session.record('flows', workflowId, { check: `step ${stepId}`, ok, rule, ...(ok ? {} : { detail: detailOf(step, failed, session.credentials) }) }, ok ? undefined : evidenceOf(step, session.credentials));
   }
   if (ran.globalTimeoutError) {
     session.record('flows', workflowId, { check: 'workflow finished', ok: false, rule: FLOW_RULES['workflow finished'], detail: `Respect's time limit of ${limitMs / 1000} s ran out` });

@@ -1,5 +1,6 @@
 // Sending one request with the credentials, and recording it for the report with the credentials masked: the report
 // and the curl line name the environment variables (`$PAYMENTS_ACCESS_TOKEN`), never their values.
+import { maskedExcerpt, maskText, type Secret } from './mask.js';
 import type { Credentials, RequestRecord, ResponseRecord } from './types.js';
 
 /** The environment variables the credentials come from. */
@@ -25,18 +26,27 @@ export function credentialHeaders(credentials: Credentials, masked = false): Rec
   };
 }
 
-/** Replaces every credential value in `text` with its variable's name: a server may echo one back. */
-export function maskSecrets(text: string, credentials: Credentials): string {
-  const pairs: [string, string][] =
-    'accessToken' in credentials
-      ? [[credentials.accessToken, `$${ENV.accessToken}`]]
-      : [
-          [credentials.secretKey, `$${ENV.secretKey}`],
-          [credentials.publicKey, `$${ENV.publicKey}`],
-        ];
-  return pairs.reduce((masked, [secret, name]) => (secret.length > 0 ? masked.replaceAll(secret, name) : masked), text);
+/** The credentials as the secrets masking cuts out, each with the variable's name that takes its place. */
+export function secretsOf(credentials: Credentials): Secret[] {
+  return 'accessToken' in credentials
+    ? [[credentials.accessToken, `$${ENV.accessToken}`]]
+    : [
+        [credentials.secretKey, `$${ENV.secretKey}`],
+        [credentials.publicKey, `$${ENV.publicKey}`],
+      ];
 }
 
+/** Replaces every credential value in `text`, in any encoding mask.ts knows, with its variable's name: a server may echo one back. */
+export function maskSecrets(text: string, credentials: Credentials): string {
+  return maskText(text, secretsOf(credentials));
+}
+
+/** The start of `text` as the report shows it: masked first, then cut to `max` characters. */
+export function excerptOf(text: string, credentials: Credentials, max: number): string {
+  return maskedExcerpt(text, secretsOf(credentials), max);
+}
+
+/** The full URL of a draft: the base URL, the path and the query. */
 export function urlOf(baseUrl: string, draft: Draft): string {
   const query = new URLSearchParams(draft.query).toString();
   return `${baseUrl.replace(/\/+$/, '')}${draft.path}${query ? `?${query}` : ''}`;
@@ -56,7 +66,7 @@ export function recordOf(baseUrl: string, draft: Draft, credentials: Credentials
   const body = bodyText(draft);
   const headers = { ...draft.headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...(withCredentials ? credentialHeaders(credentials, true) : {}) };
   const record: RequestRecord = { method: draft.method, url: urlOf(baseUrl, draft), headers };
-  if (body !== undefined) record.body = maskSecrets(body.length > 2000 ? `${body.slice(0, 2000)}…` : body, credentials);
+  if (body !== undefined) record.body = excerptOf(body, credentials, 2000);
   return record;
 }
 
@@ -74,6 +84,5 @@ export function curlOf(record: RequestRecord): string {
 
 /** The response as the report shows it: status, Content-Type and the start of the body. */
 export function responseRecordOf(status: number, contentType: string | null, text: string, credentials: Credentials): ResponseRecord {
-  const excerpt = text.length > 500 ? `${text.slice(0, 500)}…` : text;
-  return { status, contentType, bodyExcerpt: maskSecrets(excerpt, credentials) };
+  return { status, contentType, bodyExcerpt: excerptOf(text, credentials, 500) };
 }

@@ -6,6 +6,7 @@ import { parseWebhookJson } from '../webhooks/payload.js';
 import type { WebhookLayout } from '../webhooks/types.js';
 import { verifyWebhook } from '../webhooks/verify.js';
 import { curlOf } from './http.js';
+import { maskedExcerpt, maskText, type Secret } from './mask.js';
 import type { Evidence, ObjectKind, Outcome } from './session.js';
 
 export const WEBHOOK_RULES = {
@@ -140,12 +141,15 @@ export async function judgeDelivery(read: ReadDelivery, secret: string): Promise
   return [await signature(read, secret), body(read), headers(read)];
 }
 
-/** Replaces the webhook secret, whole or its base64 part, with the variable's name: a sender may echo it back. */
+/** Replaces the webhook secret, whole or its base64 part and in any encoding, with the variable's name: a sender may echo it back. */
 export function maskWebhookSecret(text: string, secret: string): string {
-  const key = secret.replace(/^whsec_/, '');
-  const masked = text.replaceAll(secret, '$WEBHOOK_SECRET');
-  return key.length >= 8 ? masked.replaceAll(key, '$WEBHOOK_SECRET') : masked;
+  return maskText(text, webhookSecrets(secret));
 }
+
+const webhookSecrets = (secret: string): Secret[] => {
+  const key = secret.replace(/^whsec_/, '');
+  return [[secret, '$WEBHOOK_SECRET'], ...(key.length >= 8 && key !== secret ? [[key, '$WEBHOOK_SECRET'] as const] : [])];
+};
 
 /** The delivery as the report shows it: what was posted where, and what the kit answered; a curl line that posts it again. */
 export function deliveryEvidence(
@@ -157,7 +161,7 @@ export function deliveryEvidence(
   const text = delivery.body === undefined ? undefined : new TextDecoder().decode(delivery.body);
   const mask = (value: string) => maskWebhookSecret(value, secret);
   const headers = Object.fromEntries(Object.entries(delivery.headers).filter(([name]) => !['host', 'connection', 'content-length', 'accept', 'accept-encoding', 'accept-language', 'sec-fetch-mode'].includes(name)).map(([name, value]) => [name, mask(value)]));
-  const request = { method: delivery.method, url: `${listenerUrl}${delivery.path}`, headers, ...(text === undefined ? {} : { body: mask(text.length > 2000 ? `${text.slice(0, 2000)}…` : text) }) };
+  const request = { method: delivery.method, url: `${listenerUrl}${delivery.path}`, headers, ...(text === undefined ? {} : { body: maskedExcerpt(text, webhookSecrets(secret), 2000) }) };
   return {
     request,
     response: { status: answered, contentType: 'application/json', bodyExcerpt: answered >= 200 && answered < 300 ? '{}' : JSON.stringify({ status: answered }) },
