@@ -30,7 +30,7 @@ describe('webhook listen --forward-to', () => {
     const listen = await listener({ forwardTo: new URL(`${receiver.url}/hooks`) });
     const event = exampleEvent('payout.status_changed');
     const body = JSON.stringify(event);
-    const signed = { ...standardSigned(body, { timestamp: Math.floor(Date.now() / 1000) }), 'X-Event-Type': event.type };
+    const signed: Record<string, string> = { ...standardSigned(body, { timestamp: Math.floor(Date.now() / 1000) }), 'X-Event-Type': event.type };
     const added = { Authorization: 'Bearer stolen', Cookie: 'session=admin', 'X-Internal-Admin': 'true' };
     const answer = await fetch(listen.url, {
       method: 'POST',
