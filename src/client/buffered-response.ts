@@ -1,4 +1,5 @@
 // A Response over a body the transport has already read in full, handed on without a second stream.
+import { parseJson } from './safe-json.js';
 
 // Note: marked pure so that bundlers which do not know TextDecoder can still drop this module when it is unused.
 const decoder = /* @__PURE__ */ new TextDecoder();
@@ -50,7 +51,7 @@ export class BufferedResponse extends Response {
   }
 
   override json(): Promise<any> {
-    if (this.#parsed === undefined || !this.#claim()) return this.text().then(JSON.parse);
+    if (this.#parsed === undefined || !this.#claim()) return this.text().then(parseJson);
     const parsed = this.#parsed;
     this.#parsed = undefined;
     return Promise.resolve(parsed);

@@ -5,6 +5,7 @@ import { idempotencyKeyMiddleware } from './idempotency.js';
 import { resolveOptions, type ClientOptions } from './options.js';
 import { withErrorBody } from './error-body.js';
 import { createScrubber, type Scrubber } from './redact.js';
+import { cleanResult } from './safe-json.js';
 import { createTransport } from './transport.js';
 import type { TypedClient } from './typed-client.js';
 import { canSetUserAgent } from './user-agent.js';
@@ -40,11 +41,12 @@ export function buildClient<Paths extends {}>(options: ClientOptions, setup: Var
 const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'] as const;
 
 // Note: openapi-fetch parses an error body as JSON, else text, whatever it is; each method's result goes through
-// withErrorBody so that `error` is a Problem or an UndocumentedErrorBody, as TypedClient types it.
+// withErrorBody so that `error` is a Problem or an UndocumentedErrorBody, as TypedClient types it. It parses those
+// bodies, and a 2xx body without Content-Length, with JSON.parse, so cleanResult takes the prototype keys out first.
 function describeErrorBodies(client: Record<(typeof METHODS)[number], (...args: never[]) => Promise<unknown>>, scrub: Scrubber): void {
   for (const method of METHODS) {
     const call = client[method];
-    client[method] = async (...args) => withErrorBody((await call(...args)) as { response: Response }, scrub);
+    client[method] = async (...args) => withErrorBody(cleanResult((await call(...args)) as { response: Response; data?: unknown; error?: unknown }), scrub);
   }
 }
 

@@ -4,6 +4,7 @@ import { ResponseParseError } from './errors/response-parse-error.js';
 import { ResponseTooLargeError } from './errors/response-too-large-error.js';
 import type { RequestErrorDetails } from './errors/request-error.js';
 import type { Scrubber } from './redact.js';
+import { parseJson as parseSafely } from './safe-json.js';
 import { readBounded } from '../shared/read-bounded.js';
 
 /** A response whose body has arrived in full: a Response over the bytes, and the bytes themselves. */
@@ -50,7 +51,7 @@ export async function readAnswer(response: Response, options: ReadOptions): Prom
 function parseJson(response: Response, bytes: Uint8Array, options: ReadOptions): unknown {
   const text = decoder.decode(bytes);
   try {
-    return JSON.parse(text);
+    return parseSafely(text);
   } catch {
     throw new ResponseParseError({
       ...options.details,
