@@ -595,7 +595,8 @@ return errors === 0;
 }
 validate74.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema33 = {"type":"object","maxProperties":50,"additionalProperties":true};
+const schema33 = {"type":"object","maxProperties":50,"propertyNames":{"pattern":"^[^\\x00-\\x1F\\x7F]*$","minLength":1,"maxLength":40},"additionalProperties":{"type":"string","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":500}};
+const pattern8 = new RegExp("^[^\\x00-\\x1F\\x7F]*$", "u");
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -618,14 +619,95 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key0 in data){
+const _errs1 = errors;
+if(typeof key0 === "string"){
+if(func1(key0) > 40){
+const err1 = {instancePath,schemaPath:"#/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key0};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+if(func1(key0) < 1){
+const err2 = {instancePath,schemaPath:"#/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",propertyName:key0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!pattern8.test(key0)){
+const err3 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\x00-\\x1F\\x7F]*$"},message:"must match pattern \""+"^[^\\x00-\\x1F\\x7F]*$"+"\"",propertyName:key0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+const err4 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+for(const key1 in data){
+let data0 = data[key1];
+if(typeof data0 === "string"){
+if(func1(data0) > 500){
+const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!pattern8.test(data0)){
+const err6 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\x00-\\x1F\\x7F]*$"},message:"must match pattern \""+"^[^\\x00-\\x1F\\x7F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }
@@ -784,7 +866,7 @@ validate59.evaluated = {"props":{"id":true,"type":true,"requested":true,"initial
 
 const schema34 = {"type":"object","required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"card_number":{"$ref":"#/components/schemas/CardNumber"},"card_holder":{"$ref":"#/components/schemas/ShortText"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
 const schema35 = {"type":"string","pattern":"^[0-9* ]{4,23}$","minLength":4,"maxLength":23};
-const pattern8 = new RegExp("^[0-9* ]{4,23}$", "u");
+const pattern10 = new RegExp("^[0-9* ]{4,23}$", "u");
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -817,7 +899,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(!pattern8.test(data)){
+if(!pattern10.test(data)){
 const err2 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9* ]{4,23}$"},message:"must match pattern \""+"^[0-9* ]{4,23}$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -844,7 +926,6 @@ return errors === 0;
 validate82.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema36 = {"type":"string","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":255};
-const pattern9 = new RegExp("^[^\\x00-\\x1F\\x7F]*$", "u");
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -867,7 +948,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!pattern9.test(data)){
+if(!pattern8.test(data)){
 const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^\\x00-\\x1F\\x7F]*$"},message:"must match pattern \""+"^[^\\x00-\\x1F\\x7F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -1302,10 +1383,10 @@ validate57.evaluated = {"props":{"data":true,"pagination":true},"dynamicProps":f
 export const validateProblem: SchemaValidator = validate92;
 const schema38 = {"type":"object","required":["type","title","status","code"],"properties":{"type":{"type":"string","format":"uri-reference","maxLength":2048},"title":{"type":"string","maxLength":255,"pattern":"^[^\\x00-\\x1F\\x7F]*$"},"status":{"type":"integer","format":"int32","minimum":400,"maximum":599},"detail":{"type":"string","maxLength":2048,"pattern":"^[^\\x00-\\x1F\\x7F]*$"},"instance":{"type":"string","format":"uri-reference","maxLength":2048},"code":{"type":"string","maxLength":64,"pattern":"^[a-z][a-z0-9_]{0,63}$"},"request_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9_.-]{1,128}$"},"errors":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/ProblemFieldError"}}}};
 const formats12 = /^(?:[a-z][a-z0-9+\-.]*:)?(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'"()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?(?:\?(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
-const pattern12 = new RegExp("^[a-z][a-z0-9_]{0,63}$", "u");
-const pattern13 = new RegExp("^[A-Za-z0-9_.-]{1,128}$", "u");
+const pattern14 = new RegExp("^[a-z][a-z0-9_]{0,63}$", "u");
+const pattern15 = new RegExp("^[A-Za-z0-9_.-]{1,128}$", "u");
 const schema39 = {"type":"object","required":["pointer","detail"],"properties":{"pointer":{"type":"string","maxLength":512,"pattern":"^(/[^/]*)*$"},"detail":{"type":"string","maxLength":1024,"pattern":"^[^\\x00-\\x1F\\x7F]*$"}}};
-const pattern14 = new RegExp("^(/[^/]*)*$", "u");
+const pattern16 = new RegExp("^(/[^/]*)*$", "u");
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1351,7 +1432,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(!pattern14.test(data0)){
+if(!pattern16.test(data0)){
 const err3 = {instancePath:instancePath+"/pointer",schemaPath:"#/properties/pointer/pattern",keyword:"pattern",params:{pattern: "^(/[^/]*)*$"},message:"must match pattern \""+"^(/[^/]*)*$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -1386,7 +1467,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(!pattern9.test(data1)){
+if(!pattern8.test(data1)){
 const err6 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/pattern",keyword:"pattern",params:{pattern: "^[^\\x00-\\x1F\\x7F]*$"},message:"must match pattern \""+"^[^\\x00-\\x1F\\x7F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -1524,7 +1605,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(!pattern9.test(data1)){
+if(!pattern8.test(data1)){
 const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/pattern",keyword:"pattern",params:{pattern: "^[^\\x00-\\x1F\\x7F]*$"},message:"must match pattern \""+"^[^\\x00-\\x1F\\x7F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -1604,7 +1685,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern9.test(data3)){
+if(!pattern8.test(data3)){
 const err15 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/pattern",keyword:"pattern",params:{pattern: "^[^\\x00-\\x1F\\x7F]*$"},message:"must match pattern \""+"^[^\\x00-\\x1F\\x7F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -1674,7 +1755,7 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(!pattern12.test(data5)){
+if(!pattern14.test(data5)){
 const err21 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,63}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
@@ -1709,7 +1790,7 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(!pattern13.test(data6)){
+if(!pattern15.test(data6)){
 const err24 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,128}$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
@@ -2025,7 +2106,7 @@ validate103.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false}
 
 const schema45 = {"type":"object","additionalProperties":false,"properties":{"fingerprint":{"$ref":"#/components/schemas/ShortText"},"ip_address":{"$ref":"#/components/schemas/IpAddress"},"user_agent":{"$ref":"#/components/schemas/UserAgent"}}};
 const schema46 = {"type":"string","pattern":"^[0-9A-Fa-f:.]{2,45}$","minLength":2,"maxLength":45};
-const pattern17 = new RegExp("^[0-9A-Fa-f:.]{2,45}$", "u");
+const pattern19 = new RegExp("^[0-9A-Fa-f:.]{2,45}$", "u");
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2058,7 +2139,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(!pattern17.test(data)){
+if(!pattern19.test(data)){
 const err2 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Fa-f:.]{2,45}$"},message:"must match pattern \""+"^[0-9A-Fa-f:.]{2,45}$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -2107,7 +2188,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!pattern9.test(data)){
+if(!pattern8.test(data)){
 const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^\\x00-\\x1F\\x7F]*$"},message:"must match pattern \""+"^[^\\x00-\\x1F\\x7F]*$"+"\""};
 if(vErrors === null){
 vErrors = [err1];

@@ -394,13 +394,13 @@ export interface components {
          */
         Timestamp: string;
         /**
-         * @description Free-form merchant data, returned as sent (stated: a free-form object). Assumed bound: at most 50 keys.
+         * @description Free-form merchant data, returned as sent (stated: a free-form object). Assumed bounds, as payment APIs bound theirs (Stripe: 50 keys, keys up to 40 characters, string values up to 500): at most 50 keys of 1 to 40 characters, each value a string of at most 500 characters, neither with control characters. Flat string values keep the depth at one level and a metadata object under 30 KB, and come back exactly as sent, where a JSON number such as 1e400 would not.
          * @example {
          *       "order_id": "order-1042"
          *     }
          */
         Metadata: {
-            [key: string]: unknown;
+            [key: string]: string;
         };
         /** @description The fields every payment shape shares (stated in the source's payment table). The shapes differ in their requisite, `updated_at`, `reason_code` and `finalized_at`; see Payment, PaymentWithReason and ConfirmedPayment. */
         PaymentCore: {

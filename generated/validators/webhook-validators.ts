@@ -420,7 +420,8 @@ return errors === 0;
 }
 validate77.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema33 = {"type":"object","maxProperties":50,"additionalProperties":true};
+const schema33 = {"type":"object","maxProperties":50,"propertyNames":{"pattern":"^[^\\x00-\\x1F\\x7F]*$","minLength":1,"maxLength":40},"additionalProperties":{"type":"string","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":500}};
+const pattern7 = new RegExp("^[^\\x00-\\x1F\\x7F]*$", "u");
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -437,6 +438,89 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length > 50){
 validate81.errors = [{instancePath,schemaPath:"#/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
+}
+else {
+for(const key0 in data){
+const _errs1 = errors;
+if(typeof key0 === "string"){
+if(func1(key0) > 40){
+const err0 = {instancePath,schemaPath:"#/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(func1(key0) < 1){
+const err1 = {instancePath,schemaPath:"#/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",propertyName:key0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+if(!pattern7.test(key0)){
+const err2 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\x00-\\x1F\\x7F]*$"},message:"must match pattern \""+"^[^\\x00-\\x1F\\x7F]*$"+"\"",propertyName:key0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+const err3 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate81.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid0){
+for(const key1 in data){
+let data0 = data[key1];
+const _errs3 = errors;
+if(errors === _errs3){
+if(typeof data0 === "string"){
+if(func1(data0) > 500){
+validate81.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+else {
+if(!pattern7.test(data0)){
+validate81.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\x00-\\x1F\\x7F]*$"},message:"must match pattern \""+"^[^\\x00-\\x1F\\x7F]*$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate81.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
 }
 }
 else {
@@ -610,7 +694,7 @@ validate64.evaluated = {"props":{"id":true,"type":true,"requested":true,"initial
 
 const schema34 = {"type":"object","required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"card":{"$ref":"#/components/schemas/CardNumber"},"holder":{"$ref":"#/components/schemas/ShortText"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
 const schema35 = {"type":"string","pattern":"^[0-9* ]{4,23}$","minLength":4,"maxLength":23};
-const pattern7 = new RegExp("^[0-9* ]{4,23}$", "u");
+const pattern9 = new RegExp("^[0-9* ]{4,23}$", "u");
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -634,7 +718,7 @@ validate86.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",
 return false;
 }
 else {
-if(!pattern7.test(data)){
+if(!pattern9.test(data)){
 validate86.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9* ]{4,23}$"},message:"must match pattern \""+"^[0-9* ]{4,23}$"+"\""}];
 return false;
 }
@@ -652,7 +736,6 @@ return errors === 0;
 validate86.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema36 = {"type":"string","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":255};
-const pattern8 = new RegExp("^[^\\x00-\\x1F\\x7F]*$", "u");
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -671,7 +754,7 @@ validate88.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",
 return false;
 }
 else {
-if(!pattern8.test(data)){
+if(!pattern7.test(data)){
 validate88.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^\\x00-\\x1F\\x7F]*$"},message:"must match pattern \""+"^[^\\x00-\\x1F\\x7F]*$"+"\""}];
 return false;
 }
@@ -1857,7 +1940,7 @@ validate148.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false}
 
 const schema51 = {"type":"object","additionalProperties":false,"properties":{"fingerprint":{"$ref":"#/components/schemas/ShortText"},"ip_address":{"$ref":"#/components/schemas/IpAddress"},"user_agent":{"$ref":"#/components/schemas/UserAgent"}}};
 const schema52 = {"type":"string","pattern":"^[0-9A-Fa-f:.]{2,45}$","minLength":2,"maxLength":45};
-const pattern9 = new RegExp("^[0-9A-Fa-f:.]{2,45}$", "u");
+const pattern11 = new RegExp("^[0-9A-Fa-f:.]{2,45}$", "u");
 
 function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1881,7 +1964,7 @@ validate154.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength"
 return false;
 }
 else {
-if(!pattern9.test(data)){
+if(!pattern11.test(data)){
 validate154.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Fa-f:.]{2,45}$"},message:"must match pattern \""+"^[0-9A-Fa-f:.]{2,45}$"+"\""}];
 return false;
 }
@@ -1917,7 +2000,7 @@ validate156.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength"
 return false;
 }
 else {
-if(!pattern8.test(data)){
+if(!pattern7.test(data)){
 validate156.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^\\x00-\\x1F\\x7F]*$"},message:"must match pattern \""+"^[^\\x00-\\x1F\\x7F]*$"+"\""}];
 return false;
 }

@@ -72,7 +72,10 @@ function objectArbitrary(schema: Schema, deref: Deref, depth: number): fc.Arbitr
   const names = Object.keys(properties).filter((name) => depth < MAX_DEPTH || required.has(name));
   if (names.length === 0 && schema.additionalProperties !== false && depth < MAX_DEPTH) {
     const key = fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/);
-    return fc.dictionary(key, fc.oneof(fc.string({ maxLength: 16 }), fc.integer({ min: 0, max: 1000 })), { maxKeys: 3 });
+    // Note: values follow additionalProperties when it is a schema (metadata takes strings only), so they stay valid.
+    const extra = schema.additionalProperties;
+    const value = typeof extra === 'object' && extra !== null ? arbitraryOf(extra as Schema, deref, depth + 1) : fc.oneof(fc.string({ maxLength: 16 }), fc.integer({ min: 0, max: 1000 }));
+    return fc.dictionary(key, value, { maxKeys: 3 });
   }
   const record = Object.fromEntries(names.map((name) => [name, arbitraryOf(properties[name] as Schema, deref, depth + 1)]));
   return fc.record(record, { requiredKeys: names.filter((name) => required.has(name)) }) as fc.Arbitrary<Record<string, unknown>>;

@@ -62,6 +62,26 @@ describe('validateRequest', () => {
     expect(rejected(list(query))).toEqual({ ok: false, status: 422, code: 'validation_failed', violations: [{ in: 'query', pointer: '/limit', detail }] });
   });
 
+  it('holds metadata to its bounds: 50 keys of 1 to 40 characters, string values of at most 500', () => {
+    const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`.padEnd(40, 'x'), 'v'.repeat(500)]));
+    expect(create({ ...PAYMENT, metadata: fifty }).ok).toBe(true);
+    const { status, code, violations } = rejected(create({ ...PAYMENT, metadata: { ...fifty, one_more: 'v' } }));
+    expect({ status, code, violations }).toEqual({ status: 422, code: 'validation_failed', violations: [{ in: 'body', pointer: '/metadata', detail: 'Must have at most 50 properties.' }] });
+    const long = 'k'.repeat(41);
+    expect(rejected(create({ ...PAYMENT, metadata: { [long]: 'v' } })).violations).toEqual([
+      { in: 'body', pointer: `/metadata/${long}`, detail: `Property name "${long}" must be a string of at most 40 characters.` },
+    ]);
+    expect(rejected(create({ ...PAYMENT, metadata: { note: 'v'.repeat(501) } })).violations).toEqual([{ in: 'body', pointer: '/metadata/note', detail: 'Must be a string of at most 500 characters.' }]);
+    expect(rejected(create({ ...PAYMENT, metadata: { count: 1 } })).violations).toEqual([{ in: 'body', pointer: '/metadata/count', detail: 'Must be a string.' }]);
+  });
+
+  it('answers metadata nested 40,000 deep with 422 naming its first level, without overflowing the stack', () => {
+    const depth = 40_000;
+    const body = `{"amount":"1.00","currency":"EUR","requisite":{"type":"card"},"metadata":${'{"a":'.repeat(depth)}"x"${'}'.repeat(depth)}}`;
+    const { status, code, violations } = rejected(create(body));
+    expect({ status, code, violations }).toEqual({ status: 422, code: 'validation_failed', violations: [{ in: 'body', pointer: '/metadata/a', detail: 'Must be a string.' }] });
+  });
+
   it('reads query parameters as integers, fills in defaults and checks enums', () => {
     expect(list('limit=100&offset=40&status=pending&unknown=1')).toEqual({
       ok: true,
