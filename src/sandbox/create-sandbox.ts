@@ -2,7 +2,7 @@
 // file around it, served in-process (`fetch`) or over HTTP (`listen`).
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
-import { addEndpoint, createStore, type SandboxStore, type TenantState } from './core/index.js';
+import { addEndpoint, createStore, forgetUnanswered, type SandboxStore, type TenantState } from './core/index.js';
 import { createClockRunner } from './clock-runner.js';
 import { createFaultBook } from './control/fault-book.js';
 import { createFaultInterceptor } from './control/fault-intercept.js';
@@ -66,6 +66,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const { now: wallNow, onError } = settings;
   const store = createStore({ clock: settings.clock, seed: settings.seed, start: settings.start, retryCompression: settings.retryCompression, wallNow });
   const loaded = settings.stateFile === undefined ? undefined : loadState(settings.stateFile);
+  // Note: a keyed call in progress when the file was saved ended with that process; its key must not answer 409 for ever.
+  if (loaded) for (const tenant of loaded.tenants.values()) forgetUnanswered(tenant);
   if (loaded) store.restore(loaded.tenants);
   const keys = createKeyMemory(loaded?.keys);
 

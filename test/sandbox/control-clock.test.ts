@@ -5,8 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeState } from '../../src/sandbox/persistence/state-file.js';
+import { createSandboxControlClient } from '../../src/sandbox/index.js';
 import { controlA, controlB, controlSandbox } from './control-fixtures.js';
-import { call, clientA, clientB, HOOK_URL, paymentBody, receiver } from './fixtures.js';
+import { call, clientA, clientB, HOOK_URL, ORIGIN, paymentBody, receiver } from './fixtures.js';
 
 const A = { authorization: 'Bearer token-a' };
 const dir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-control-'));
@@ -111,6 +112,55 @@ describe('the optional Idempotency-Key', () => {
     expect((await controlA(sandbox).GET('/_sandbox/clock')).data?.data.now).toBe('2026-01-04T00:00:00Z');
   });
 
+  it('keeps the key of an advance still running past its own retention: a retry is 409, and after the answer replays', async () => {
+    const late = heldPastADay();
+    const sandbox = late.sandbox;
+    await clientA(sandbox).POST('/payments', { body: paymentBody() });
+    const headers = { ...A, 'idempotency-key': 'adv-running' };
+    const first = call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 3 * 86_400 });
+    await late.holding;
+    const retry = call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 3 * 86_400 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    late.release();
+    const [answered, retried] = await Promise.all([first, retry]);
+    expect([retried.status, (await retried.json()).code]).toEqual([409, 'idempotency_request_in_progress']);
+    const replay = await call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 3 * 86_400 });
+    expect([answered.status, replay.status, replay.headers.get('idempotent-replayed')]).toEqual([200, 200, 'true']);
+    expect(await replay.json()).toEqual(await answered.json());
+    expect((await controlA(sandbox).GET('/_sandbox/clock')).data?.data.now).toBe('2026-01-04T00:00:00Z');
+  });
+
+  it('lets the control client retry a timed-out advance with its key: the clock moves once', async () => {
+    const late = heldPastADay();
+    await clientA(late.sandbox).POST('/payments', { body: paymentBody() });
+    const handled: Promise<Response>[] = [];
+    const seen: (number | string)[] = [];
+    // Note: each request runs to its end in the sandbox whatever the client does, as over HTTP; the client's time-out
+    // of the first is let through only once the advance holds past a day, so the retry finds the clock there.
+    const fetch = async (request: Request) => {
+      const copy = new Request(request.url, { method: request.method, headers: request.headers, body: await request.text() });
+      const inner = late.sandbox.fetch(copy);
+      const n = handled.push(inner);
+      const timedOut = new Promise<never>((_, reject) =>
+        request.signal.addEventListener('abort', () => void late.holding.then(() => reject(request.signal.reason)), { once: true }));
+      const settled = Promise.race([inner, timedOut]);
+      settled.then((r) => seen.push(r.status), () => seen.push('timeout')).finally(() => n === 2 && late.release());
+      return settled;
+    };
+    let waits = 0;
+    const control = createSandboxControlClient({
+      baseUrl: ORIGIN, accessToken: 'token-a', fetch, timeoutMs: 200,
+      // Note: the second wait lasts until the first request has been answered, so the third attempt finds its answer.
+      retry: { attempts: 3, jitter: false, sleep: async () => void (waits++ > 0 && (await handled[0])) },
+    });
+    const { data, response } = await control.POST('/_sandbox/clock/advance', { body: { seconds: 3 * 86_400 } });
+    await Promise.allSettled(handled);
+    // Note: the retry is 409 unless a loaded machine let its own time-out pass first; either way the third replays.
+    expect([seen.length, seen[0], seen[2]]).toEqual([3, 'timeout', 200]);
+    expect([response.headers.get('idempotent-replayed'), data?.data.now, data?.data.advanced_by]).toEqual(['true', '2026-01-04T00:00:00Z', 259_200]);
+    expect((await controlA(late.sandbox).GET('/_sandbox/clock')).data?.data.now).toBe('2026-01-04T00:00:00Z');
+  });
+
   it('answers 422 idempotency_key_reused to another body, and runs without a key every time', async () => {
     const sandbox = controlSandbox();
     const headers = { ...A, 'idempotency-key': 'adv-2' };
@@ -158,6 +208,25 @@ describe('the optional Idempotency-Key', () => {
     expect([other.status, other.headers.get('idempotent-replayed'), (await other.json()).data.now]).toEqual([200, null, '2026-01-01T00:02:00Z']);
   });
 });
+
+/**
+ * A sandbox whose receiver fails every delivery (retried on the contract's own schedule) until token-a's clock has run
+ * more than a day, then holds the next one until released: an advance of days is still running past its key's retention.
+ */
+function heldPastADay() {
+  let release!: () => void;
+  let reached!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const holding = new Promise<void>((resolve) => (reached = resolve));
+  const fetch = async () => {
+    if (sandbox.now({ accessToken: 'token-a' }).getTime() <= Date.UTC(2026, 0, 2)) return new Response(null, { status: 500 });
+    reached();
+    await held;
+    return new Response(null, { status: 204 });
+  };
+  const sandbox = controlSandbox({ webhookUrls: [HOOK_URL], fetch, retryCompression: 1 });
+  return { sandbox, holding, release };
+}
 
 describe('resetTenant', () => {
   it('clears the tenant alone: objects, events, endpoints, faults and clock; ids start again from the seed', async () => {

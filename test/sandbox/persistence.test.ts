@@ -6,7 +6,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, StateFileError } from '../../src/sandbox/index.js';
 import { encodeState } from '../../src/sandbox/persistence/state-file.js';
-import { clientA, clientB, newSandbox, paymentBody } from './fixtures.js';
+import { beginIdempotent, fingerprint } from '../../src/sandbox/core/index.js';
+import { call, clientA, clientB, newSandbox, paymentBody } from './fixtures.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-state-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,6 +33,20 @@ describe('the state file', () => {
     // Note: the seeded ids go on where they stopped, so no id is issued twice.
     const next = (await clientA(second).POST('/payments', { body: paymentBody() })).data!.data;
     expect(next.id).not.toBe(payment.id);
+  });
+
+  it('forgets a key whose request was still running when the file was saved, so that its retry runs rather than 409', async () => {
+    const file = stateFile();
+    const first = newSandbox({ stateFile: file });
+    const tenant = first.store.tenant(first.tenantId({ accessToken: 'token-a' }));
+    const body = { seconds: 60 };
+    beginIdempotent(tenant, '_sandbox:advanceClock', 'k-running', fingerprint({ params: {}, body }), first.store.now(tenant.id));
+    await clientA(first).POST('/payments', { body: paymentBody() });
+    await first.close();
+
+    const second = newSandbox({ stateFile: file });
+    const retry = await call(second, 'POST', '/_sandbox/clock/advance', { authorization: 'Bearer token-a', 'idempotency-key': 'k-running' }, body);
+    expect([retry.status, (await retry.json()).data.now]).toEqual([200, '2026-01-01T00:01:00Z']);
   });
 
   it('saves before answering, by writing a new file and renaming it over the old one', async () => {

@@ -112,6 +112,6 @@ export function execute<C extends Command>(tenant: TenantState, command: C, now:
     releaseIdempotent(tenant, command.type, key);
     throw error;
   }
-  completeIdempotent(tenant, command.type, key, handled.answer);
+  completeIdempotent(tenant, command.type, key, handled.answer, at);
   return done(handled.answer, handled.changes);
 }

@@ -1,5 +1,5 @@
 // Idempotency-Key as the contract states it: scoped to the tenant and the operation, kept 24 hours on the tenant's
-// clock; the same body replays the first answer, another body is 422, a key still in progress is 409.
+// clock from the answer; the same body replays the first answer, another body is 422, a key still in progress is 409.
 import { hash } from 'node:crypto';
 import { configure } from 'safe-stable-stringify';
 import { failure, type Answer } from './answer.js';
@@ -12,7 +12,7 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** What is kept for one key. */
 export interface IdempotencyRecord {
   fingerprint: string;
-  /** When the record is forgotten, on the tenant's clock (ms). */
+  /** When the record is forgotten, on the tenant's clock (ms): the retention after the answer; Infinity while in progress. */
   expires: number;
   /** The first answer, frozen (its body shares the record version it returned); absent while still in progress. */
   answer?: Answer;
@@ -30,13 +30,20 @@ export function fingerprint(value: unknown): string {
 
 const scoped = (operation: string, key: string) => `${operation}\u0000${key}`;
 
-/** Forgets every record whose retention has run out. */
+/** Forgets every answered record whose retention has run out; a record in progress stays, however far the clock moved. */
 export function pruneIdempotency(tenant: TenantState, now: number): void {
-  // Note: records are inserted as time moves forward, so the Map's order is also expiry order.
+  // Note: an answered record is moved to the end when it is answered and the clock never goes back, so answered records
+  // are in expiry order; records in progress (a control call awaiting its advance) are passed over.
   for (const [key, record] of tenant.idempotency) {
+    if (!record.answer) continue;
     if (record.expires > now) break;
     tenant.idempotency.delete(key);
   }
+}
+
+/** Forgets every record still in progress: after a restart from the state file, no request holds them any more. */
+export function forgetUnanswered(tenant: TenantState): void {
+  for (const [key, record] of tenant.idempotency) if (!record.answer) tenant.idempotency.delete(key);
 }
 
 /** Looks a key up: the answer to give at once (replay, 409, 422), or `proceed` after marking the key in progress. */
@@ -44,7 +51,7 @@ export function beginIdempotent(tenant: TenantState, operation: string, key: str
   pruneIdempotency(tenant, now);
   const record = tenant.idempotency.get(scoped(operation, key));
   if (!record) {
-    tenant.idempotency.set(scoped(operation, key), { fingerprint: print, expires: now + IDEMPOTENCY_RETENTION_MS, answer: undefined });
+    tenant.idempotency.set(scoped(operation, key), { fingerprint: print, expires: Infinity, answer: undefined });
     return { kind: 'proceed' };
   }
   if (record.fingerprint !== print) {
@@ -56,10 +63,16 @@ export function beginIdempotent(tenant: TenantState, operation: string, key: str
   return { kind: 'answer', answer: { ...record.answer, replayed: true } };
 }
 
-/** Keeps the first answer of a key, for replays. */
-export function completeIdempotent(tenant: TenantState, operation: string, key: string, answer: Answer): void {
-  const record = tenant.idempotency.get(scoped(operation, key));
-  if (record) record.answer = deepFreeze(answer);
+/** Keeps the first answer of a key, for replays, for the retention from `now` (the answer's time on the tenant's clock). */
+export function completeIdempotent(tenant: TenantState, operation: string, key: string, answer: Answer, now: number): void {
+  const scope = scoped(operation, key);
+  const record = tenant.idempotency.get(scope);
+  if (!record) return;
+  record.answer = deepFreeze(answer);
+  record.expires = now + IDEMPOTENCY_RETENTION_MS;
+  // Note: to the end of the Map, which keeps answered records in expiry order for pruneIdempotency.
+  tenant.idempotency.delete(scope);
+  tenant.idempotency.set(scope, record);
 }
 
 /** Forgets a key whose first request ended without an answer worth replaying (it failed inside the service). */
