@@ -6,6 +6,10 @@ import { clockNow, runDue, type StatusChange, type TenantState } from './core/in
 import { moveClock } from './core/clock.js';
 import { peekTimer } from './core/timers.js';
 import type { DeliveryRunner } from './delivery/runner.js';
+import { ClockAdvanceError } from './clock-advance-error.js';
+
+/** The most one advance may move a clock: 365 days, the bound of AdvanceClockRequest's `seconds` and of sandbox.advance(). */
+export const MAX_ADVANCE_SECONDS = 31_536_000;
 
 /** What the clock runner needs. */
 export interface ClockRunnerSettings {
@@ -28,7 +32,10 @@ export interface Advanced {
 
 /** Advances and ticks, one at a time per tenant, and the ticker of real clocks. */
 export interface ClockRunner {
-  /** Moves the tenant's clock forward by `seconds`, running and delivering everything that falls due, in order. */
+  /**
+   * Moves the tenant's clock forward by `seconds`, running and delivering everything that falls due, in order; rejects
+   * with ClockAdvanceError, the clock unmoved, outside 0 to MAX_ADVANCE_SECONDS.
+   */
   advance(tenant: string, seconds: number): Promise<Advanced>;
   /** Runs and delivers what is due on the tenant's clock now. */
   tick(tenant: string): Promise<StatusChange[]>;
@@ -59,7 +66,8 @@ export function createClockRunner(settings: ClockRunnerSettings): ClockRunner {
   };
 
   const advance = (id: string, seconds: number) => {
-    if (!Number.isFinite(seconds) || seconds < 0) return Promise.reject(new RangeError(`A clock moves forward by a finite number of seconds, 0 or more; got ${seconds}`));
+    // Note: a clock moved past what a Date holds answers 500 until reset, so the JS API keeps the control API's bound.
+    if (!(typeof seconds === 'number' && seconds >= 0 && seconds <= MAX_ADVANCE_SECONDS)) return Promise.reject(new ClockAdvanceError(seconds, MAX_ADVANCE_SECONDS));
     return serial(id, async () => {
       const tenant = settings.open(id);
       let left = Math.round(seconds * 1000);

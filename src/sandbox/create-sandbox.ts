@@ -44,7 +44,7 @@ export interface Sandbox {
   listen(options?: ListenOptions): Promise<{ url: string }>;
   /** Stops the server and the ticker, and waits for deliveries in flight and the last save. */
   close(): Promise<void>;
-  /** Moves a tenant's clock forward by `seconds`, running and delivering what falls due; resolves when all is sent. */
+  /** Moves a tenant's clock forward by `seconds` (0 to 365 days, else ClockAdvanceError), running and delivering what falls due; resolves when all is sent. */
   advance(tenant: SandboxTenant, seconds: number): Promise<void>;
   /** A tenant's clock, now. */
   now(tenant: SandboxTenant): Date;

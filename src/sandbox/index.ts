@@ -7,6 +7,7 @@ export { CONTROL_PREFIX, type ControlRoutes } from './http/control.js';
 export { contractValidators } from './http/contract-validators.js';
 export type { SandboxRuntime } from './runtime.js';
 export { StateFileError } from './persistence/state-file.js';
+export { ClockAdvanceError } from './clock-advance-error.js';
 export {
   createSandboxControlClient,
   type SandboxBearerCredentials,

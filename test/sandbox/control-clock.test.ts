@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeState } from '../../src/sandbox/persistence/state-file.js';
-import { createSandboxControlClient } from '../../src/sandbox/index.js';
+import { ClockAdvanceError, createSandboxControlClient } from '../../src/sandbox/index.js';
 import { controlA, controlB, controlSandbox } from './control-fixtures.js';
 import { call, clientA, clientB, HOOK_URL, ORIGIN, paymentBody, receiver } from './fixtures.js';
 
@@ -89,6 +89,20 @@ describe('advanceClock', () => {
     expect([typed.status, problem.code, problem.errors[0].pointer]).toEqual([400, 'bad_request', '/Content-Type']);
     const missing = await call(sandbox, 'POST', '/_sandbox/clock/advance', A);
     expect([missing.status, (await missing.json()).errors]).toEqual([422, [{ pointer: '', detail: 'A request body is required.' }]]);
+  });
+});
+
+describe('sandbox.advance', () => {
+  it.each([9e12, 31_536_001, -1, Number.NaN, Infinity])('refuses %d as the control API does, with ClockAdvanceError, and the clock still works', async (seconds) => {
+    const sandbox = controlSandbox();
+    const tenant = { accessToken: 'token-a' };
+    const refused = await sandbox.advance(tenant, seconds).then(() => undefined, (error: unknown) => error);
+    expect(refused).toBeInstanceOf(ClockAdvanceError);
+    expect(refused).toMatchObject({ name: 'ClockAdvanceError', seconds, message: expect.stringContaining(`by 0 to 31536000 seconds (365 days) at a time, as POST /_sandbox/clock/advance does; got ${seconds}. The clock did not move`) });
+    expect((await controlA(sandbox).GET('/_sandbox/clock')).data?.data.now).toBe('2026-01-01T00:00:00Z');
+    await sandbox.advance(tenant, 31_536_000);
+    const { data, response } = await controlA(sandbox).GET('/_sandbox/clock');
+    expect([response.status, data?.data.now]).toEqual([200, '2027-01-01T00:00:00Z']);
   });
 });
 

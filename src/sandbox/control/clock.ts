@@ -1,12 +1,10 @@
 // The tenant's clock (retrieveClock, advanceClock) and resetting the tenant (resetTenant).
+import { MAX_ADVANCE_SECONDS } from '../clock-runner.js';
 import { iso } from '../core/index.js';
 import type { SandboxRuntime } from '../runtime.js';
 import { integer } from './checks.js';
 import type { ControlOperation } from './handler.js';
 import { dataReply, noContent } from './reply.js';
-
-/** The most an advance may move a clock: 365 days (AdvanceClockRequest). */
-export const MAX_ADVANCE_SECONDS = 31_536_000;
 
 const clockOf = (runtime: SandboxRuntime, tenant: string) => ({ now: iso(runtime.store.now(tenant)), mode: runtime.open(tenant).clock.mode });
 
