@@ -23,7 +23,7 @@ const MB = 2 ** 20;
 const bin = (name) => path.join(root, 'bin', name);
 /** The commands users run, from the package's dist. */
 const COMMANDS = {
-  sandbox: (port) => [bin('merchant-payments-sandbox.mjs'), '--port', String(port), '--clock', 'manual', '--webhook-secret', SECRET],
+  sandbox: (port) => [bin('merchant-payments-sandbox.mjs'), '--port', String(port), '--clock', 'manual'],
   prism: (port) => [bin('merchant-payments-mock.mjs'), '--variant', 'b', '--port', String(port)],
   // Note: until createSandbox validates by default, the bin does not; this runs the same createSandbox().listen() with
   // the contract's validators passed in, so that the figures are those of a validating sandbox.
@@ -57,7 +57,7 @@ function freePort() {
 /** Starts one of COMMANDS; stop() sends SIGTERM to its pid (SIGKILL after 5 s) and resolves once it has exited. */
 async function start(name) {
   const port = await freePort();
-  const child = spawn(process.execPath, COMMANDS[name](port), { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+  const child = spawn(process.execPath, COMMANDS[name](port), { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0', WEBHOOK_SECRET: SECRET } });
   let output = '';
   const keep = (chunk) => { output = (output + chunk).slice(-4000); };
   child.stdout.on('data', keep);

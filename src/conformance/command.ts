@@ -13,8 +13,8 @@ import { WEBHOOK_SECRET_ENV } from './webhooks.js';
 const NAME = 'merchant-payments-conformance';
 const FORMATS = { json: toJson, junit: toJunit } as const;
 const usage = `usage: merchant-payments conformance --variant a|b --base-url <url> [--only <stage>[,<stage>...]] [--seed <n>]
-                                     [--requests <n>] [--sandbox] [--webhook-port <port>] [--webhook-secret <whsec>]
-                                     [--webhook-wait <s>] [--report json|junit <file>]...
+                                     [--requests <n>] [--sandbox] [--webhook-port <port>] [--webhook-wait <s>]
+                                     [--report json|junit <file>]...
    or: ${NAME} (the same flags)
 
 Checks a running server of one variant against the contract and prints a report: each failed check with the rule it
@@ -38,15 +38,14 @@ enforces, the request, the response and a curl line that repeats it (credentials
                            registers its webhook endpoint, so that every transition, retries and the server's own
                            processing happen during the run
   --webhook-port <port>    the port on 127.0.0.1 the webhooks stage listens on; 0 takes a free one (default 4030)
-  --webhook-secret <whsec> the whsec_ secret deliveries are signed with (prefer ${WEBHOOK_SECRET_ENV}, which stays out of
-                           shell history); with --sandbox and none given, the endpoint the kit registers gets its own
   --webhook-wait <s>       how long to wait for the event of a status change, in seconds (default 10)
   --report json|junit <f>  also write the report to file <f> as JSON or JUnit XML (repeat for both)
 
 Credentials, from the environment only:
   Variant A  ${ENV.accessToken}
   Variant B  ${ENV.publicKey} and ${ENV.secretKey}
-  Webhooks   ${WEBHOOK_SECRET_ENV} (the endpoint's whsec_ signing secret; not needed with --sandbox)
+  Webhooks   ${WEBHOOK_SECRET_ENV} (the endpoint's whsec_ signing secret; with --sandbox and none set, the endpoint
+             the kit registers gets its own)
 
 Exit codes: 0 every check passed; 1 a check failed (a server that does not answer fails too), or a report file
 could not be written; 2 usage error (an unknown or malformed flag, an unknown stage, missing credentials, no webhook
@@ -100,7 +99,6 @@ export async function main(args: string[]): Promise<number> {
       report: { type: 'string', multiple: true },
       sandbox: { type: 'boolean' },
       'webhook-port': { type: 'string' },
-      'webhook-secret': { type: 'string' },
       'webhook-wait': { type: 'string' },
     },
   });
@@ -129,7 +127,6 @@ export async function main(args: string[]): Promise<number> {
       requests: integer('requests', flags.requests, 20),
       sandbox: flags.sandbox ?? false,
       webhookPort: flags['webhook-port'] === undefined ? undefined : integer('webhook-port', flags['webhook-port'], 0),
-      webhookSecret: flags['webhook-secret'],
       webhookWaitMs: seconds('webhook-wait', flags['webhook-wait']),
       onProgress: process.stderr.isTTY ? showProgress : undefined,
     });

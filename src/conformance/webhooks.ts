@@ -89,13 +89,13 @@ function secretOf(session: Session): string | undefined {
   const given = session.options.webhookSecret ?? process.env[WEBHOOK_SECRET_ENV];
   if (given === undefined || given === '') {
     if (session.options.sandbox) return undefined;
-    throw new ConformanceUsageError(`the webhooks stage needs the endpoint's signing secret: --webhook-secret or ${WEBHOOK_SECRET_ENV}, or --sandbox for the kit to register an endpoint of its own`);
+    throw new ConformanceUsageError(`the webhooks stage needs the endpoint's signing secret: set ${WEBHOOK_SECRET_ENV} (or the webhookSecret option), or pass --sandbox for the kit to register an endpoint of its own`);
   }
   try {
     secretKey(given);
   } catch (error) {
     // Note: the verifier's message names the problem, never the secret.
-    throw new ConformanceUsageError(`the webhook secret (--webhook-secret or ${WEBHOOK_SECRET_ENV}) is not usable: ${(error as Error).message}`);
+    throw new ConformanceUsageError(`the webhook secret (${WEBHOOK_SECRET_ENV} or the webhookSecret option) is not usable: ${(error as Error).message}`);
   }
   return given;
 }

@@ -1,7 +1,7 @@
 // merchant-payments sandbox (alias merchant-payments-sandbox): the stateful sandbox of both variants as a command. The
 // dispatcher and bin/merchant-payments-sandbox.mjs call main; tests run this file with tsx.
 //   merchant-payments sandbox [--port <port>] [--host <host>] [--clock real|manual] [--seed <seed>] [--state <file>]
-//                             [--webhook-url <url>]... [--webhook-secret <whsec_…>] [-- <command> [args...]]
+//                             [--webhook-url <url>]... [-- <command> [args...]]   (the secret from WEBHOOK_SECRET)
 // With a command after `--`, the sandbox runs only while the command does, and the exit code is the command's.
 import { isEntry, runCommand } from '../cli/entry.js';
 import { parseCommandLine } from '../cli/parse-flags.js';
@@ -14,8 +14,7 @@ const NAME = 'merchant-payments-sandbox';
 const URL_VARIABLE = 'MERCHANT_PAYMENTS_SANDBOX_URL';
 const SECRET_VARIABLE = 'WEBHOOK_SECRET';
 const usage = `usage: merchant-payments sandbox [--port <port>] [--host <host>] [--clock real|manual] [--seed <seed>]
-                                 [--state <file>] [--webhook-url <url>]... [--webhook-secret <secret>]
-                                 [-- <command> [args...]]
+                                 [--state <file>] [--webhook-url <url>]... [-- <command> [args...]]
    or: ${NAME} (the same flags)
 
 Serves a stateful sandbox of both variants on one port: Variant A at /payments… (Authorization: Bearer <token>),
@@ -29,11 +28,12 @@ Variant B at /merchant/v1/… (X-Public-Key and X-Secret-Key). Each token or pub
   --state <file>          load the state from <file> at start and save it there after every change; a file that
                           is not a sandbox state file stops start-up and is left as it is
   --webhook-url <url>     send every tenant's status-change webhooks to <url> (repeat for several)
-  --webhook-secret <s>    the whsec_ secret webhooks are signed with; prefer ${SECRET_VARIABLE}, which stays out of
-                          shell history. With neither, a new secret is generated and printed once.
   -- <command>            run <command> once the sandbox listens, with ${URL_VARIABLE} set (and ${SECRET_VARIABLE}
                           when the secret was generated), in a process group of its own; when it exits, stop what it
                           left running and the sandbox, and exit with its code. SIGINT, SIGTERM and SIGHUP are passed on.
+
+The whsec_ secret webhooks are signed with comes from ${SECRET_VARIABLE} only (a flag would show in ps and shell
+history); without it, a new secret is generated and printed once.
 
 Exit codes: 0 stopped by SIGINT, SIGTERM or SIGHUP (without a command); with a command, the command's code (128 + n
 when a signal n ended it, 127 when it could not be started); 1 the sandbox could not start (port in use, unusable
@@ -57,14 +57,13 @@ export async function main(args: string[]): Promise<void> {
       seed: { type: 'string' },
       state: { type: 'string' },
       'webhook-url': { type: 'string', multiple: true },
-      'webhook-secret': { type: 'string' },
     },
   });
   const port = Number(flags.port ?? 4020);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a TCP port from 0 to 65535, got "${flags.port}"`);
   const clock = flags.clock ?? 'real';
   if (clock !== 'real' && clock !== 'manual') fail(`--clock must be "real" or "manual", got "${clock}"`);
-  const given = flags['webhook-secret'] ?? process.env[SECRET_VARIABLE];
+  const given = process.env[SECRET_VARIABLE];
   const webhookSecret = given ?? generateWebhookSecret();
 
   let sandbox: Sandbox;

@@ -47,7 +47,7 @@ describe('merchant-payments-conformance', () => {
   it('documents its flags, credentials and exit codes in --help', async () => {
     const { code, stdout } = await run(['--help'], clean);
     expect(code).toBe(0);
-    for (const text of ['--variant a|b', '--base-url', '--only', '--seed', '--requests', '--report json|junit', '--sandbox', '--webhook-port', '--webhook-secret', '--webhook-wait', 'webhooks: listens', 'PAYMENTS_ACCESS_TOKEN', 'PAYMENTS_SECRET_KEY', 'WEBHOOK_SECRET', 'Exit codes: 0']) expect(stdout).toContain(text);
+    for (const text of ['--variant a|b', '--base-url', '--only', '--seed', '--requests', '--report json|junit', '--sandbox', '--webhook-port', '--webhook-wait', 'webhooks: listens', 'PAYMENTS_ACCESS_TOKEN', 'PAYMENTS_SECRET_KEY', 'WEBHOOK_SECRET', 'Exit codes: 0']) expect(stdout).toContain(text);
   });
 
   it.each([
@@ -94,7 +94,7 @@ describe('merchant-payments-conformance', () => {
 
   it('exits 2 when the webhooks stage has no secret and no --sandbox to register one', async () => {
     const { code, stderr } = await run(['--variant', 'a', '--base-url', 'http://127.0.0.1:9', '--only', 'webhooks', '--webhook-port', '0'], { ...withA, WEBHOOK_SECRET: undefined });
-    expect(stderr).toMatch(/needs the endpoint's signing secret: --webhook-secret or WEBHOOK_SECRET, or --sandbox/);
+    expect(stderr).toMatch(/needs the endpoint's signing secret: set WEBHOOK_SECRET \(or the webhookSecret option\), or pass --sandbox/);
     expect(code).toBe(2);
   });
 

@@ -87,7 +87,7 @@ describe('the webhooks stage', () => {
     const saved = process.env.WEBHOOK_SECRET;
     delete process.env.WEBHOOK_SECRET;
     try {
-      await expect(runConformance({ variant: 'a', baseUrl: 'http://sandbox.test', credentials: credentials.a, only: ['webhooks'], webhookPort: 0, fetch })).rejects.toThrow(/--webhook-secret or WEBHOOK_SECRET, or --sandbox/);
+      await expect(runConformance({ variant: 'a', baseUrl: 'http://sandbox.test', credentials: credentials.a, only: ['webhooks'], webhookPort: 0, fetch })).rejects.toThrow(/set WEBHOOK_SECRET \(or the webhookSecret option\), or pass --sandbox/);
       await expect(runConformance({ variant: 'a', baseUrl: 'http://sandbox.test', credentials: credentials.a, only: ['webhooks'], webhookPort: 0, webhookSecret: 'whsec_short', fetch })).rejects.toThrow(/webhook secret .* is not usable: .*malformed/);
     } finally {
       if (saved !== undefined) process.env.WEBHOOK_SECRET = saved;

@@ -1,7 +1,7 @@
 // The merchant-payments-sandbox command, run from its source with tsx, on free ports of 127.0.0.1; every process it
 // starts is stopped by pid.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -52,6 +52,24 @@ describe('merchant-payments-sandbox', () => {
     expect(stdout).not.toContain('whsec_');
   });
 
+  it.skipIf(!existsSync('/proc/self/cmdline'))('keeps the secret out of every command line, its own and those of the processes it starts', async () => {
+    const secret = `whsec_${Buffer.from('a-secret-kept-out-of-the-ps-list').toString('base64')}`;
+    // Note: the command reads the command lines of itself and of each ancestor up to the test's own process, as ps would.
+    const walk = `
+const { readFileSync } = require('node:fs');
+const lines = [];
+for (let pid = process.pid; pid > 1 && pid !== ${process.pid}; pid = Number(readFileSync('/proc/' + pid + '/stat', 'utf8').split(') ')[1].split(' ')[1])) {
+  lines.push(readFileSync('/proc/' + pid + '/cmdline', 'utf8').split('\\0').join(' '));
+}
+console.log(JSON.stringify(lines));`;
+    const { code, stdout } = await run(['--port', String(await freePort()), '--', process.execPath, '-e', walk], { ...process.env, WEBHOOK_SECRET: secret });
+    expect(code).toBe(0);
+    const lines = JSON.parse(stdout.trim().split('\n').at(-1)!) as string[];
+    expect(lines.some((line) => line.includes('command.ts'))).toBe(true);
+    expect(lines.join('\n')).not.toContain(secret);
+    expect(lines.join('\n')).not.toContain('whsec_');
+  });
+
   it('exits 1 with a clear message on a state file it cannot read, and leaves the file as it was', async () => {
     const file = path.join(dir, 'foreign.json');
     writeFileSync(file, '{"not":"a state file"}');
@@ -68,5 +86,13 @@ describe('merchant-payments-sandbox', () => {
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--clock must be "real" or "manual"')]);
     expect([noCommand.code, noCommand.stderr]).toEqual([2, expect.stringContaining('a command must follow --')]);
     expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('Exit codes:')]);
+  });
+
+  it('refuses --webhook-secret, run as a process, with exit 2 and a message naming WEBHOOK_SECRET', async () => {
+    const secret = `whsec_${Buffer.from('a-secret-given-on-the-command-line').toString('base64')}`;
+    const { code, stdout, stderr } = await run(['--port', '0', '--webhook-secret', secret]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('set the WEBHOOK_SECRET environment variable instead');
+    expect(`${stdout}${stderr}`).not.toContain(secret);
   });
 });
