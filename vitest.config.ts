@@ -1,11 +1,52 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// Test discovery and timeouts; lint and mock tests spawn CLIs, so timeouts are generous.
-// The global setups start the Prism mock of each variant for the client contract tests, and make the folder the
-// packed tarball is shared in.
-// The alias lets examples/ import the package by its name, as a user would (tsconfig.json maps it too).
+// Two lanes (CONTRIBUTING.md, "Tests"):
+// - `npm test` runs the `fast` project: every file that needs no process of its own, in a minute and a half on two
+//   cores;
+// - `npm run test:all` runs it, then the `processes` and `prism` projects: every file that starts Prism, npm, tsc,
+//   Chromium, Redocly or Spectral, or runs a command from the sources as a user would.
+// A new test file is in the fast lane unless it is listed below.
+// Note: a project's global setup runs only when one of its files runs, so Prism starts only for the files that use it,
+// once per run.
+
+/** Files that start processes other than Prism: each line says what. */
+const processes = [
+  'test/package/readme.test.ts', // npm pack and install, then the README's commands in a new project
+  'test/package/tarball.test.ts', // npm pack, install, publint, attw and the installed bins
+  'test/docs/site.test.ts', // Redocly build-docs and Chromium
+  'test/docs/snippets.test.ts', // tsc over the docs' snippets
+  'test/mock/command.test.ts', // the mock command, which starts Prism
+  'test/mock/start.test.ts', // npm start
+  'test/mock/prism.test.ts', // Prism
+  'test/mock/proxy.test.ts', // Prism's validating proxy
+  'test/cli/main.test.ts', // every subcommand's --help, from the sources
+  'test/cli/mock-both.test.ts', // the mock command with both variants
+  'test/cli/webhook.test.ts', // webhook listen and send, from the sources
+  'test/conformance/command.test.ts', // the conformance command, from the sources
+  'test/conformance/flows.test.ts', // Redocly Respect
+  'test/sandbox/command.test.ts', // the sandbox command, from the sources
+  'test/sandbox/proxy.test.ts', // Prism's validating proxy in front of the sandbox
+  'test/contract/composition.test.ts', // Redocly bundle
+  'test/contract/drift.test.ts', // the generators, into a temporary folder
+  'test/lint/house-rules.test.ts', // Spectral
+  'test/lint/sandbox-ruleset.test.ts', // Spectral
+  'test/tools/hey-api.test.ts', // an independent generator, then tsc
+  'test/tools/openapi-typescript-codegen.test.ts', // an independent generator, then tsc
+  'test/tools/redocly-strict.test.ts', // Redocly lint
+  'test/versioning/breaking-changes.test.ts', // the breaking-change check and changesets
+];
+
+/** Files that call the Prism mocks the `prism` project's global setup starts. */
+const prism = [
+  'test/client/contract-variant-a.test.ts',
+  'test/client/contract-variant-b.test.ts',
+  'test/client/quickstart.test.ts',
+  'test/mock/prefer.test.ts',
+];
+
 export default defineConfig({
+  // The alias lets examples/ import the package by its name, as a user would (tsconfig.json maps it too).
   resolve: {
     alias: [
       { find: /^@merchant-payments\/contract\/webhooks$/, replacement: fileURLToPath(new URL('./src/webhooks/index.ts', import.meta.url)) },
@@ -15,15 +56,31 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/client/global-setup.ts', 'test/package/global-setup.ts'],
-    // Note: the slowest files mostly wait on child processes (Prism, npm, Chromium); on two cores a third worker
-    // runs other files in that time (measured: 141 s with two, 106 s with three, 114 s with four).
-    maxWorkers: 3,
-    // Note: a worker keeps its modules from one file to the next rather than loading the package again for each
-    // (measured: 172 s isolated, 147 s not); a file that changes a global puts it back in afterAll.
+    // Note: a worker keeps its modules from one file to the next rather than loading the package again for each;
+    // a file that changes a global puts it back in afterAll.
     isolate: false,
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Note: the slow files mostly wait on their children, so on two cores a third worker runs another file meanwhile.
+    maxWorkers: 3,
+    // Note: generous, so that a loaded machine slows the tests down rather than failing them.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...processes, ...prism] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'processes',
+          include: processes,
+          globalSetup: ['test/package/global-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'prism', include: prism, globalSetup: ['test/client/global-setup.ts'] },
+      },
+    ],
   },
 });

@@ -11,9 +11,10 @@ const secret = process.env.WEBHOOK_SECRET;
 if (!secret) throw new Error('WEBHOOK_SECRET is not set: run this file through the sandbox command, or set it.');
 
 // Your receiver, as in production: it verifies each delivery's signature and body before onEvent sees it.
+// PORT moves it off 3000, as in receiver.mjs; the sandbox's --webhook-url must then name the same port.
 const received = [];
 const receiver = createServer(createNodeWebhookHandler({ secrets: secret, onEvent: (event) => void received.push(event) }));
-await new Promise((resolve) => receiver.listen(3000, '127.0.0.1', resolve));
+await new Promise((resolve) => receiver.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', resolve));
 
 // Each public key is a tenant of its own, with its own objects and clock; the control API takes the same keys.
 const keys = { baseUrl, publicKey: 'pk_test_flow', secretKey: 'sk_test_flow' };

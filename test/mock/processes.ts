@@ -12,15 +12,37 @@ import { root } from '../../scripts/lib/tools.mjs';
 /** Flags for `node` that let it run src/ as it is (tsx), from any working directory. */
 export const fromSource = ['--import', pathToFileURL(createRequire(path.join(root, 'package.json')).resolve('tsx')).href];
 
-/** Runs a command's TypeScript source to completion (added to `started`, for the caller to stop); its exit code and output. */
-export function runSource(source: string, args: string[], env: NodeJS.ProcessEnv, started: ChildProcess[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** How long a command run by `runSource` may take: long, since a loaded machine starts processes slowly. */
+export const RUN_SOURCE_MS = 90_000;
+
+/**
+ * Runs a command's TypeScript source to completion (added to `started`, for the caller to stop); its exit code and
+ * output. Rejects with "timed out after N s" and what the command printed when it takes longer than `timeoutMs`.
+ */
+export function runSource(
+  source: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  started: ChildProcess[],
+  timeoutMs = RUN_SOURCE_MS,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawnTiedNode(source, args, { cwd: root, nodeArgs: fromSource, env });
   started.push(child);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      const name = [path.relative(root, source), ...args].join(' ');
+      reject(new Error(`${name} timed out after ${timeoutMs / 1000} s; stdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }
 
 /** Every descendant pid of `pid`, read from /proc (Linux). */

@@ -1,7 +1,8 @@
 // Packs the package as `npm publish` would (prepack builds dist/ first), once per test run, for every file that needs
-// the tarball. Two packs at once would not do: each build deletes dist/ while the other may be packing it.
+// the tarball. It packs a copy of the repository made for the run, never the repository itself: a build deletes
+// dist/ first, so two packs in one folder (two test runs at once) would each pack half of the other's build.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
@@ -45,10 +46,21 @@ export async function packedTarball(): Promise<PackedTarball> {
   }
 }
 
-/** Runs `npm pack` in the repository into `destination`; rejects with npm's output when it fails. */
+/** What the copy to pack leaves out: git's data, the dependencies (linked instead) and build output. */
+const NOT_COPIED = new Set(['.git', 'node_modules', 'dist', path.join('docs', 'site')]);
+
+/** Copies the repository into `destination`/package, linking node_modules; the copy's folder. */
+function copyRepository(destination: string): string {
+  const copy = path.join(destination, 'package');
+  cpSync(root, copy, { recursive: true, filter: (source) => !NOT_COPIED.has(path.relative(root, source)) });
+  symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+  return copy;
+}
+
+/** Runs `npm pack` in a copy of the repository into `destination`; rejects with npm's output when it fails. */
 function pack(destination: string): Promise<PackedTarball> {
   const child = spawn('npm', ['pack', '--json', '--pack-destination', destination], {
-    cwd: root,
+    cwd: copyRepository(destination),
     env: { ...process.env, NO_UPDATE_NOTIFIER: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

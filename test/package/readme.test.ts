@@ -10,17 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
 import { packedTarball } from './pack.js';
 import { readmeSteps, yamlRunCommands, type ReadmeCommand } from './readme-blocks.js';
+import { freeReadmePorts, moveCommandPorts, movePortsIn, portEnv, portFree, type PortMap } from './readme-ports.js';
 
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
 const steps = readmeSteps(readme);
 const commands = steps.flatMap((step) => (step.kind === 'command' ? [step] : []));
-/** The ports the README's commands use (their defaults, and those it names). */
-const PORTS = [3000, 4010, 4011, 4020, 4030, 4040];
 const COMMAND_MS = 240_000;
 const READY_MS = 60_000;
 
 let dir: string;
 let project: string;
+/** Where the README's default ports are moved to in this run (readme-ports.ts). */
+let ports: PortMap;
 // Note: the user's shell, without anything of this test run that the README's commands read.
 const env: NodeJS.ProcessEnv = Object.fromEntries(
   Object.entries(process.env).filter(
@@ -47,7 +48,7 @@ const background: Running[] = [];
 
 /** Starts a block in bash, in a process group of its own so that it can be stopped with everything it started. */
 function start(script: string): Running & { firstLine: Promise<void> } {
-  const child = spawn('bash', ['-e', '-c', script], { cwd: project, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['-e', '-c', script], { cwd: project, env: { ...env, ...portEnv(ports) }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let stdoutSeen = '';
   let lineSeen: () => void = () => {};
@@ -83,14 +84,6 @@ async function stop(running: Running): Promise<Finished> {
   return result;
 }
 
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
@@ -100,8 +93,9 @@ function accepts(port: number): Promise<boolean> {
 }
 
 async function takenPorts(): Promise<number[]> {
-  const free = await Promise.all(PORTS.map(portFree));
-  return PORTS.filter((_, i) => !free[i]);
+  const moved = Object.values(ports);
+  const free = await Promise.all(moved.map(portFree));
+  return moved.filter((_, i) => !free[i]);
 }
 
 /** Stops the background servers of sections other than `section`, in the reverse order of their start. */
@@ -114,8 +108,7 @@ async function stopBackgroundOutside(section: string | undefined): Promise<void>
 }
 
 beforeAll(async () => {
-  const taken = await takenPorts();
-  if (taken.length > 0) throw new Error(`The README's commands use ports ${PORTS.join(', ')}; ${taken.join(', ')} taken: free them and run again.`);
+  ports = await freeReadmePorts();
   dir = mkdtempSync(path.join(os.tmpdir(), 'readme-'));
   const { tarball } = await packedTarball();
   project = path.join(dir, 'project');
@@ -132,7 +125,11 @@ afterAll(async () => {
 describe('README.md, followed in a new project that installs the packed tarball', () => {
   it('skips only the commands that cannot run before publishing, and runs the tarball install in their place', () => {
     const skipped = commands.filter((command) => command.mode === 'skip').map((command) => command.script.trim());
-    expect(skipped).toEqual(['npm install @merchant-payments/contract', 'npm ci && npm pack']);
+    expect(skipped).toEqual([
+      expect.stringMatching(/^npm ci\nnpm start .*\nnpm test .*\nnpm run test:all /),
+      'npm install @merchant-payments/contract',
+      'npm ci && npm pack',
+    ]);
     expect(commands.filter((command) => command.mode === 'run').map((command) => command.script.trim())).toContain(
       'npm install ./merchant-payments-contract-*.tgz',
     );
@@ -155,7 +152,7 @@ describe('README.md, followed in a new project that installs the packed tarball'
   for (const [index, step] of steps.entries()) {
     if (step.kind === 'file') {
       it(`${index + 1}. creates ${step.name}`, () => {
-        writeFileSync(path.join(project, step.name), step.content);
+        writeFileSync(path.join(project, step.name), movePortsIn(step.content, ports));
       });
       continue;
     }
@@ -178,18 +175,24 @@ describe('README.md, followed in a new project that installs the packed tarball'
 });
 
 async function runToTheEnd(command: ReadmeCommand): Promise<void> {
-  const running = start(command.script);
-  const timer = setTimeout(() => void stop(running), COMMAND_MS);
+  const running = start(moveCommandPorts(command.script, ports));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void stop(running);
+  }, COMMAND_MS);
   const { code, signal, output } = await running.finished;
   clearTimeout(timer);
+  if (timedOut) throw new Error(`${command.script.trim()} timed out after ${COMMAND_MS / 1000} s:\n${output}`);
   expect({ code, signal }, output).toEqual({ code: 0, signal: null });
 }
 
 async function startBackground(command: ReadmeCommand): Promise<void> {
-  const running = start(command.script);
+  const script = moveCommandPorts(command.script, ports);
+  const running = start(script);
   running.section = command.section;
   background.push(running);
-  const port = /--port (\d+)/.exec(command.script)?.[1];
+  const port = /--port (\d+)/.exec(script)?.[1];
   const deadline = Date.now() + READY_MS;
   // Ready: the port its --port names accepts connections or, when it names none, it printed its first line.
   const ready = (async (): Promise<'ready' | 'timeout'> => {
@@ -206,5 +209,5 @@ async function startBackground(command: ReadmeCommand): Promise<void> {
   if (outcome === 'ready') return;
   background.splice(background.indexOf(running), 1);
   const result = outcome === 'timeout' ? await stop(running) : outcome;
-  throw new Error(`${command.script.trim()} did not start serving (${outcome === 'timeout' ? 'no output' : `exited ${result.code}`}):\n${result.output}`);
+  throw new Error(`${command.script.trim()} did not start serving (${outcome === 'timeout' ? `timed out after ${READY_MS / 1000} s` : `exited ${result.code}`}):\n${result.output}`);
 }

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { webhookExamples } from '../../generated/validators/webhook-examples.js';
 import {
@@ -10,7 +9,8 @@ import {
   type WebhookEvent,
   type WebhookHandlerContext,
 } from '../../src/webhooks/index.js';
-import { fromSource } from '../mock/processes.js';
+import { main as sendMain } from '../../src/cli/webhook/send.js';
+import { runMain, type MainResult } from '../cli/run-main.js';
 import { exampleTypes, OTHER_SECRET, SECRET } from './fixtures.js';
 import { endlessReceiver, fixedReceiver, redirectingReceiver, silentReceiver, type HostileReceiver } from './hostile.js';
 import { serveFetch, serveNode, type Receiver } from './server.js';
@@ -81,14 +81,9 @@ describe.each(Object.entries(adapters))('sendWebhookExample to a %s receiver', (
   });
 });
 
-/** Runs `merchant-payments webhook send` (its source, with tsx) with the secret in WEBHOOK_SECRET; resolves to its exit code and output. */
-function webhookSend(args: string[], secret = SECRET): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, WEBHOOK_SECRET: secret };
-  return new Promise((resolve) => {
-    execFile(process.execPath, [...fromSource, 'src/cli/main.ts', 'webhook', 'send', ...args], { env, timeout: 20_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-    });
-  });
+/** Runs `merchant-payments webhook send` in this process with the secret in WEBHOOK_SECRET; its exit code and output. */
+function webhookSend(args: string[], secret = SECRET): Promise<MainResult> {
+  return runMain(sendMain, args, { WEBHOOK_SECRET: secret });
 }
 
 describe('merchant-payments webhook send', () => {
