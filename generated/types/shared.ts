@@ -133,13 +133,18 @@ export interface components {
             /** @description One entry per currency the merchant holds. The bound is assumed. */
             balances: components["schemas"]["BalanceEntry"][];
         };
+        /**
+         * @description A balance: a sum of amounts, as a decimal string in the format of Amount. The balance's fields are not shown in the source; assumed: up to 64 characters, since a sum of many amounts can have more digits than one Amount holds (32 characters), and 64 hold the sum of more than 10^22 amounts of the largest size, more than any merchant can make.
+         * @example 1500.00
+         */
+        BalanceAmount: string;
         /** @description The merchant's balance in one currency. The balance's fields are not shown in the source; assumed: the amount available for payouts and the amount still pending settlement, both derived from the merchant's payments and payouts as their descriptions say. */
         BalanceEntry: {
             currency: components["schemas"]["Currency"];
             /** @description Assumed: the processed amount less the refunded amount of every payment in this currency, less the amount of every payout in it that still holds funds (`created`, `pending`, `processing` or `succeeded`); a payout that failed, was canceled or expired gives its amount back. */
-            available: components["schemas"]["Amount"];
+            available: components["schemas"]["BalanceAmount"];
             /** @description Assumed: the requested amount of every payment in this currency that is still `created` or `pending`, so not yet processed. */
-            pending: components["schemas"]["Amount"];
+            pending: components["schemas"]["BalanceAmount"];
         };
         /** @description Response of Retrieve Balance. Its payload is not shown; assumed: the single-object wrapper `{ "data": <resource> }` around a Balance. */
         BalanceResponse: {
@@ -206,10 +211,11 @@ export interface components {
             metadata?: components["schemas"]["Metadata"];
         };
         /**
-         * @description Currency code. The source types it as a string without allowed values; assumed: an ISO 4217 alphabetic code.
+         * @description Currency code. The source types it as a string without allowed values; assumed: an ISO 4217 alphabetic code, one of the 179 in ISO 4217 List One (published 2024-06-25). The list, rather than any three capital letters, bounds how many currencies a balance can hold.
          * @example EUR
+         * @enum {string}
          */
-        Currency: string;
+        Currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XTS" | "XUA" | "XXX" | "YER" | "ZAR" | "ZMW" | "ZWG";
         /** @description The paying or receiving customer (stated: `fingerprint`, `ip_address`, `user_agent`, strings). */
         Customer: {
             fingerprint?: components["schemas"]["ShortText"];
@@ -556,6 +562,7 @@ export type AppealResponse = components['schemas']['AppealResponse'];
 export type AppealStatus = components['schemas']['AppealStatus'];
 export type AppealStatusChangedEvent = components['schemas']['AppealStatusChangedEvent'];
 export type Balance = components['schemas']['Balance'];
+export type BalanceAmount = components['schemas']['BalanceAmount'];
 export type BalanceEntry = components['schemas']['BalanceEntry'];
 export type BalanceResponse = components['schemas']['BalanceResponse'];
 export type CardNumber = components['schemas']['CardNumber'];

@@ -404,10 +404,11 @@ export interface components {
          */
         Amount: string;
         /**
-         * @description Currency code. The source types it as a string without allowed values; assumed: an ISO 4217 alphabetic code.
+         * @description Currency code. The source types it as a string without allowed values; assumed: an ISO 4217 alphabetic code, one of the 179 in ISO 4217 List One (published 2024-06-25). The list, rather than any three capital letters, bounds how many currencies a balance can hold.
          * @example EUR
+         * @enum {string}
          */
-        Currency: string;
+        Currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XTS" | "XUA" | "XXX" | "YER" | "ZAR" | "ZMW" | "ZWG";
         /** @description An amount in one currency (stated: `amount` and `currency`, both strings). Used by `requested`, `initialized`, `processed`, `refunded` and `resolved`. */
         Money: {
             amount: components["schemas"]["Amount"];
@@ -724,13 +725,18 @@ export interface components {
         AppealResponse: {
             data: components["schemas"]["Appeal"];
         };
+        /**
+         * @description A balance: a sum of amounts, as a decimal string in the format of Amount. The balance's fields are not shown in the source; assumed: up to 64 characters, since a sum of many amounts can have more digits than one Amount holds (32 characters), and 64 hold the sum of more than 10^22 amounts of the largest size, more than any merchant can make.
+         * @example 1500.00
+         */
+        BalanceAmount: string;
         /** @description The merchant's balance in one currency. The balance's fields are not shown in the source; assumed: the amount available for payouts and the amount still pending settlement, both derived from the merchant's payments and payouts as their descriptions say. */
         BalanceEntry: {
             currency: components["schemas"]["Currency"];
             /** @description Assumed: the processed amount less the refunded amount of every payment in this currency, less the amount of every payout in it that still holds funds (`created`, `pending`, `processing` or `succeeded`); a payout that failed, was canceled or expired gives its amount back. */
-            available: components["schemas"]["Amount"];
+            available: components["schemas"]["BalanceAmount"];
             /** @description Assumed: the requested amount of every payment in this currency that is still `created` or `pending`, so not yet processed. */
-            pending: components["schemas"]["Amount"];
+            pending: components["schemas"]["BalanceAmount"];
         };
         /** @description The merchant's balance. Its fields are not shown in the source; assumed: one entry per currency. */
         Balance: {
@@ -1205,6 +1211,7 @@ export type Appeal = components['schemas']['Appeal'];
 export type AppealListResponse = components['schemas']['AppealListResponse'];
 export type CreateAppealRequest = components['schemas']['CreateAppealRequest'];
 export type AppealResponse = components['schemas']['AppealResponse'];
+export type BalanceAmount = components['schemas']['BalanceAmount'];
 export type BalanceEntry = components['schemas']['BalanceEntry'];
 export type Balance = components['schemas']['Balance'];
 export type BalanceResponse = components['schemas']['BalanceResponse'];
