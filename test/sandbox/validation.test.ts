@@ -36,6 +36,32 @@ describe('validation by default', () => {
     expect(list.pagination.total).toBe(0);
   });
 
+  it('answers metadata nested 3,500 deep with 422 validation_failed naming /metadata/a, not a 500, and stores nothing', async () => {
+    const sandbox = plain();
+    const depth = 3500;
+    const body = `{"amount":"1.00","currency":"EUR","requisite":{"type":"card"},"metadata":${'{"a":'.repeat(depth)}"x"${'}'.repeat(depth)}}`;
+    const response = await call(sandbox, 'POST', '/payments', keyed, body);
+    const problemBody = await problem(response);
+    expect([response.status, problemBody.code, problemBody.errors]).toEqual([422, 'validation_failed', [{ pointer: '/metadata/a', detail: 'Must be a string.' }]]);
+    const list = await (await call(sandbox, 'GET', '/payments', a)).json();
+    expect(list.pagination.total).toBe(0);
+  });
+
+  it('answers metadata past its bounds with 422 naming the pointer, on every create', async () => {
+    const sandbox = plain();
+    const tooMany = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']));
+    const cases = [
+      ['/payments', paymentBody({ metadata: tooMany }), '/metadata', 'Must have at most 50 properties.'],
+      ['/payouts', { amount: '1.00', currency: 'EUR', requisite: { type: 'card', card_number: '4111111111111111' }, metadata: { note: 'v'.repeat(501) } }, '/metadata/note', 'Must be a string of at most 500 characters.'],
+      ['/appeals', { transaction_id: 'pay_1', amount: '1.00', currency: 'EUR', metadata: { nested: { a: 'b' } } }, '/metadata/nested', 'Must be a string.'],
+    ] as const;
+    for (const [path, body, pointer, detail] of cases) {
+      const response = await call(sandbox, 'POST', path, { ...a, 'idempotency-key': `k${path.slice(1)}` }, body);
+      const problemBody = await problem(response);
+      expect([response.status, problemBody.code, problemBody.errors], path).toEqual([422, 'validation_failed', [{ pointer, detail }]]);
+    }
+  });
+
   it('answers 401 before looking at a body, however bad', async () => {
     const response = await call(plain(), 'POST', '/payments', {}, '{"amount":');
     expect([response.status, (await problem(response)).code]).toEqual([401, 'unauthorized']);

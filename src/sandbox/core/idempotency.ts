@@ -21,7 +21,10 @@ export interface IdempotencyRecord {
 /** What to do with a request that carries a key. */
 export type IdempotencyCheck = { kind: 'proceed' } | { kind: 'answer'; answer: Answer };
 
-const canonical = configure({ deterministic: true });
+// Note: the fingerprint is taken before the request check, so a body nested thousands deep must not overflow the
+// stack; no request the contract allows comes near this depth, so bodies that differ only below it are all refused.
+const FINGERPRINT_DEPTH = 64;
+const canonical = configure({ deterministic: true, maximumDepth: FINGERPRINT_DEPTH });
 
 /** SHA-256 of a canonical text of a value (object keys sorted), so that the same body has the same fingerprint. */
 export function fingerprint(value: unknown): string {
