@@ -50,7 +50,7 @@ export function spawnTiedNode(script: string, args: string[] = [], { nodeArgs = 
 /**
  * Runs any `command` (not only node) in a process group of its own, under run-in-group.js, which passes on SIGINT,
  * SIGTERM and SIGHUP, takes the whole group down when the command exits or this process dies (even by SIGKILL), and
- * exits with the command's code (128 + n after signal n; 127 when it cannot be started). stdin, stdout and stderr
+ * exits with the command's code; the group's leader (group-leader.js) takes it down when run-in-group.js itself dies (128 + n after signal n; 127 when it cannot be started). stdin, stdout and stderr
  * are this process's; `name` prefixes the runner's own messages.
  */
 export function spawnInGroup(name: string, command: string, args: string[] = [], options: Pick<SpawnOptions, 'cwd' | 'env'> = {}): ChildProcess {

@@ -24,10 +24,12 @@ export function signalGroup(pid, name) {
 }
 
 /**
- * True while a process of group `pgid` is running; zombies, which only wait to be reaped, do not count.
+ * True while a process of group `pgid` other than `except` is running; zombies, which only wait to be reaped, do not
+ * count. Without /proc, `except` is not told apart and the answer is true while the group exists.
  * @param {number} pgid
+ * @param {number} [except]
  */
-export function groupAlive(pgid) {
+export function groupAlive(pgid, except) {
   try {
     process.kill(OWN_GROUPS ? -pgid : pgid, 0);
   } catch (err) {
@@ -37,7 +39,7 @@ export function groupAlive(pgid) {
   if (!existsSync('/proc/self/stat')) return true;
   return readdirSync('/proc').some((name) => {
     const stat = /^\d+$/.test(name) ? procStat(Number(name)) : undefined;
-    return stat?.pgrp === pgid && stat.state !== 'Z';
+    return stat?.pgrp === pgid && stat.state !== 'Z' && Number(name) !== except;
   });
 }
 

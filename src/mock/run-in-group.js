@@ -2,10 +2,12 @@
 // Runs one command in a process group of its own and takes the whole group (the command and whatever it started)
 // down when the command exits, or when the parent's lifeline on fd 3 closes: the parent died, even by SIGKILL.
 // SIGINT, SIGTERM and SIGHUP sent to this process go to the group. Exits with the command's code (128 + n after
-// signal n; 127 when it cannot be started).
+// signal n; 127 when it cannot be started). The group is led by group-leader.js, which runs the command and holds a
+// lifeline from this process in turn, so that the group goes down when this process is SIGKILLed as well.
 //   node run-in-group.js <name> <command> [args...]   (spawned by spawnInGroup in children.ts, with fd 3 a pipe)
 // Note: plain JavaScript because it runs as a child `node` of the compiled package and of the sources alike, with no loader.
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import net from 'node:net';
 import { constants } from 'node:os';
 import { groupAlive, OWN_GROUPS } from './process-group.js';
@@ -14,15 +16,17 @@ import { groupAlive, OWN_GROUPS } from './process-group.js';
 const GRACE_MS = 2000;
 const [name, command = '', ...args] = process.argv.slice(2);
 
-// Note: detached makes the command the leader of a new group; this process stays outside it, so it can tell when
-// the group is empty and still exit with the command's code.
-const child = spawn(command, args, { stdio: 'inherit', detached: OWN_GROUPS });
+const leader = fileURLToPath(new URL('./group-leader.js', import.meta.url));
+// Note: detached makes group-leader.js the leader of a new group, which the command joins; this process stays outside
+// it, so it can tell when the group is empty and still exit with the command's code, which the leader exits with.
+const child = spawn(process.execPath, [leader, name ?? '', command, ...args], { stdio: ['inherit', 'inherit', 'inherit', 'pipe'], detached: OWN_GROUPS });
+/** @type {import('node:stream').Writable} */ (child.stdio[3]).on('error', () => {});
 /** @type {number | undefined} */
 let status;
 let ending = false;
 
 child.once('error', (error) => {
-  console.error(`${name}: could not run ${command}: ${error.message}`);
+  console.error(`${name}: could not start ${leader}: ${error.message}`);
   status = 127;
   end();
 });

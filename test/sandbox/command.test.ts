@@ -6,15 +6,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { stopChild } from '../../src/mock/children.js';
-import { freePort } from '../../src/mock/ports.js';
-import { runSource, stillBound } from '../mock/processes.js';
+import { collectOutput, spawnTiedNode, stopChild } from '../../src/mock/children.js';
+import { freePort, freePorts, waitForPort } from '../../src/mock/ports.js';
+import { descendants, fromSource, killAll, runSource, stillAlive, stillBound } from '../mock/processes.js';
 
 const command = path.join(root, 'src/sandbox/command.ts');
+/** Starts a grandchild listening on the port given, then waits: see the file. */
+const listenerCommand = path.join(root, 'test/mock/listener-command.mjs');
 const started: ChildProcess[] = [];
+/** Processes below the sandbox: SIGKILLed by pid if a test leaves any behind. */
+const below = new Set<number>();
 const dir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-command-'));
 afterEach(async () => {
   await Promise.all(started.splice(0).map((child) => stopChild(child)));
+  killAll(below);
+  below.clear();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -68,6 +74,28 @@ console.log(JSON.stringify(lines));`;
     expect(lines.some((line) => line.includes('command.ts'))).toBe(true);
     expect(lines.join('\n')).not.toContain(secret);
     expect(lines.join('\n')).not.toContain('whsec_');
+  });
+
+  it.skipIf(!existsSync('/proc/self/stat'))('stops the command and its children when only the group runner is killed with SIGKILL', async () => {
+    const [port, grandchild] = await freePorts(2);
+    const stubborn = [process.execPath, listenerCommand, String(grandchild), 'wait', 'stubborn'];
+    const sandbox = spawnTiedNode(command, ['--port', String(port), '--', ...stubborn], { cwd: root, nodeArgs: fromSource });
+    started.push(sandbox);
+    const output = collectOutput(sandbox);
+    const exited = new Promise<number | null>((resolve) => sandbox.once('exit', (code) => resolve(code)));
+    await waitForPort(grandchild!, '127.0.0.1', { timeoutMs: 20_000, isDead: () => sandbox.exitCode !== null });
+    const pids = descendants(sandbox.pid!);
+    pids.forEach((pid) => below.add(pid));
+    const runner = pids.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('run-in-group.js'));
+    expect(runner, `no group runner among ${pids.length} processes below the sandbox`).toBeDefined();
+    expect(pids.length).toBeGreaterThanOrEqual(3); // the runner, the command, its grandchild (and the group's leader)
+    process.kill(runner!, 'SIGKILL');
+    expect(await stillBound([grandchild!])).toEqual([]);
+    expect(await stillAlive(pids)).toEqual([]);
+    const seconds = 10;
+    const code = await Promise.race([exited, new Promise<'timeout'>((resolve) => setTimeout(resolve, seconds * 1000, 'timeout'))]);
+    if (code === 'timeout') throw new Error(`timed out after ${seconds} s waiting for the sandbox to exit; its output:\n${output()}`);
+    expect(code).toBe(128 + 9);
   });
 
   it('exits 1 with a clear message on a state file it cannot read, and leaves the file as it was', async () => {
