@@ -20,7 +20,7 @@ const processes = [
   'test/mock/start.test.ts', // npm start
   'test/mock/prism.test.ts', // Prism
   'test/mock/proxy.test.ts', // Prism's validating proxy
-  'test/cli/main.test.ts', // every subcommand's --help, from the sources
+  'test/cli/bins.test.ts', // each command, from its source
   'test/cli/mock-both.test.ts', // the mock command with both variants
   'test/cli/webhook.test.ts', // webhook listen and send, from the sources
   'test/conformance/command.test.ts', // the conformance command, from the sources

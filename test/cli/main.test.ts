@@ -1,32 +1,19 @@
-// The merchant-payments dispatcher: its help, version and usage errors in-process; each subcommand's --help, run from
-// the sources with tsx, the same through the dispatcher as through its alias, ending with its exit codes, and every
-// flag and environment variable it names documented in docs/cli.md.
-import type { ChildProcess } from 'node:child_process';
+// The merchant-payments dispatcher, in-process: its help, version and usage errors; each subcommand's --help, the same
+// through the dispatcher as through its alias, ending with its exit codes, and every flag and environment variable it
+// names documented in docs/cli.md. bins.test.ts runs each command as a process.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
+import type { CommandMain } from '../../src/cli/entry.js';
 import { main } from '../../src/cli/main.js';
-import { stopChild } from '../../src/mock/children.js';
-import { runSource } from '../mock/processes.js';
+import { runMain, type MainResult } from './run-main.js';
 
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
 const docs = readFileSync(path.join(root, 'docs/cli.md'), 'utf8');
-const cli = path.join(root, 'src/cli/main.ts');
-const started: ChildProcess[] = [];
 
 /** Runs the dispatcher in-process; resolves to its exit code and what it printed. */
-async function dispatch(args: string[]) {
-  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-  const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-  try {
-    const code = await main(args);
-    return { code, stdout: log.mock.calls.join('\n'), stderr: error.mock.calls.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+const dispatch = (args: string[]) => runMain(main, args);
 
 describe('merchant-payments', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -75,19 +62,17 @@ describe('merchant-payments', () => {
 });
 
 describe('each subcommand\'s --help', () => {
-  const helps = new Map<string, { code: number | null; stdout: string }>();
+  const helps = new Map<string, MainResult>();
   const subcommands = [['sandbox'], ['mock'], ['conformance'], ['webhook', 'send'], ['webhook', 'listen'], ['webhook', 'secret']];
-  const aliases: Record<string, string> = { sandbox: 'src/sandbox/command.ts', mock: 'src/mock/command.ts', conformance: 'src/conformance/command.ts' };
+  const aliases: Record<string, () => Promise<CommandMain>> = {
+    sandbox: async () => (await import('../../src/sandbox/command.js')).main,
+    mock: async () => (await import('../../src/mock/command.js')).main,
+    conformance: async () => (await import('../../src/conformance/command.js')).main,
+  };
   beforeAll(async () => {
-    const runs = [
-      ...subcommands.map(async (words) => helps.set(words.join(' '), await runSource(cli, [...words, '--help'], process.env, started))),
-      ...Object.entries(aliases).map(async ([name, source]) => helps.set(`alias ${name}`, await runSource(path.join(root, source), ['--help'], process.env, started))),
-      (async () => helps.set('help webhook listen', await runSource(cli, ['help', 'webhook', 'listen'], process.env, started)))(),
-    ];
-    await Promise.all(runs);
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all(started.splice(0).map((child) => stopChild(child)));
+    for (const words of subcommands) helps.set(words.join(' '), await runMain(main, [...words, '--help']));
+    for (const [name, load] of Object.entries(aliases)) helps.set(`alias ${name}`, await runMain(await load(), ['--help']));
+    helps.set('help webhook listen', await runMain(main, ['help', 'webhook', 'listen']));
   });
 
   it.each(subcommands.map((words) => words.join(' ')))('merchant-payments %s --help prints its usage and exit codes, and exits 0', (name) => {
