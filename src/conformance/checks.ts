@@ -5,7 +5,9 @@ import { validateResponse, type OperationSpec, type Variant, type Violation } fr
 export type RequestKind = 'valid' | 'invalid' | 'unauthenticated';
 
 export const RULES = {
-  request_completed: 'The server answers every request, within the time-out.',
+  request_completed: 'The server answers every request within the time-out, with a body of at most 8 MiB (what the clients read).',
+  stage_completed:
+    "A stage runs to its end (every stage): it stops early, with this check failed, when the run's deadline (--deadline) passes or when 3 requests in a row get no answer.",
   not_a_server_error: 'No request, valid or not, gets a 5xx: a 500 is a fault, and a generated request must not cause one.',
   status_code_conformance: 'Every status is one the operation declares under `responses`.',
   content_type_conformance: 'The Content-Type is a media type declared for that status.',

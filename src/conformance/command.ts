@@ -14,14 +14,15 @@ const NAME = 'merchant-payments-conformance';
 const FORMATS = { json: toJson, junit: toJunit } as const;
 const usage = `usage: merchant-payments conformance --variant a|b --base-url <url> [--only <stage>[,<stage>...]] [--seed <n>]
                                      [--requests <n>] [--sandbox] [--webhook-port <port>] [--webhook-wait <s>]
-                                     [--report json|junit <file>]...
+                                     [--deadline <s>] [--report json|junit <file>]...
    or: ${NAME} (the same flags)
 
 Checks a running server of one variant against the contract and prints a report: each failed check with the rule it
 enforces, the request, the response and a curl line that repeats it (credentials shown as the variables' names).
 
   --variant a|b            which variant the server implements
-  --base-url <url>         the server's root, such as https://staging.example (paths such as /merchant/v1/... are appended)
+  --base-url <url>         the server's root, such as https://staging.example (paths such as /merchant/v1/... are appended,
+                           so a Variant B URL must not end in /merchant/v1); redirects are followed only within its origin
   --only <stages>          run only these stages, comma-separated or repeated; the stages are: ${STAGES.join(', ')}
                              flows: the shipped Arazzo workflows run by Redocly Respect, one check per step
                              fuzz: requests generated from the contract's schemas, half valid and half broken in one
@@ -39,6 +40,8 @@ enforces, the request, the response and a curl line that repeats it (credentials
                            processing happen during the run
   --webhook-port <port>    the port on 127.0.0.1 the webhooks stage listens on; 0 takes a free one (default 4030)
   --webhook-wait <s>       how long to wait for the event of a status change, in seconds (default 10)
+  --deadline <s>           the whole run's deadline, in seconds (default 900): a stage still running then stops and the
+                           stages after it do not run; a stage also stops when 3 requests in a row get no answer
   --report json|junit <f>  also write the report to file <f> as JSON or JUnit XML (repeat for both)
 
 Credentials, from the environment only:
@@ -47,7 +50,8 @@ Credentials, from the environment only:
   Webhooks   ${WEBHOOK_SECRET_ENV} (the endpoint's whsec_ signing secret; with --sandbox and none set, the endpoint
              the kit registers gets its own)
 
-Exit codes: 0 every check passed; 1 a check failed (a server that does not answer fails too), or a report file
+Exit codes: 0 every check passed; 1 a check failed (a server that does not answer, a stage stopped by the deadline and
+a body over 8 MiB fail too), or a report file
 could not be written; 2 usage error (an unknown or malformed flag, an unknown stage, missing credentials, no webhook
 secret, a webhook port that is taken).`;
 
@@ -77,7 +81,7 @@ const integer = (flag: string, text: string | undefined, fallback: number) => {
   return Number(text);
 };
 
-/** `--webhook-wait` in seconds (decimals allowed), as milliseconds. */
+/** `--webhook-wait` or `--deadline` in seconds (decimals allowed), as milliseconds. */
 const seconds = (flag: string, text: string | undefined) => {
   if (text === undefined) return undefined;
   if (!/^\d+(\.\d+)?$/.test(text)) fail(`--${flag} takes seconds, such as 10 or 2.5, got "${text}"\n${usage}`);
@@ -100,6 +104,7 @@ export async function main(args: string[]): Promise<number> {
       sandbox: { type: 'boolean' },
       'webhook-port': { type: 'string' },
       'webhook-wait': { type: 'string' },
+      deadline: { type: 'string' },
     },
   });
   if (flags.variant !== 'a' && flags.variant !== 'b') fail(`--variant must be "a" or "b"${flags.variant === undefined ? '' : `, got "${flags.variant}"`}\n${usage}`);
@@ -128,6 +133,7 @@ export async function main(args: string[]): Promise<number> {
       sandbox: flags.sandbox ?? false,
       webhookPort: flags['webhook-port'] === undefined ? undefined : integer('webhook-port', flags['webhook-port'], 0),
       webhookWaitMs: seconds('webhook-wait', flags['webhook-wait']),
+      deadlineMs: seconds('deadline', flags.deadline),
       onProgress: process.stderr.isTTY ? showProgress : undefined,
     });
   } catch (error) {

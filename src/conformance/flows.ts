@@ -38,6 +38,10 @@ const SANDBOX_SOURCE = 'sandbox';
 /** The credential inputs the workflow files declare: Variant A's token, Variant B's key pair. */
 const inputsOf = (credentials: Credentials): Record<string, string> =>
   'accessToken' in credentials ? { access_token: credentials.accessToken } : { public_key: credentials.publicKey, secret_key: credentials.secretKey };
+/** The preload that keeps Respect's connections, redirects included, to the origin of --base-url. */
+const GUARD = new URL('./respect-guard.js', import.meta.url).href;
+/** The proxy variables Respect would honour: a proxy is another host, and the kit's own requests use none. */
+const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'ALL_PROXY', 'all_proxy'];
 /** Keeps Respect from calling home or announcing updates. */
 const QUIET_ENV = {
   REDOCLY_TELEMETRY: 'off',
@@ -162,7 +166,7 @@ async function runRespect(session: Session, file: string, workflows: string[] | 
   const json = path.join(dir, 'respect.json');
   const inputs = { ...inputsOf(session.credentials), run_id: randomBytes(12).toString('hex') };
   const args = [
-    respectBin(), 'respect', file,
+    '--import', GUARD, respectBin(), 'respect', file,
     '--server', `payments=${session.baseUrl}`, '--server', `sandbox=${session.baseUrl}`,
     '--max-fetch-timeout', String(session.options.timeoutMs ?? 10_000), '--execution-timeout', String(limits.runMs),
     ...(workflows ?? []).flatMap((workflowId) => ['--workflow', workflowId]),
@@ -170,7 +174,9 @@ async function runRespect(session: Session, file: string, workflows: string[] | 
   ];
   try {
     // Note: the working directory is empty, so a redocly.yaml where the kit is started does not change the run.
-    const child = spawn(process.execPath, args, { cwd: dir, env: { ...process.env, ...QUIET_ENV, REDOCLY_CLI_RESPECT_INPUT: JSON.stringify(inputs) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env: NodeJS.ProcessEnv = { ...process.env, ...QUIET_ENV, REDOCLY_CLI_RESPECT_INPUT: JSON.stringify(inputs), CONFORMANCE_RESPECT_ORIGIN: new URL(session.baseUrl).origin };
+    for (const name of PROXY_VARIABLES) delete env[name];
+    const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     let line = '';
     const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_KEPT));
@@ -322,7 +328,12 @@ async function run(session: Session, limits: FlowsLimits): Promise<void> {
   }
   if (chosen.length === 0) return;
 
-  const { report, problem, output } = await runRespect(session, file, chosen.length === declared.length ? undefined : chosen.map((workflow) => workflow.workflowId), limits, (workflowId) => session.progress('flows', workflowId));
+  session.watch.check();
+  // Note: the run's deadline cuts Respect's run too; a run it cuts is reported as the stage stopped, not as Respect's fault.
+  const remaining = session.watch.remainingMs();
+  const bounded = { runMs: Math.min(limits.runMs, remaining), killAfterMs: Math.min(limits.killAfterMs, remaining) };
+  const { report, problem, output } = await runRespect(session, file, chosen.length === declared.length ? undefined : chosen.map((workflow) => workflow.workflowId), bounded, (workflowId) => session.progress('flows', workflowId));
+  session.watch.check();
   const ran = new Map<string, RespectWorkflow>();
   for (const entry of Object.values(report?.files ?? {})) for (const workflow of entry.executedWorkflows ?? []) if (workflow.workflowId) ran.set(workflow.workflowId, workflow);
   if (!report) {

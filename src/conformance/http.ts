@@ -1,6 +1,7 @@
 // Sending one request with the credentials, and recording it for the report with the credentials masked: the report
 // and the curl line name the environment variables (`$PAYMENTS_ACCESS_TOKEN`), never their values.
 import { maskedExcerpt, maskText, type Secret } from './mask.js';
+import type { Outgoing } from './transport.js';
 import type { Credentials, RequestRecord, ResponseRecord } from './types.js';
 
 /** The environment variables the credentials come from. */
@@ -54,11 +55,11 @@ export function urlOf(baseUrl: string, draft: Draft): string {
 
 const bodyText = (draft: Draft): string | undefined => draft.rawBody ?? (draft.body === undefined ? undefined : JSON.stringify(draft.body));
 
-/** The Request to send; `withCredentials` false leaves the credential headers out. */
-export function toRequest(baseUrl: string, draft: Draft, credentials: Credentials | undefined, signal: AbortSignal): Request {
+/** The request to send; `credentials` undefined leaves the credential headers out. */
+export function outgoingOf(baseUrl: string, draft: Draft, credentials: Credentials | undefined): Outgoing {
   const body = bodyText(draft);
   const headers = { ...draft.headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...(credentials ? credentialHeaders(credentials) : {}) };
-  return new Request(urlOf(baseUrl, draft), { method: draft.method, headers, body, signal });
+  return { method: draft.method, url: urlOf(baseUrl, draft), headers, ...(body === undefined ? {} : { body }) };
 }
 
 /** The request as the report shows it. */

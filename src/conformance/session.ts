@@ -5,7 +5,9 @@ import { createSandboxControlClient, type SandboxControlClient } from '../sandbo
 import { randomUUID } from 'node:crypto';
 import { operationsOf, type OperationSpec, type Variant } from '../validation/index.js';
 import { judge, RULES, type Answer, type RequestKind, type Verdict } from './checks.js';
-import { curlOf, maskSecrets, recordOf, responseRecordOf, toRequest, type Draft } from './http.js';
+import { curlOf, maskSecrets, outgoingOf, recordOf, responseRecordOf, type Draft } from './http.js';
+import type { RunWatch } from './stop.js';
+import { createTransport, DeadlinePassed, MAX_RESPONSE_BYTES, NoAnswer } from './transport.js';
 import type { CheckResult, ConformanceOptions, Credentials, RequestRecord, ResponseRecord, Skipped, StageName } from './types.js';
 
 /** The kinds of objects with a status, named as in the contract's lifecycle tables. */
@@ -51,6 +53,8 @@ export interface Session {
   requests: number;
   /** The options as given (webhook settings, sandbox mode, fetch). */
   options: ConformanceOptions;
+  /** The run's deadline and the count of requests in a row without an answer. */
+  watch: RunWatch;
   /** The sandbox's control client when `sandbox` is on; otherwise undefined. */
   control: SandboxControlClient | undefined;
   /** Sends `draft` and judges the answer by the contract as a request of `kind`; undefined when no answer came. */
@@ -97,9 +101,14 @@ export function objectOf(json: unknown): { id: string; status: string } | undefi
   return undefined;
 }
 
-export function createSession(options: ConformanceOptions & { credentials: Credentials; seed: number; requests: number }): Session {
-  const { variant, baseUrl, credentials, seed, requests, timeoutMs = 10_000, onProgress } = options;
-  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+/** The session of one run; `watch` holds its deadline. */
+export function createSession(options: ConformanceOptions & { credentials: Credentials; seed: number; requests: number; watch: RunWatch }): Session {
+  const { variant, baseUrl, credentials, seed, requests, timeoutMs = 10_000, onProgress, watch } = options;
+  const { deadline } = watch;
+  const given = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const transport = createTransport({ fetch: options.fetch, timeoutMs, maxResponseBytes: options.maxResponseBytes ?? MAX_RESPONSE_BYTES, deadline });
+  // Note: the control client keeps the clients' own redirect rule and size cap; the deadline ends its requests too.
+  const send = (request: Request) => (deadline.aborted ? Promise.reject(deadline.reason) : given(new Request(request, { signal: AbortSignal.any([request.signal, deadline]) })));
   const checks = new Map<string, CheckResult>();
   const statuses: Session['statuses'] = new Map();
   const skipped: Skipped[] = [];
@@ -149,16 +158,20 @@ export function createSession(options: ConformanceOptions & { credentials: Crede
   const operations = new Map(operationsOf(variant).map((operation) => [operation.operationId, operation]));
   const exchange: Session['exchange'] = async (stage, operation, kind, draft) => {
     const withCredentials = kind !== 'unauthenticated';
-    const request = toRequest(baseUrl, draft, withCredentials ? credentials : undefined, AbortSignal.timeout(timeoutMs));
+    watch.check();
+    const outgoing = outgoingOf(baseUrl, draft, withCredentials ? credentials : undefined);
     const requestRecord = recordOf(baseUrl, draft, credentials, withCredentials);
-    let answer: Answer | undefined;
+    let answer: (Answer & { unfollowed?: string }) | undefined;
     let error: string | undefined;
+    let answered = true;
     try {
-      const response = await send(request);
-      const text = await response.text();
-      answer = { status: response.status, headers: response.headers, text, json: parse(text) };
+      const received = await transport(outgoing);
+      answer = { ...received, json: parse(received.text) };
     } catch (caught) {
-      error = (caught as Error).message;
+      if (caught instanceof DeadlinePassed) watch.check(); // Note: throws StageStopped, the deadline having passed.
+      if (!(caught instanceof NoAnswer)) throw caught;
+      error = caught.message;
+      answered = caught.answered;
     }
     sent += 1;
     const evidence: Evidence = {
@@ -167,11 +180,15 @@ export function createSession(options: ConformanceOptions & { credentials: Crede
       curl: curlOf(requestRecord),
     };
     const verdicts: Verdict[] = answer ? judge(variant, operation, kind, answer) : [{ check: 'request_completed', ok: false, detail: `no answer: ${error}` }];
+    // Note: a redirect not followed is judged as the answer it is; each failure it causes says why it was not followed.
+    const unfollowed = answer?.unfollowed;
+    if (unfollowed) for (const verdict of verdicts) if (!verdict.ok) verdict.detail = `${verdict.detail ? `${verdict.detail}; ` : ''}${unfollowed}`;
     for (const verdict of verdicts) record(stage, operation.operationId, { ...verdict, rule: RULES[verdict.check] }, evidence);
     if (verdicts.some((verdict) => !verdict.ok)) failed += 1;
     stageFailed = false;
     if (answer && withCredentials) observe(operation, answer);
     onProgress?.({ stage, operation: operation.operationId, sent, failed });
+    watch.note(answer !== undefined || answered, error);
     return answer ? { ...answer, evidence } : undefined;
   };
 
@@ -182,6 +199,7 @@ export function createSession(options: ConformanceOptions & { credentials: Crede
     seed,
     requests,
     options,
+    watch,
     control,
     statuses,
     record,

@@ -28,6 +28,13 @@ export interface ConformanceOptions {
   /** Time-out of one request in milliseconds. Default 10 000. */
   timeoutMs?: number;
   /**
+   * Deadline of the whole run in milliseconds (default 900 000, 15 minutes): a stage still running then stops, the
+   * stages after it do not run, and the report fails each with `stage_completed`.
+   */
+  deadlineMs?: number;
+  /** Largest response body read, in bytes (default 8 MiB, as the clients); a larger one fails `request_completed`. */
+  maxResponseBytes?: number;
+  /**
    * The server has our sandbox's control API (/_sandbox): the kit moves its clock, forces outcomes and registers its
    * own webhook endpoint, so every transition is exercised. Without it the kit checks what it can observe.
    */

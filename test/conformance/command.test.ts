@@ -47,7 +47,7 @@ describe('merchant-payments-conformance', () => {
   it('documents its flags, credentials and exit codes in --help', async () => {
     const { code, stdout } = await run(['--help'], clean);
     expect(code).toBe(0);
-    for (const text of ['--variant a|b', '--base-url', '--only', '--seed', '--requests', '--report json|junit', '--sandbox', '--webhook-port', '--webhook-wait', 'webhooks: listens', 'PAYMENTS_ACCESS_TOKEN', 'PAYMENTS_SECRET_KEY', 'WEBHOOK_SECRET', 'Exit codes: 0']) expect(stdout).toContain(text);
+    for (const text of ['--variant a|b', '--base-url', '--only', '--seed', '--requests', '--report json|junit', '--sandbox', '--webhook-port', '--webhook-wait', '--deadline', 'webhooks: listens', 'PAYMENTS_ACCESS_TOKEN', 'PAYMENTS_SECRET_KEY', 'WEBHOOK_SECRET', 'Exit codes: 0']) expect(stdout).toContain(text);
   });
 
   it.each([
@@ -59,6 +59,8 @@ describe('merchant-payments-conformance', () => {
     [['--variant', 'a', '--base-url', 'http://127.0.0.1:9', '--only', 'fuzz,flow'], withA, /unknown stage "flow"; the stages are flows, fuzz, invariants, webhooks/],
     [['--variant', 'a', '--base-url', 'http://127.0.0.1:9', '--requests', 'many'], withA, /--requests must be an integer/],
     [['--variant', 'a', '--base-url', 'http://127.0.0.1:9', '--report', 'xml', 'out.xml'], withA, /--report takes json or junit/],
+    [['--variant', 'b', '--base-url', 'http://127.0.0.1:9/merchant/v1'], withB, /--base-url: baseUrl must not include \/merchant\/v1: .*Drop the prefix: pass "http:\/\/127\.0\.0\.1:9"\./],
+    [['--variant', 'a', '--base-url', 'http://127.0.0.1:9', '--deadline', 'soon'], withA, /--deadline takes seconds, such as 10 or 2\.5, got "soon"/],
   ])('exits 2 on a usage error: %j', async (args, env, message) => {
     const { code, stderr } = await run(args, env);
     expect(stderr).toMatch(message);

@@ -4,8 +4,8 @@
 // with no credential in any report.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import { parse } from 'yaml';
@@ -14,8 +14,10 @@ import { root } from '../../scripts/lib/tools.mjs';
 import { createFlowsStage } from '../../src/conformance/flows.js';
 import { formatText, runConformance, toJunit, type ConformanceReport, type Credentials, type Progress } from '../../src/conformance/index.js';
 import { createSession } from '../../src/conformance/session.js';
+import { createWatch } from '../../src/conformance/stop.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { server } from './broken-servers.js';
+import { silentServer } from './silent-server.js';
 
 const RUN_LIMIT_MS = 60_000;
 const closing: (() => Promise<unknown>)[] = [];
@@ -127,17 +129,34 @@ describe('the flows stage', () => {
     for (const secret of secrets) expect(written(report)).not.toContain(secret);
   }, RUN_LIMIT_MS);
 
+  it('keeps Respect from following a redirect to another origin: nothing reaches it, and the step fails saying why', async () => {
+    const reached: string[] = [];
+    const other = createServer((request, response) => {
+      reached.push(`${request.method} ${request.url} ${String(request.headers['x-secret-key'])}`);
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', () => resolve()));
+    const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    const base = createServer((request, response) => response.writeHead(307, { location: `${otherUrl}${request.url}` }).end());
+    await new Promise<void>((resolve) => base.listen(0, '127.0.0.1', () => resolve()));
+    closing.push(...[other, base].map((server) => () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(resolve);
+    })));
+    const { report, secrets } = await flows('b', `http://127.0.0.1:${(base.address() as AddressInfo).port}`, false);
+    expect(reached).toEqual([]);
+    const failed = report.checks.filter((check) => !check.ok);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const check of failed) expect(check.detail).toContain('fetch failed (cause: ERR_CONFORMANCE_OTHER_ORIGIN)');
+    for (const secret of secrets) expect(written(report)).not.toContain(secret);
+  }, RUN_LIMIT_MS);
+
   it('stops a Respect run that outlives its time limit and fails with a check that says so and where it was', async () => {
     // A server that takes connections and never answers: Respect waits on its first request.
-    const sockets: net.Socket[] = [];
-    const hanging = net.createServer((socket) => void sockets.push(socket));
-    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', () => resolve()));
-    closing.push(() => new Promise((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      hanging.close(resolve);
-    }));
+    const { url, sockets, close } = await silentServer();
+    closing.push(close);
     const { credentials, secrets } = credentialsOf('a');
-    const session = createSession({ variant: 'a', baseUrl: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`, credentials, seed: 1, requests: 1, timeoutMs: 60_000 });
+    const session = createSession({ variant: 'a', baseUrl: url, credentials, seed: 1, requests: 1, timeoutMs: 60_000, watch: createWatch(120_000) });
     // Respect's own limit is far off: it is checked only between steps, so it would not end the hanging request anyway.
     await createFlowsStage({ runMs: 60_000, killAfterMs: 3000 }).run(session);
     const [check, ...rest] = session.results();

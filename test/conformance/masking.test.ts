@@ -54,16 +54,18 @@ describe('masking credentials in the report', () => {
   });
 
   it('keeps every encoding of an echoed credential out of report.json, JUnit and the text summary', async () => {
-    // A server that answers every request 500 with the credentials it got, in every encoding, 480 characters in.
+    // A server that answers every request 500 with the credential it got in every encoding, then raw across the 500th character.
     const fetch = async (request: Request) => {
       const secret = request.headers.get('x-secret-key') ?? '';
-      const body = `${'x'.repeat(480)}${secret} ${Object.values(echoes).join(' ')}`;
-      return new Response(JSON.stringify({ detail: body }), { status: 500, headers: { 'content-type': 'application/json' } });
+      const echoed = `${[echoes.url, echoes.base64, echoes.basic].join(' ')} `;
+      const body = `${echoed}${'x'.repeat(480 - echoed.length)}${secret}${'y'.repeat(100)}`;
+      return new Response(body, { status: 500, headers: { 'content-type': 'text/plain' } });
     };
     const report = await runConformance({ variant: 'b', baseUrl: 'http://echo.test', credentials, only: ['fuzz'], seed: 3, requests: 1, fetch });
     expect(report.passed).toBe(false);
     const written = [toJson(report), toJunit(report), formatText(report)].join('\n');
     expect(written).toContain('$PAYMENTS_SECRET_KEY');
+    expect(report.checks.find((check) => check.check === 'not_a_server_error')?.response?.bodyExcerpt).toMatch(/^\$PAYMENTS_SECRET_KEY \$PAYMENTS_SECRET_KEY .*x{10}\$PAYMENTS_SECRET_KEY/);
     for (const echo of Object.values(echoes)) expect(written).not.toContain(echo);
     expect(pieces(written, SECRET, 10)).toEqual([]);
   });
