@@ -9,8 +9,9 @@ export const entries = [
   'dist/src/sandbox/index.js', 'dist/src/sandbox/index.d.ts', 'dist/src/sandbox/command.js',
   'dist/src/conformance/index.js', 'dist/src/conformance/index.d.ts', 'dist/src/conformance/command.js',
   'dist/src/cli/main.js', 'dist/src/cli/entry.js',
-  // Note: the mock's child processes run these three by path, so no import would report them missing.
+  // Note: child processes run these by path (the mock's, and Respect's preload), so no import would report them missing.
   'dist/src/mock/command.js', 'dist/src/mock/exit-with-parent.js', 'dist/src/mock/run-in-group.js', 'dist/src/mock/group-leader.js',
+  'dist/src/conformance/respect-guard.js',
 ];
 
 if (import.meta.url === `file://${process.argv[1]}`) {
