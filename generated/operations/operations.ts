@@ -195,7 +195,7 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
           "401": "Unauthorized",
           "404": "NotFound",
           "409": "Conflict",
-          "422": "UnprocessableEntity",
+          "422": "InsufficientBalance",
           "429": "TooManyRequests",
           "500": "InternalServerError"
         }
@@ -236,7 +236,7 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
           "400": "BadRequest",
           "401": "Unauthorized",
           "409": "Conflict",
-          "422": "UnprocessableEntity",
+          "422": "InsufficientBalance",
           "429": "TooManyRequests",
           "500": "InternalServerError"
         }
@@ -393,21 +393,36 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
       "Unauthorized": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {"name":"WWW-Authenticate","in":"header","required":false,"type":"string","validator": v.validateWwwAuthenticateHeader}
         ],
         "content": {"application/problem+json":{"validator": v.validateProblem}}
       },
       "NotFound": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/problem+json":{"validator": v.validateProblem}}
       },
       "UnprocessableEntity": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/problem+json":{"validator": v.validateProblem}}
       },
@@ -423,7 +438,14 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
       "PaymentWithReasonCreated": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/json":{"validator": v.validatePaymentWithReasonResponse}}
       },
@@ -444,23 +466,58 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
       "PaymentConfirmed": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/json":{"validator": v.validateConfirmedPaymentResponse}}
       },
       "PaymentWithReasonCanceled": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/json":{"validator": v.validatePaymentWithReasonResponse}}
       },
       "PaymentWithReasonRefunded": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/json":{"validator": v.validatePaymentWithReasonResponse}}
+      },
+      "InsufficientBalance": {
+        "headers": [
+          {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
+        ],
+        "content": {"application/problem+json":{"validator": v.validateProblem}}
       },
       "PayoutList": {
         "headers": [
@@ -472,7 +529,14 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
       "PayoutCreated": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/json":{"validator": v.validatePayoutResponse}}
       },
@@ -486,7 +550,14 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
       "PayoutCanceled": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/json":{"validator": v.validatePayoutResponse}}
       },
@@ -500,7 +571,14 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
       "AppealCreated": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/json":{"validator": v.validateAppealResponse}}
       },
@@ -514,7 +592,14 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
       "AppealCanceled": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/json":{"validator": v.validateAppealResponse}}
       },
@@ -650,7 +735,7 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
           "401": "Unauthorized",
           "404": "NotFound",
           "409": "Conflict",
-          "422": "UnprocessableEntity",
+          "422": "InsufficientBalance",
           "429": "TooManyRequests",
           "500": "InternalServerError"
         }
@@ -701,7 +786,7 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
           "400": "BadRequest",
           "401": "Unauthorized",
           "409": "Conflict",
-          "422": "UnprocessableEntity",
+          "422": "InsufficientBalance",
           "429": "TooManyRequests",
           "500": "InternalServerError"
         }
@@ -893,21 +978,36 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
       "Unauthorized": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {"name":"WWW-Authenticate","in":"header","required":false,"type":"string","validator": v.validateWwwAuthenticateHeader}
         ],
         "content": {"application/problem+json":{"validator": v.validateProblem}}
       },
       "NotFound": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/problem+json":{"validator": v.validateProblem}}
       },
       "UnprocessableEntity": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/problem+json":{"validator": v.validateProblem}}
       },
@@ -923,7 +1023,14 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
       "PaymentCreated": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/json":{"validator": v.validatePaymentResponse}}
       },
@@ -944,16 +1051,44 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
       "PaymentCanceled": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/json":{"validator": v.validatePaymentResponse}}
       },
       "PaymentRefunded": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/json":{"validator": v.validatePaymentResponse}}
+      },
+      "InsufficientBalance": {
+        "headers": [
+          {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
+        ],
+        "content": {"application/problem+json":{"validator": v.validateProblem}}
       },
       "PayoutList": {
         "headers": [
@@ -965,7 +1100,14 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
       "PayoutCreated": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/json":{"validator": v.validatePayoutResponse}}
       },
@@ -979,7 +1121,14 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
       "PayoutCanceled": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/json":{"validator": v.validatePayoutResponse}}
       },
@@ -993,7 +1142,14 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
       "AppealCreated": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/json":{"validator": v.validateAppealResponse}}
       },
@@ -1007,7 +1163,14 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
       "AppealCanceled": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
-          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/json":{"validator": v.validateAppealResponse}}
       },
@@ -1023,7 +1186,7 @@ export const operationIndex: Readonly<Record<Variant, VariantIndex>> = {
 };
 
 /** A problem `code` the contract's error responses show, e.g. `idempotency_key_reused`. */
-export type ProblemCode = "bad_request" | "idempotency_key_missing" | "unauthorized" | "not_found" | "validation_failed" | "idempotency_key_reused" | "invalid_state" | "rate_limited" | "internal_error" | "idempotency_request_in_progress";
+export type ProblemCode = "bad_request" | "idempotency_key_missing" | "unauthorized" | "not_found" | "validation_failed" | "idempotency_key_reused" | "invalid_state" | "rate_limited" | "internal_error" | "idempotency_request_in_progress" | "insufficient_balance";
 
 /** The problem `code`s the contract's error responses show, with their status, title and type URI. */
 export const problemCatalogue: Readonly<Record<ProblemCode, ProblemSpec>> & Readonly<Record<string, ProblemSpec>> = {
@@ -1056,5 +1219,10 @@ export const problemCatalogue: Readonly<Record<ProblemCode, ProblemSpec>> & Read
     "status": 409,
     "title": "Request in progress",
     "type": "https://docs.payments.example/problems/idempotency_request_in_progress"
+  },
+  "insufficient_balance": {
+    "status": 422,
+    "title": "Insufficient balance",
+    "type": "https://docs.payments.example/problems/insufficient_balance"
   }
 };

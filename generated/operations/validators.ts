@@ -425,8 +425,8 @@ return errors === 0;
 }
 validate65.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema31 = {"type":"string","pattern":"^[A-Z]{3}$","minLength":3,"maxLength":3,"enum":["AED","AFN","ALL","AMD","ANG","AOA","ARS","AUD","AWG","AZN","BAM","BBD","BDT","BGN","BHD","BIF","BMD","BND","BOB","BOV","BRL","BSD","BTN","BWP","BYN","BZD","CAD","CDF","CHE","CHF","CHW","CLF","CLP","CNY","COP","COU","CRC","CUC","CUP","CVE","CZK","DJF","DKK","DOP","DZD","EGP","ERN","ETB","EUR","FJD","FKP","GBP","GEL","GHS","GIP","GMD","GNF","GTQ","GYD","HKD","HNL","HTG","HUF","IDR","ILS","INR","IQD","IRR","ISK","JMD","JOD","JPY","KES","KGS","KHR","KMF","KPW","KRW","KWD","KYD","KZT","LAK","LBP","LKR","LRD","LSL","LYD","MAD","MDL","MGA","MKD","MMK","MNT","MOP","MRU","MUR","MVR","MWK","MXN","MXV","MYR","MZN","NAD","NGN","NIO","NOK","NPR","NZD","OMR","PAB","PEN","PGK","PHP","PKR","PLN","PYG","QAR","RON","RSD","RUB","RWF","SAR","SBD","SCR","SDG","SEK","SGD","SHP","SLE","SOS","SRD","SSP","STN","SVC","SYP","SZL","THB","TJS","TMT","TND","TOP","TRY","TTD","TWD","TZS","UAH","UGX","USD","USN","UYI","UYU","UYW","UZS","VED","VES","VND","VUV","WST","XAF","XAG","XAU","XBA","XBB","XBC","XBD","XCD","XDR","XOF","XPD","XPF","XPT","XSU","XTS","XUA","XXX","YER","ZAR","ZMW","ZWG"]};
-const pattern7 = new RegExp("^[A-Z]{3}$", "u");
+const schema31 = {"type":"string","pattern":"^(AED|AFN|ALL|AMD|ANG|AOA|ARS|AUD|AWG|AZN|BAM|BBD|BDT|BGN|BHD|BIF|BMD|BND|BOB|BOV|BRL|BSD|BTN|BWP|BYN|BZD|CAD|CDF|CHE|CHF|CHW|CLF|CLP|CNY|COP|COU|CRC|CUC|CUP|CVE|CZK|DJF|DKK|DOP|DZD|EGP|ERN|ETB|EUR|FJD|FKP|GBP|GEL|GHS|GIP|GMD|GNF|GTQ|GYD|HKD|HNL|HTG|HUF|IDR|ILS|INR|IQD|IRR|ISK|JMD|JOD|JPY|KES|KGS|KHR|KMF|KPW|KRW|KWD|KYD|KZT|LAK|LBP|LKR|LRD|LSL|LYD|MAD|MDL|MGA|MKD|MMK|MNT|MOP|MRU|MUR|MVR|MWK|MXN|MXV|MYR|MZN|NAD|NGN|NIO|NOK|NPR|NZD|OMR|PAB|PEN|PGK|PHP|PKR|PLN|PYG|QAR|RON|RSD|RUB|RWF|SAR|SBD|SCR|SDG|SEK|SGD|SHP|SLE|SOS|SRD|SSP|STN|SVC|SYP|SZL|THB|TJS|TMT|TND|TOP|TRY|TTD|TWD|TZS|UAH|UGX|USD|USN|UYI|UYU|UYW|UZS|VED|VES|VND|VUV|WST|XAF|XAG|XAU|XBA|XBB|XBC|XBD|XCD|XDR|XOF|XPD|XPF|XPT|XSU|XTS|XUA|XXX|YER|ZAR|ZMW|ZWG)$","minLength":3,"maxLength":3};
+const pattern7 = new RegExp("^(AED|AFN|ALL|AMD|ANG|AOA|ARS|AUD|AWG|AZN|BAM|BBD|BDT|BGN|BHD|BIF|BMD|BND|BOB|BOV|BRL|BSD|BTN|BWP|BYN|BZD|CAD|CDF|CHE|CHF|CHW|CLF|CLP|CNY|COP|COU|CRC|CUC|CUP|CVE|CZK|DJF|DKK|DOP|DZD|EGP|ERN|ETB|EUR|FJD|FKP|GBP|GEL|GHS|GIP|GMD|GNF|GTQ|GYD|HKD|HNL|HTG|HUF|IDR|ILS|INR|IQD|IRR|ISK|JMD|JOD|JPY|KES|KGS|KHR|KMF|KPW|KRW|KWD|KYD|KZT|LAK|LBP|LKR|LRD|LSL|LYD|MAD|MDL|MGA|MKD|MMK|MNT|MOP|MRU|MUR|MVR|MWK|MXN|MXV|MYR|MZN|NAD|NGN|NIO|NOK|NPR|NZD|OMR|PAB|PEN|PGK|PHP|PKR|PLN|PYG|QAR|RON|RSD|RUB|RWF|SAR|SBD|SCR|SDG|SEK|SGD|SHP|SLE|SOS|SRD|SSP|STN|SVC|SYP|SZL|THB|TJS|TMT|TND|TOP|TRY|TTD|TWD|TZS|UAH|UGX|USD|USN|UYI|UYU|UYW|UZS|VED|VES|VND|VUV|WST|XAF|XAG|XAU|XBA|XBB|XBC|XBD|XCD|XDR|XOF|XPD|XPF|XPT|XSU|XTS|XUA|XXX|YER|ZAR|ZMW|ZWG)$", "u");
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -438,8 +438,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data === "AED") || (data === "AFN")) || (data === "ALL")) || (data === "AMD")) || (data === "ANG")) || (data === "AOA")) || (data === "ARS")) || (data === "AUD")) || (data === "AWG")) || (data === "AZN")) || (data === "BAM")) || (data === "BBD")) || (data === "BDT")) || (data === "BGN")) || (data === "BHD")) || (data === "BIF")) || (data === "BMD")) || (data === "BND")) || (data === "BOB")) || (data === "BOV")) || (data === "BRL")) || (data === "BSD")) || (data === "BTN")) || (data === "BWP")) || (data === "BYN")) || (data === "BZD")) || (data === "CAD")) || (data === "CDF")) || (data === "CHE")) || (data === "CHF")) || (data === "CHW")) || (data === "CLF")) || (data === "CLP")) || (data === "CNY")) || (data === "COP")) || (data === "COU")) || (data === "CRC")) || (data === "CUC")) || (data === "CUP")) || (data === "CVE")) || (data === "CZK")) || (data === "DJF")) || (data === "DKK")) || (data === "DOP")) || (data === "DZD")) || (data === "EGP")) || (data === "ERN")) || (data === "ETB")) || (data === "EUR")) || (data === "FJD")) || (data === "FKP")) || (data === "GBP")) || (data === "GEL")) || (data === "GHS")) || (data === "GIP")) || (data === "GMD")) || (data === "GNF")) || (data === "GTQ")) || (data === "GYD")) || (data === "HKD")) || (data === "HNL")) || (data === "HTG")) || (data === "HUF")) || (data === "IDR")) || (data === "ILS")) || (data === "INR")) || (data === "IQD")) || (data === "IRR")) || (data === "ISK")) || (data === "JMD")) || (data === "JOD")) || (data === "JPY")) || (data === "KES")) || (data === "KGS")) || (data === "KHR")) || (data === "KMF")) || (data === "KPW")) || (data === "KRW")) || (data === "KWD")) || (data === "KYD")) || (data === "KZT")) || (data === "LAK")) || (data === "LBP")) || (data === "LKR")) || (data === "LRD")) || (data === "LSL")) || (data === "LYD")) || (data === "MAD")) || (data === "MDL")) || (data === "MGA")) || (data === "MKD")) || (data === "MMK")) || (data === "MNT")) || (data === "MOP")) || (data === "MRU")) || (data === "MUR")) || (data === "MVR")) || (data === "MWK")) || (data === "MXN")) || (data === "MXV")) || (data === "MYR")) || (data === "MZN")) || (data === "NAD")) || (data === "NGN")) || (data === "NIO")) || (data === "NOK")) || (data === "NPR")) || (data === "NZD")) || (data === "OMR")) || (data === "PAB")) || (data === "PEN")) || (data === "PGK")) || (data === "PHP")) || (data === "PKR")) || (data === "PLN")) || (data === "PYG")) || (data === "QAR")) || (data === "RON")) || (data === "RSD")) || (data === "RUB")) || (data === "RWF")) || (data === "SAR")) || (data === "SBD")) || (data === "SCR")) || (data === "SDG")) || (data === "SEK")) || (data === "SGD")) || (data === "SHP")) || (data === "SLE")) || (data === "SOS")) || (data === "SRD")) || (data === "SSP")) || (data === "STN")) || (data === "SVC")) || (data === "SYP")) || (data === "SZL")) || (data === "THB")) || (data === "TJS")) || (data === "TMT")) || (data === "TND")) || (data === "TOP")) || (data === "TRY")) || (data === "TTD")) || (data === "TWD")) || (data === "TZS")) || (data === "UAH")) || (data === "UGX")) || (data === "USD")) || (data === "USN")) || (data === "UYI")) || (data === "UYU")) || (data === "UYW")) || (data === "UZS")) || (data === "VED")) || (data === "VES")) || (data === "VND")) || (data === "VUV")) || (data === "WST")) || (data === "XAF")) || (data === "XAG")) || (data === "XAU")) || (data === "XBA")) || (data === "XBB")) || (data === "XBC")) || (data === "XBD")) || (data === "XCD")) || (data === "XDR")) || (data === "XOF")) || (data === "XPD")) || (data === "XPF")) || (data === "XPT")) || (data === "XSU")) || (data === "XTS")) || (data === "XUA")) || (data === "XXX")) || (data === "YER")) || (data === "ZAR")) || (data === "ZMW")) || (data === "ZWG"))){
-const err0 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema31.enum},message:"must be equal to one of the allowed values"};
+if(typeof data === "string"){
+if(func1(data) > 3){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -448,9 +449,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(typeof data === "string"){
-if(func1(data) > 3){
-const err1 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters"};
+if(func1(data) < 3){
+const err1 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -459,8 +459,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(func1(data) < 3){
-const err2 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"};
+if(!pattern7.test(data)){
+const err2 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(AED|AFN|ALL|AMD|ANG|AOA|ARS|AUD|AWG|AZN|BAM|BBD|BDT|BGN|BHD|BIF|BMD|BND|BOB|BOV|BRL|BSD|BTN|BWP|BYN|BZD|CAD|CDF|CHE|CHF|CHW|CLF|CLP|CNY|COP|COU|CRC|CUC|CUP|CVE|CZK|DJF|DKK|DOP|DZD|EGP|ERN|ETB|EUR|FJD|FKP|GBP|GEL|GHS|GIP|GMD|GNF|GTQ|GYD|HKD|HNL|HTG|HUF|IDR|ILS|INR|IQD|IRR|ISK|JMD|JOD|JPY|KES|KGS|KHR|KMF|KPW|KRW|KWD|KYD|KZT|LAK|LBP|LKR|LRD|LSL|LYD|MAD|MDL|MGA|MKD|MMK|MNT|MOP|MRU|MUR|MVR|MWK|MXN|MXV|MYR|MZN|NAD|NGN|NIO|NOK|NPR|NZD|OMR|PAB|PEN|PGK|PHP|PKR|PLN|PYG|QAR|RON|RSD|RUB|RWF|SAR|SBD|SCR|SDG|SEK|SGD|SHP|SLE|SOS|SRD|SSP|STN|SVC|SYP|SZL|THB|TJS|TMT|TND|TOP|TRY|TTD|TWD|TZS|UAH|UGX|USD|USN|UYI|UYU|UYW|UZS|VED|VES|VND|VUV|WST|XAF|XAG|XAU|XBA|XBB|XBC|XBD|XCD|XDR|XOF|XPD|XPF|XPT|XSU|XTS|XUA|XXX|YER|ZAR|ZMW|ZWG)$"},message:"must match pattern \""+"^(AED|AFN|ALL|AMD|ANG|AOA|ARS|AUD|AWG|AZN|BAM|BBD|BDT|BGN|BHD|BIF|BMD|BND|BOB|BOV|BRL|BSD|BTN|BWP|BYN|BZD|CAD|CDF|CHE|CHF|CHW|CLF|CLP|CNY|COP|COU|CRC|CUC|CUP|CVE|CZK|DJF|DKK|DOP|DZD|EGP|ERN|ETB|EUR|FJD|FKP|GBP|GEL|GHS|GIP|GMD|GNF|GTQ|GYD|HKD|HNL|HTG|HUF|IDR|ILS|INR|IQD|IRR|ISK|JMD|JOD|JPY|KES|KGS|KHR|KMF|KPW|KRW|KWD|KYD|KZT|LAK|LBP|LKR|LRD|LSL|LYD|MAD|MDL|MGA|MKD|MMK|MNT|MOP|MRU|MUR|MVR|MWK|MXN|MXV|MYR|MZN|NAD|NGN|NIO|NOK|NPR|NZD|OMR|PAB|PEN|PGK|PHP|PKR|PLN|PYG|QAR|RON|RSD|RUB|RWF|SAR|SBD|SCR|SDG|SEK|SGD|SHP|SLE|SOS|SRD|SSP|STN|SVC|SYP|SZL|THB|TJS|TMT|TND|TOP|TRY|TTD|TWD|TZS|UAH|UGX|USD|USN|UYI|UYU|UYW|UZS|VED|VES|VND|VUV|WST|XAF|XAG|XAU|XBA|XBB|XBC|XBD|XCD|XDR|XOF|XPD|XPF|XPT|XSU|XTS|XUA|XXX|YER|ZAR|ZMW|ZWG)$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -469,24 +469,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(!pattern7.test(data)){
-const err3 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
 else {
 vErrors.push(err3);
-}
-errors++;
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
 }
 errors++;
 }
@@ -1870,13 +1860,101 @@ return errors === 0;
 }
 validate92.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"code":true,"request_id":true,"errors":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateRetryAfterHeader: SchemaValidator = validate95;
-const schema40 = {"type":"integer","format":"int32","minimum":0,"maximum":86400};
+export const validateWwwAuthenticateHeader: SchemaValidator = validate95;
+const schema40 = {"type":"string","maxLength":1024,"pattern":"^[^\\x00-\\x1F\\x7F]*$"};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate95.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(func1(data) > 1024){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!pattern8.test(data)){
+const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^\\x00-\\x1F\\x7F]*$"},message:"must match pattern \""+"^[^\\x00-\\x1F\\x7F]*$"+"\""};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate95.errors = vErrors;
+return errors === 0;
+}
+validate95.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateIdempotentReplayedHeader: SchemaValidator = validate96;
+const schema41 = {"type":"string","enum":["true"]};
+
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate96.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(data === "true")){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate96.errors = vErrors;
+return errors === 0;
+}
+validate96.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateRetryAfterHeader: SchemaValidator = validate97;
+const schema42 = {"type":"integer","format":"int32","minimum":0,"maximum":86400};
+
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate97.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1925,18 +2003,18 @@ vErrors.push(err3);
 errors++;
 }
 }
-validate95.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate97.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateIdempotencyKeyParameter: SchemaValidator = validate96;
-const schema41 = {"type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_-]{1,64}$"};
+export const validateIdempotencyKeyParameter: SchemaValidator = validate98;
+const schema43 = {"type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_-]{1,64}$"};
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate98.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1985,19 +2063,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate98.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateCreatePaymentRequest: SchemaValidator = validate97;
-const schema42 = {"type":"object","additionalProperties":false,"required":["amount","currency","requisite"],"properties":{"amount":{"$ref":"#/components/schemas/Amount"},"amount_tolerance_up":{"$ref":"#/components/schemas/Amount"},"currency":{"$ref":"#/components/schemas/Currency"},"expires_in":{"$ref":"#/components/schemas/ExpiresIn"},"requisite":{"$ref":"#/components/schemas/CreatePaymentRequisite"},"customer":{"$ref":"#/components/schemas/Customer"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
-const schema43 = {"type":"integer","format":"int32","minimum":60,"maximum":604800};
+export const validateCreatePaymentRequest: SchemaValidator = validate99;
+const schema44 = {"type":"object","additionalProperties":false,"required":["amount","currency","requisite"],"properties":{"amount":{"$ref":"#/components/schemas/Amount"},"amount_tolerance_up":{"$ref":"#/components/schemas/Amount"},"currency":{"$ref":"#/components/schemas/Currency"},"expires_in":{"$ref":"#/components/schemas/ExpiresIn"},"requisite":{"$ref":"#/components/schemas/CreatePaymentRequisite"},"customer":{"$ref":"#/components/schemas/Customer"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
+const schema45 = {"type":"integer","format":"int32","minimum":60,"maximum":604800};
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate101.evaluated;
+const evaluated0 = validate103.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2046,17 +2124,17 @@ vErrors.push(err3);
 errors++;
 }
 }
-validate101.errors = vErrors;
+validate103.errors = vErrors;
 return errors === 0;
 }
-validate101.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate103.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema44 = {"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
+const schema46 = {"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate103.evaluated;
+const evaluated0 = validate105.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2109,19 +2187,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate103.errors = vErrors;
+validate105.errors = vErrors;
 return errors === 0;
 }
-validate103.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema45 = {"type":"object","additionalProperties":false,"properties":{"fingerprint":{"$ref":"#/components/schemas/ShortText"},"ip_address":{"$ref":"#/components/schemas/IpAddress"},"user_agent":{"$ref":"#/components/schemas/UserAgent"}}};
-const schema46 = {"type":"string","pattern":"^[0-9A-Fa-f:.]{2,45}$","minLength":2,"maxLength":45};
-const pattern19 = new RegExp("^[0-9A-Fa-f:.]{2,45}$", "u");
+const schema47 = {"type":"object","additionalProperties":false,"properties":{"fingerprint":{"$ref":"#/components/schemas/ShortText"},"ip_address":{"$ref":"#/components/schemas/IpAddress"},"user_agent":{"$ref":"#/components/schemas/UserAgent"}}};
+const schema48 = {"type":"string","pattern":"^[0-9A-Fa-f:.]{2,45}$","minLength":2,"maxLength":45};
+const pattern20 = new RegExp("^[0-9A-Fa-f:.]{2,45}$", "u");
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate109.evaluated;
+const evaluated0 = validate111.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2149,7 +2227,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(!pattern19.test(data)){
+if(!pattern20.test(data)){
 const err2 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Fa-f:.]{2,45}$"},message:"must match pattern \""+"^[0-9A-Fa-f:.]{2,45}$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -2170,17 +2248,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate109.errors = vErrors;
+validate111.errors = vErrors;
 return errors === 0;
 }
-validate109.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate111.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema47 = {"type":"string","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":512};
+const schema49 = {"type":"string","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":512};
 
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate111.evaluated;
+const evaluated0 = validate113.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2219,16 +2297,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate111.errors = vErrors;
+validate113.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate113.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate107.evaluated;
+const evaluated0 = validate109.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2255,14 +2333,14 @@ errors = vErrors.length;
 }
 }
 if(data.ip_address !== undefined){
-if(!(validate109(data.ip_address, {instancePath:instancePath+"/ip_address",parentData:data,parentDataProperty:"ip_address",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+if(!(validate111(data.ip_address, {instancePath:instancePath+"/ip_address",parentData:data,parentDataProperty:"ip_address",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
 }
 if(data.user_agent !== undefined){
-if(!(validate111(data.user_agent, {instancePath:instancePath+"/user_agent",parentData:data,parentDataProperty:"user_agent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
+if(!(validate113(data.user_agent, {instancePath:instancePath+"/user_agent",parentData:data,parentDataProperty:"user_agent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
 errors = vErrors.length;
 }
 }
@@ -2277,16 +2355,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate107.errors = vErrors;
+validate109.errors = vErrors;
 return errors === 0;
 }
-validate107.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate109.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
+const evaluated0 = validate99.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2355,20 +2433,20 @@ errors = vErrors.length;
 }
 }
 if(data.expires_in !== undefined){
-if(!(validate101(data.expires_in, {instancePath:instancePath+"/expires_in",parentData:data,parentDataProperty:"expires_in",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
-errors = vErrors.length;
-}
-}
-if(data.requisite !== undefined){
-if(!(validate103(data.requisite, {instancePath:instancePath+"/requisite",parentData:data,parentDataProperty:"requisite",rootData,dynamicAnchors}))){
+if(!(validate103(data.expires_in, {instancePath:instancePath+"/expires_in",parentData:data,parentDataProperty:"expires_in",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 }
+if(data.requisite !== undefined){
+if(!(validate105(data.requisite, {instancePath:instancePath+"/requisite",parentData:data,parentDataProperty:"requisite",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+errors = vErrors.length;
+}
+}
 if(data.customer !== undefined){
-if(!(validate107(data.customer, {instancePath:instancePath+"/customer",parentData:data,parentDataProperty:"customer",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+if(!(validate109(data.customer, {instancePath:instancePath+"/customer",parentData:data,parentDataProperty:"customer",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
 }
@@ -2389,20 +2467,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate97.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate99.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validatePaymentWithReasonResponse: SchemaValidator = validate115;
-const schema48 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/PaymentWithReason"}}};
-const schema49 = {"allOf":[{"$ref":"#/components/schemas/Payment"},{"type":"object","required":["reason_code"],"properties":{"reason_code":{"$ref":"#/components/schemas/ReasonCode"}}}]};
-const schema50 = {"type":["string","null"],"enum":["payment_timeout","amount_mismatch","canceled_by_merchant","requisites_unavailable","declined","provider_error",null]};
+export const validatePaymentWithReasonResponse: SchemaValidator = validate117;
+const schema50 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/PaymentWithReason"}}};
+const schema51 = {"allOf":[{"$ref":"#/components/schemas/Payment"},{"type":"object","required":["reason_code"],"properties":{"reason_code":{"$ref":"#/components/schemas/ReasonCode"}}}]};
+const schema52 = {"type":["string","null"],"enum":["payment_timeout","amount_mismatch","canceled_by_merchant","requisites_unavailable","declined","provider_error",null]};
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate118.evaluated;
+const evaluated0 = validate120.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2410,7 +2488,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema50.type},message:"must be string,null"};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema52.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2420,7 +2498,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((data === "payment_timeout") || (data === "amount_mismatch")) || (data === "canceled_by_merchant")) || (data === "requisites_unavailable")) || (data === "declined")) || (data === "provider_error")) || (data === null))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema50.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema52.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2429,16 +2507,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate118.errors = vErrors;
+validate120.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate120.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
+const evaluated0 = validate118.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2461,8 +2539,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.reason_code !== undefined){
-if(!(validate118(data.reason_code, {instancePath:instancePath+"/reason_code",parentData:data,parentDataProperty:"reason_code",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate120(data.reason_code, {instancePath:instancePath+"/reason_code",parentData:data,parentDataProperty:"reason_code",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
 errors = vErrors.length;
 }
 }
@@ -2477,16 +2555,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate116.errors = vErrors;
+validate118.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"props":{"reason_code":true,"requisite":true,"updated_at":true,"id":true,"type":true,"requested":true,"initialized":true,"processed":true,"refunded":true,"status":true,"expires_at":true,"created_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate118.evaluated = {"props":{"reason_code":true,"requisite":true,"updated_at":true,"id":true,"type":true,"requested":true,"initialized":true,"processed":true,"refunded":true,"status":true,"expires_at":true,"created_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate115.evaluated;
+const evaluated0 = validate117.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2505,8 +2583,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate116(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
+if(!(validate118(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
 errors = vErrors.length;
 }
 }
@@ -2521,17 +2599,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate115.errors = vErrors;
+validate117.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate117.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateResourceId: SchemaValidator = validate121;
+export const validateResourceId: SchemaValidator = validate123;
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
+const evaluated0 = validate123.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2580,21 +2658,21 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate121.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate123.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateConfirmPaymentRequest: SchemaValidator = validate122;
-const schema52 = {"type":"object","additionalProperties":false,"required":["reference"],"properties":{"reference":{"$ref":"#/components/schemas/ShortText"},"receipt":{"$ref":"#/components/schemas/Receipt"}}};
-const schema53 = {"type":"object","additionalProperties":false,"required":["url"],"properties":{"url":{"$ref":"#/components/schemas/Url"},"name":{"$ref":"#/components/schemas/ShortText"}}};
-const schema54 = {"type":"string","format":"uri","maxLength":2048};
+export const validateConfirmPaymentRequest: SchemaValidator = validate124;
+const schema54 = {"type":"object","additionalProperties":false,"required":["reference"],"properties":{"reference":{"$ref":"#/components/schemas/ShortText"},"receipt":{"$ref":"#/components/schemas/Receipt"}}};
+const schema55 = {"type":"object","additionalProperties":false,"required":["url"],"properties":{"url":{"$ref":"#/components/schemas/Url"},"name":{"$ref":"#/components/schemas/ShortText"}}};
+const schema56 = {"type":"string","format":"uri","maxLength":2048};
 const formats22 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate125.evaluated;
+const evaluated0 = validate127.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2633,16 +2711,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate125.errors = vErrors;
+validate127.errors = vErrors;
 return errors === 0;
 }
-validate125.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate127.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
+const evaluated0 = validate126.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2673,8 +2751,8 @@ errors++;
 }
 }
 if(data.url !== undefined){
-if(!(validate125(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+if(!(validate127(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 }
@@ -2695,16 +2773,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate124.errors = vErrors;
+validate126.errors = vErrors;
 return errors === 0;
 }
-validate124.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate126.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate122.evaluated;
+const evaluated0 = validate124.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2741,8 +2819,8 @@ errors = vErrors.length;
 }
 }
 if(data.receipt !== undefined){
-if(!(validate124(data.receipt, {instancePath:instancePath+"/receipt",parentData:data,parentDataProperty:"receipt",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+if(!(validate126(data.receipt, {instancePath:instancePath+"/receipt",parentData:data,parentDataProperty:"receipt",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
 errors = vErrors.length;
 }
 }
@@ -2757,20 +2835,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate122.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
-validate122.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate124.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateConfirmedPaymentResponse: SchemaValidator = validate129;
-const schema55 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/ConfirmedPayment"}}};
-const schema56 = {"allOf":[{"$ref":"#/components/schemas/PaymentCore"},{"type":"object","required":["requisite","reason_code","finalized_at"],"properties":{"requisite":{"$ref":"#/components/schemas/ConfirmedRequisite"},"reason_code":{"$ref":"#/components/schemas/ReasonCode"},"finalized_at":{"$ref":"#/components/schemas/Timestamp"}}}]};
-const schema57 = {"type":"object","required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"card":{"$ref":"#/components/schemas/CardNumber"},"holder":{"$ref":"#/components/schemas/ShortText"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
+export const validateConfirmedPaymentResponse: SchemaValidator = validate131;
+const schema57 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/ConfirmedPayment"}}};
+const schema58 = {"allOf":[{"$ref":"#/components/schemas/PaymentCore"},{"type":"object","required":["requisite","reason_code","finalized_at"],"properties":{"requisite":{"$ref":"#/components/schemas/ConfirmedRequisite"},"reason_code":{"$ref":"#/components/schemas/ReasonCode"},"finalized_at":{"$ref":"#/components/schemas/Timestamp"}}}]};
+const schema59 = {"type":"object","required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"card":{"$ref":"#/components/schemas/CardNumber"},"holder":{"$ref":"#/components/schemas/ShortText"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate132.evaluated;
+const evaluated0 = validate134.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2823,16 +2901,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate132.errors = vErrors;
+validate134.errors = vErrors;
 return errors === 0;
 }
-validate132.evaluated = {"props":{"type":true,"card":true,"holder":true,"bank":true},"dynamicProps":false,"dynamicItems":false};
+validate134.evaluated = {"props":{"type":true,"card":true,"holder":true,"bank":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate130.evaluated;
+const evaluated0 = validate132.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2875,14 +2953,14 @@ vErrors.push(err2);
 errors++;
 }
 if(data.requisite !== undefined){
-if(!(validate132(data.requisite, {instancePath:instancePath+"/requisite",parentData:data,parentDataProperty:"requisite",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+if(!(validate134(data.requisite, {instancePath:instancePath+"/requisite",parentData:data,parentDataProperty:"requisite",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
 errors = vErrors.length;
 }
 }
 if(data.reason_code !== undefined){
-if(!(validate118(data.reason_code, {instancePath:instancePath+"/reason_code",parentData:data,parentDataProperty:"reason_code",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate120(data.reason_code, {instancePath:instancePath+"/reason_code",parentData:data,parentDataProperty:"reason_code",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
 errors = vErrors.length;
 }
 }
@@ -2903,16 +2981,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate130.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
-validate130.evaluated = {"props":{"requisite":true,"reason_code":true,"finalized_at":true,"id":true,"type":true,"requested":true,"initialized":true,"processed":true,"refunded":true,"status":true,"expires_at":true,"created_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate132.evaluated = {"props":{"requisite":true,"reason_code":true,"finalized_at":true,"id":true,"type":true,"requested":true,"initialized":true,"processed":true,"refunded":true,"status":true,"expires_at":true,"created_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate129.evaluated;
+const evaluated0 = validate131.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2931,8 +3009,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate130(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+if(!(validate132(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
 }
@@ -2947,18 +3025,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate129.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
-validate129.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate131.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePayoutStatus: SchemaValidator = validate141;
-const schema58 = {"type":"string","enum":["created","pending","processing","succeeded","failed","canceled","expired"]};
+export const validatePayoutStatus: SchemaValidator = validate143;
+const schema60 = {"type":"string","enum":["created","pending","processing","succeeded","failed","canceled","expired"]};
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate141.evaluated;
+const evaluated0 = validate143.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2976,7 +3054,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((data === "created") || (data === "pending")) || (data === "processing")) || (data === "succeeded")) || (data === "failed")) || (data === "canceled")) || (data === "expired"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2985,19 +3063,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate141.errors = vErrors;
+validate143.errors = vErrors;
 return errors === 0;
 }
-validate141.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate143.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validatePayoutListResponse: SchemaValidator = validate142;
-const schema59 = {"type":"object","required":["data","pagination"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/Payout"}},"pagination":{"$ref":"#/components/schemas/Pagination"}}};
-const schema60 = {"type":"object","required":["id","type","requested","requisite","status","expires_at","created_at","updated_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"requested":{"$ref":"#/components/schemas/Money"},"processed":{"$ref":"#/components/schemas/Money"},"requisite":{"$ref":"#/components/schemas/Requisite"},"status":{"$ref":"#/components/schemas/PayoutStatus"},"expires_at":{"$ref":"#/components/schemas/Timestamp"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"updated_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
+export const validatePayoutListResponse: SchemaValidator = validate144;
+const schema61 = {"type":"object","required":["data","pagination"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/Payout"}},"pagination":{"$ref":"#/components/schemas/Pagination"}}};
+const schema62 = {"type":"object","required":["id","type","requested","requisite","status","expires_at","created_at","updated_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"requested":{"$ref":"#/components/schemas/Money"},"processed":{"$ref":"#/components/schemas/Money"},"requisite":{"$ref":"#/components/schemas/Requisite"},"status":{"$ref":"#/components/schemas/PayoutStatus"},"expires_at":{"$ref":"#/components/schemas/Timestamp"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"updated_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
 
-function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate143.evaluated;
+const evaluated0 = validate145.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3116,8 +3194,8 @@ errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate141(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
+if(!(validate143(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
 errors = vErrors.length;
 }
 }
@@ -3156,16 +3234,16 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate143.errors = vErrors;
+validate145.errors = vErrors;
 return errors === 0;
 }
-validate143.evaluated = {"props":{"id":true,"type":true,"requested":true,"processed":true,"requisite":true,"status":true,"expires_at":true,"created_at":true,"updated_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate145.evaluated = {"props":{"id":true,"type":true,"requested":true,"processed":true,"requisite":true,"status":true,"expires_at":true,"created_at":true,"updated_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate142.evaluated;
+const evaluated0 = validate144.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3208,8 +3286,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate143(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
+if(!(validate145(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
 }
@@ -3242,19 +3320,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate142.errors = vErrors;
+validate144.errors = vErrors;
 return errors === 0;
 }
-validate142.evaluated = {"props":{"data":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate144.evaluated = {"props":{"data":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateCreatePayoutRequest: SchemaValidator = validate156;
-const schema61 = {"type":"object","additionalProperties":false,"required":["amount","currency","requisite"],"properties":{"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"$ref":"#/components/schemas/Currency"},"expires_in":{"$ref":"#/components/schemas/ExpiresIn"},"requisite":{"$ref":"#/components/schemas/PayoutRequisite"},"customer":{"$ref":"#/components/schemas/Customer"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
-const schema62 = {"type":"object","additionalProperties":false,"required":["type","card_number"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"card_number":{"$ref":"#/components/schemas/CardNumber"},"card_holder":{"$ref":"#/components/schemas/ShortText"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
+export const validateCreatePayoutRequest: SchemaValidator = validate158;
+const schema63 = {"type":"object","additionalProperties":false,"required":["amount","currency","requisite"],"properties":{"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"$ref":"#/components/schemas/Currency"},"expires_in":{"$ref":"#/components/schemas/ExpiresIn"},"requisite":{"$ref":"#/components/schemas/PayoutRequisite"},"customer":{"$ref":"#/components/schemas/Customer"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
+const schema64 = {"type":"object","additionalProperties":false,"required":["type","card_number"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"card_number":{"$ref":"#/components/schemas/CardNumber"},"card_holder":{"$ref":"#/components/schemas/ShortText"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate160.evaluated;
+const evaluated0 = validate162.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3329,16 +3407,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate160.errors = vErrors;
+validate162.errors = vErrors;
 return errors === 0;
 }
-validate160.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate162.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate156.evaluated;
+const evaluated0 = validate158.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3401,20 +3479,20 @@ errors = vErrors.length;
 }
 }
 if(data.expires_in !== undefined){
-if(!(validate101(data.expires_in, {instancePath:instancePath+"/expires_in",parentData:data,parentDataProperty:"expires_in",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+if(!(validate103(data.expires_in, {instancePath:instancePath+"/expires_in",parentData:data,parentDataProperty:"expires_in",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 }
 if(data.requisite !== undefined){
-if(!(validate160(data.requisite, {instancePath:instancePath+"/requisite",parentData:data,parentDataProperty:"requisite",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate162(data.requisite, {instancePath:instancePath+"/requisite",parentData:data,parentDataProperty:"requisite",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
 }
 }
 if(data.customer !== undefined){
-if(!(validate107(data.customer, {instancePath:instancePath+"/customer",parentData:data,parentDataProperty:"customer",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+if(!(validate109(data.customer, {instancePath:instancePath+"/customer",parentData:data,parentDataProperty:"customer",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
 }
@@ -3435,18 +3513,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate156.errors = vErrors;
+validate158.errors = vErrors;
 return errors === 0;
 }
-validate156.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate158.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validatePayoutResponse: SchemaValidator = validate168;
-const schema63 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Payout"}}};
+export const validatePayoutResponse: SchemaValidator = validate170;
+const schema65 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Payout"}}};
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate168.evaluated;
+const evaluated0 = validate170.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3465,8 +3543,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate143(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
+if(!(validate145(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
 }
@@ -3481,18 +3559,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate168.errors = vErrors;
+validate170.errors = vErrors;
 return errors === 0;
 }
-validate168.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate170.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateAppealStatus: SchemaValidator = validate170;
-const schema64 = {"type":"string","enum":["pending","under_review","accepted","rejected","canceled"]};
+export const validateAppealStatus: SchemaValidator = validate172;
+const schema66 = {"type":"string","enum":["pending","under_review","accepted","rejected","canceled"]};
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate170.evaluated;
+const evaluated0 = validate172.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3510,7 +3588,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "pending") || (data === "under_review")) || (data === "accepted")) || (data === "rejected")) || (data === "canceled"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema66.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3519,20 +3597,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate170.errors = vErrors;
+validate172.errors = vErrors;
 return errors === 0;
 }
-validate170.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate172.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateAppealListResponse: SchemaValidator = validate171;
-const schema65 = {"type":"object","required":["data","pagination"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/Appeal"}},"pagination":{"$ref":"#/components/schemas/Pagination"}}};
-const schema66 = {"type":"object","required":["id","appeal_id","requested","status","created_at","updated_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"appeal_id":{"$ref":"#/components/schemas/ResourceId"},"requested":{"$ref":"#/components/schemas/Money"},"resolved":{"$ref":"#/components/schemas/Money"},"attachments":{"$ref":"#/components/schemas/AppealAttachment"},"status":{"$ref":"#/components/schemas/AppealStatus"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"updated_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
-const schema67 = {"type":"object","required":["id","url"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"filename":{"$ref":"#/components/schemas/ShortText"},"url":{"$ref":"#/components/schemas/Url"},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
+export const validateAppealListResponse: SchemaValidator = validate173;
+const schema67 = {"type":"object","required":["data","pagination"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/Appeal"}},"pagination":{"$ref":"#/components/schemas/Pagination"}}};
+const schema68 = {"type":"object","required":["id","appeal_id","requested","status","created_at","updated_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"appeal_id":{"$ref":"#/components/schemas/ResourceId"},"requested":{"$ref":"#/components/schemas/Money"},"resolved":{"$ref":"#/components/schemas/Money"},"attachments":{"$ref":"#/components/schemas/AppealAttachment"},"status":{"$ref":"#/components/schemas/AppealStatus"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"updated_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
+const schema69 = {"type":"object","required":["id","url"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"filename":{"$ref":"#/components/schemas/ShortText"},"url":{"$ref":"#/components/schemas/Url"},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate177.evaluated;
+const evaluated0 = validate179.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3579,8 +3657,8 @@ errors = vErrors.length;
 }
 }
 if(data.url !== undefined){
-if(!(validate125(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+if(!(validate127(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 }
@@ -3601,16 +3679,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate177.errors = vErrors;
+validate179.errors = vErrors;
 return errors === 0;
 }
-validate177.evaluated = {"props":{"id":true,"type":true,"filename":true,"url":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate179.evaluated = {"props":{"id":true,"type":true,"filename":true,"url":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate172.evaluated;
+const evaluated0 = validate174.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3703,14 +3781,14 @@ errors = vErrors.length;
 }
 }
 if(data.attachments !== undefined){
-if(!(validate177(data.attachments, {instancePath:instancePath+"/attachments",parentData:data,parentDataProperty:"attachments",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+if(!(validate179(data.attachments, {instancePath:instancePath+"/attachments",parentData:data,parentDataProperty:"attachments",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate170(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+if(!(validate172(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
 errors = vErrors.length;
 }
 }
@@ -3743,16 +3821,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate172.errors = vErrors;
+validate174.errors = vErrors;
 return errors === 0;
 }
-validate172.evaluated = {"props":{"id":true,"appeal_id":true,"requested":true,"resolved":true,"attachments":true,"status":true,"created_at":true,"updated_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate174.evaluated = {"props":{"id":true,"appeal_id":true,"requested":true,"resolved":true,"attachments":true,"status":true,"created_at":true,"updated_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate171.evaluated;
+const evaluated0 = validate173.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3795,8 +3873,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate172(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+if(!(validate174(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
 errors = vErrors.length;
 }
 }
@@ -3829,18 +3907,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate171.errors = vErrors;
+validate173.errors = vErrors;
 return errors === 0;
 }
-validate171.evaluated = {"props":{"data":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate173.evaluated = {"props":{"data":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateCreateAppealRequest: SchemaValidator = validate190;
-const schema68 = {"type":"object","additionalProperties":false,"required":["transaction_id","amount","currency"],"properties":{"transaction_id":{"$ref":"#/components/schemas/ResourceId"},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"$ref":"#/components/schemas/Currency"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
+export const validateCreateAppealRequest: SchemaValidator = validate192;
+const schema70 = {"type":"object","additionalProperties":false,"required":["transaction_id","amount","currency"],"properties":{"transaction_id":{"$ref":"#/components/schemas/ResourceId"},"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"$ref":"#/components/schemas/Currency"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate190.evaluated;
+const evaluated0 = validate192.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3925,18 +4003,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate190.errors = vErrors;
+validate192.errors = vErrors;
 return errors === 0;
 }
-validate190.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate192.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateAppealResponse: SchemaValidator = validate195;
-const schema69 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Appeal"}}};
+export const validateAppealResponse: SchemaValidator = validate197;
+const schema71 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Appeal"}}};
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate195.evaluated;
+const evaluated0 = validate197.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3955,8 +4033,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate172(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+if(!(validate174(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
 errors = vErrors.length;
 }
 }
@@ -3971,21 +4049,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate195.errors = vErrors;
+validate197.errors = vErrors;
 return errors === 0;
 }
-validate195.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate197.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateBalanceResponse: SchemaValidator = validate197;
-const schema70 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Balance"}}};
-const schema71 = {"type":"object","required":["balances"],"properties":{"balances":{"type":"array","maxItems":200,"items":{"$ref":"#/components/schemas/BalanceEntry"}}}};
-const schema72 = {"type":"object","required":["currency","available","pending"],"properties":{"currency":{"$ref":"#/components/schemas/Currency"},"available":{"$ref":"#/components/schemas/BalanceAmount"},"pending":{"$ref":"#/components/schemas/BalanceAmount"}}};
-const schema73 = {"type":"string","pattern":"^(0|[1-9][0-9]*)(\\.[0-9]{1,8})?$","maxLength":64};
+export const validateBalanceResponse: SchemaValidator = validate199;
+const schema72 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Balance"}}};
+const schema73 = {"type":"object","required":["balances"],"properties":{"balances":{"type":"array","maxItems":200,"items":{"$ref":"#/components/schemas/BalanceEntry"}}}};
+const schema74 = {"type":"object","required":["currency","available","pending"],"properties":{"currency":{"$ref":"#/components/schemas/Currency"},"available":{"$ref":"#/components/schemas/BalanceAmount"},"pending":{"$ref":"#/components/schemas/BalanceAmount"}}};
+const schema75 = {"type":"string","pattern":"^(0|[1-9][0-9]*)(\\.[0-9]{1,8})?$","maxLength":64};
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate201.evaluated;
+const evaluated0 = validate203.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4024,16 +4102,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate201.errors = vErrors;
+validate203.errors = vErrors;
 return errors === 0;
 }
-validate201.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate203.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate199.evaluated;
+const evaluated0 = validate201.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4078,14 +4156,14 @@ errors = vErrors.length;
 }
 }
 if(data.available !== undefined){
-if(!(validate201(data.available, {instancePath:instancePath+"/available",parentData:data,parentDataProperty:"available",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+if(!(validate203(data.available, {instancePath:instancePath+"/available",parentData:data,parentDataProperty:"available",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
 errors = vErrors.length;
 }
 }
 if(data.pending !== undefined){
-if(!(validate201(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+if(!(validate203(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
 errors = vErrors.length;
 }
 }
@@ -4100,16 +4178,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate199.errors = vErrors;
+validate201.errors = vErrors;
 return errors === 0;
 }
-validate199.evaluated = {"props":{"currency":true,"available":true,"pending":true},"dynamicProps":false,"dynamicItems":false};
+validate201.evaluated = {"props":{"currency":true,"available":true,"pending":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate198.evaluated;
+const evaluated0 = validate200.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4142,8 +4220,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate199(data0[i0], {instancePath:instancePath+"/balances/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
+if(!(validate201(data0[i0], {instancePath:instancePath+"/balances/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
 errors = vErrors.length;
 }
 }
@@ -4170,16 +4248,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate198.errors = vErrors;
+validate200.errors = vErrors;
 return errors === 0;
 }
-validate198.evaluated = {"props":{"balances":true},"dynamicProps":false,"dynamicItems":false};
+validate200.evaluated = {"props":{"balances":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate197.evaluated;
+const evaluated0 = validate199.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4198,8 +4276,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate198(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
+if(!(validate200(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
 errors = vErrors.length;
 }
 }
@@ -4214,18 +4292,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate197.errors = vErrors;
+validate199.errors = vErrors;
 return errors === 0;
 }
-validate197.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate199.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePaymentResponse: SchemaValidator = validate206;
-const schema74 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Payment"}}};
+export const validatePaymentResponse: SchemaValidator = validate208;
+const schema76 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Payment"}}};
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate206.evaluated;
+const evaluated0 = validate208.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4260,7 +4338,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate206.errors = vErrors;
+validate208.errors = vErrors;
 return errors === 0;
 }
-validate206.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate208.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};

@@ -457,11 +457,10 @@ export interface components {
          */
         Amount: string;
         /**
-         * @description Currency code. The source types it as a string without allowed values; assumed: an ISO 4217 alphabetic code, one of the 179 in ISO 4217 List One (published 2024-06-25). The list, rather than any three capital letters, bounds how many currencies a balance can hold.
+         * @description Currency code. The source types it as a string without allowed values; assumed: an ISO 4217 alphabetic code, one of the 179 in ISO 4217 List One (published 2024-06-25), which the pattern lists. The list, rather than any three capital letters, bounds how many currencies a balance can hold; it is a pattern rather than an enum so that the generated types keep `string`.
          * @example EUR
-         * @enum {string}
          */
-        Currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XTS" | "XUA" | "XXX" | "YER" | "ZAR" | "ZMW" | "ZWG";
+        Currency: string;
         /** @description An amount in one currency (stated: `amount` and `currency`, both strings). Used by `requested`, `initialized`, `processed`, `refunded` and `resolved`. */
         Money: {
             amount: components["schemas"]["Amount"];
@@ -792,10 +791,20 @@ export interface components {
         };
         /**
          * Format: uri
-         * @description Where deliveries are POSTed: an absolute http or https URL of at most 2048 characters. Plain http is accepted because test receivers usually listen on localhost.
+         * @description Where deliveries are POSTed: an absolute http or https URL of at most 2048 characters, with no user name or password (refused, since they would travel with every delivery and could be shown back). Plain http is accepted because test receivers usually listen on localhost.
          * @example http://127.0.0.1:3000/webhooks/payments
          */
         WebhookEndpointUrl: string;
+        /**
+         * @description Who registered an endpoint:
+         *
+         *     | value | endpoint |
+         *     |---|---|
+         *     | `tenant` | registered by the tenant through `POST /_sandbox/webhook-endpoints` |
+         *     | `operator` | one of the sandbox's own (`--webhook-url`), which every tenant starts with; its address is not shown |
+         * @enum {string}
+         */
+        WebhookEndpointSource: "tenant" | "operator";
         /**
          * @description Which layout of the `onStatusChange` webhook an endpoint receives:
          *
@@ -807,14 +816,16 @@ export interface components {
          * @enum {string}
          */
         WebhookLayout: "later" | "earlier";
-        /** @description Where the tenant's events are sent. Its secret is never shown here. */
+        /** @description Where the tenant's events are sent. Its secret is never shown here, nor its URL's query string or fragment (either may carry a token), nor the address of an endpoint of the sandbox's operator. */
         WebhookEndpoint: {
             /**
              * @description The endpoint's id.
              * @example we_9b2d4f6h8j1l
              */
             id: components["schemas"]["ResourceId"];
-            url: components["schemas"]["WebhookEndpointUrl"];
+            /** @description Where deliveries are POSTed, without its query string and fragment; `null` for an endpoint of the sandbox's operator (`source` is `operator`), whose address tenants are not shown. */
+            url: components["schemas"]["WebhookEndpointUrl"] | null;
+            source: components["schemas"]["WebhookEndpointSource"];
             layout: components["schemas"]["WebhookLayout"];
             created_at: components["schemas"]["Timestamp"];
         };
@@ -957,6 +968,7 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -1033,6 +1045,7 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1201,6 +1214,10 @@ export interface components {
         RateLimit: string;
         /** @description The rate-limit policy that applies (draft-ietf-httpapi-ratelimit-headers), for example `"default";q=100;w=60`: 100 requests per 60-second window. Rate limits are not shown in the source; this header is assumed and optional. */
         RateLimitPolicy: string;
+        /** @description The authentication challenge of a 401 (RFC 9110): Variant A's bearer scheme sends `Bearer realm="…"` (RFC 6750); Variant B's key-pair headers have no registered scheme, so its 401 sends none. Not shown in the source; assumed, as RFC 9110 asks a 401 to carry one. */
+        WwwAuthenticate: string;
+        /** @description `true` on an answer that replays the first answer to the same Idempotency-Key and request (the same status and body); absent on every other answer. Not shown in the source; assumed, as Stripe's header of the same name, so that a client can tell a replay from a new answer. */
+        IdempotentReplayed: "true";
     };
     pathItems: never;
 }
@@ -1251,6 +1268,7 @@ export type Delivery = components['schemas']['Delivery'];
 export type DeliveryListResponse = components['schemas']['DeliveryListResponse'];
 export type DeliveryResponse = components['schemas']['DeliveryResponse'];
 export type WebhookEndpointUrl = components['schemas']['WebhookEndpointUrl'];
+export type WebhookEndpointSource = components['schemas']['WebhookEndpointSource'];
 export type WebhookLayout = components['schemas']['WebhookLayout'];
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type WebhookEndpointListResponse = components['schemas']['WebhookEndpointListResponse'];
@@ -1304,6 +1322,8 @@ export type ParameterPayoutId = components['parameters']['PayoutId'];
 export type ParameterAppealId = components['parameters']['AppealId'];
 export type HeaderRateLimit = components['headers']['RateLimit'];
 export type HeaderRateLimitPolicy = components['headers']['RateLimitPolicy'];
+export type HeaderWwwAuthenticate = components['headers']['WwwAuthenticate'];
+export type HeaderIdempotentReplayed = components['headers']['IdempotentReplayed'];
 export type $defs = Record<string, never>;
 export interface operations {
     retrieveClock: {

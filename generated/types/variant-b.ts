@@ -378,11 +378,10 @@ export interface components {
          */
         Amount: string;
         /**
-         * @description Currency code. The source types it as a string without allowed values; assumed: an ISO 4217 alphabetic code, one of the 179 in ISO 4217 List One (published 2024-06-25). The list, rather than any three capital letters, bounds how many currencies a balance can hold.
+         * @description Currency code. The source types it as a string without allowed values; assumed: an ISO 4217 alphabetic code, one of the 179 in ISO 4217 List One (published 2024-06-25), which the pattern lists. The list, rather than any three capital letters, bounds how many currencies a balance can hold; it is a pattern rather than an enum so that the generated types keep `string`.
          * @example EUR
-         * @enum {string}
          */
-        Currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XTS" | "XUA" | "XXX" | "YER" | "ZAR" | "ZMW" | "ZWG";
+        Currency: string;
         /** @description An amount in one currency (stated: `amount` and `currency`, both strings). Used by `requested`, `initialized`, `processed`, `refunded` and `resolved`. */
         Money: {
             amount: components["schemas"]["Amount"];
@@ -794,6 +793,7 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -805,6 +805,7 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -816,6 +817,7 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -848,6 +850,7 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -881,6 +884,7 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -892,10 +896,23 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["PaymentResponse"];
+            };
+        };
+        /** @description Unprocessable request, or the available balance does not cover it */
+        InsufficientBalance: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description One page of payouts. */
@@ -914,6 +931,7 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -936,6 +954,7 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -958,6 +977,7 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -980,6 +1000,7 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1100,6 +1121,10 @@ export interface components {
         RateLimit: string;
         /** @description The rate-limit policy that applies (draft-ietf-httpapi-ratelimit-headers), for example `"default";q=100;w=60`: 100 requests per 60-second window. Rate limits are not shown in the source; this header is assumed and optional. */
         RateLimitPolicy: string;
+        /** @description The authentication challenge of a 401 (RFC 9110): Variant A's bearer scheme sends `Bearer realm="…"` (RFC 6750); Variant B's key-pair headers have no registered scheme, so its 401 sends none. Not shown in the source; assumed, as RFC 9110 asks a 401 to carry one. */
+        WwwAuthenticate: string;
+        /** @description `true` on an answer that replays the first answer to the same Idempotency-Key and request (the same status and body); absent on every other answer. Not shown in the source; assumed, as Stripe's header of the same name, so that a client can tell a replay from a new answer. */
+        IdempotentReplayed: "true";
         /** @description Seconds to wait before retrying (RFC 9110). Rate limits are not shown in the source; this header is assumed. */
         RetryAfter: number;
     };
@@ -1168,6 +1193,7 @@ export type ResponseConflict = components['responses']['Conflict'];
 export type ResponsePaymentRetrieved = components['responses']['PaymentRetrieved'];
 export type ResponsePaymentCanceled = components['responses']['PaymentCanceled'];
 export type ResponsePaymentRefunded = components['responses']['PaymentRefunded'];
+export type ResponseInsufficientBalance = components['responses']['InsufficientBalance'];
 export type ResponsePayoutList = components['responses']['PayoutList'];
 export type ResponsePayoutCreated = components['responses']['PayoutCreated'];
 export type ResponsePayoutRetrieved = components['responses']['PayoutRetrieved'];
@@ -1197,6 +1223,8 @@ export type RequestBodyCreatePayout = components['requestBodies']['CreatePayout'
 export type RequestBodyCreateAppeal = components['requestBodies']['CreateAppeal'];
 export type HeaderRateLimit = components['headers']['RateLimit'];
 export type HeaderRateLimitPolicy = components['headers']['RateLimitPolicy'];
+export type HeaderWwwAuthenticate = components['headers']['WwwAuthenticate'];
+export type HeaderIdempotentReplayed = components['headers']['IdempotentReplayed'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -1369,7 +1397,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["InsufficientBalance"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -1431,7 +1459,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["InsufficientBalance"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

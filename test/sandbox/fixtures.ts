@@ -28,9 +28,25 @@ function validator(spec: BundledSpec, key: string, schema: Node): ValidateFuncti
 
 const issues = (validate: ValidateFunction) => (validate.errors ?? []).map((e) => ({ pointer: e.instancePath || '/', detail: `${e.message ?? 'invalid'} (${e.schemaPath})` }));
 
-/** Checks every response and webhook body against the bundled spec of its variant, with Ajv. */
+// Note: sent by every answer, or by the HTTP layer whatever the operation, so no operation needs to declare them.
+const UNDECLARED_HEADERS = new Set(['content-type', 'content-length']);
+
+/** What an answer sends that its declared response does not list: a problem `code` none of its examples shows, a header. */
+function undeclared(spec: BundledSpec, response: Node, operationId: string, status: number, headers: Headers, body: unknown) {
+  const found: { pointer: string; detail: string }[] = [];
+  const declared = new Set(Object.keys((response.headers ?? {}) as Node).map((name) => name.toLowerCase()));
+  headers.forEach((_value, name) => {
+    if (!UNDECLARED_HEADERS.has(name) && !declared.has(name)) found.push({ pointer: '/', detail: `${operationId} ${status} does not declare the header ${name}` });
+  });
+  const code = status >= 400 ? (body as { code?: string }).code : undefined;
+  const examples = Object.values((response.content?.['application/problem+json']?.examples ?? {}) as Node).map((e) => spec.resolve(e as Node).value?.code);
+  if (code !== undefined && !examples.includes(code)) found.push({ pointer: '/code', detail: `${operationId} ${status} shows no example of ${code}` });
+  return found.length > 0 ? found : undefined;
+}
+
+/** Checks every response and webhook body against the bundled spec of its variant, with Ajv, and that what it sends is declared. */
 export const contractChecks: SandboxValidators = {
-  response({ operation, status, body }) {
+  response({ operation, status, headers, body }) {
     const spec = specs[operation.variant];
     const op = spec.operation(operation.operationId);
     const response = op && spec.response(op, String(status));
@@ -38,7 +54,8 @@ export const contractChecks: SandboxValidators = {
     const schema = spec.bodySchema(response, status >= 400 ? 'application/problem+json' : 'application/json');
     if (!schema) return [{ pointer: '/', detail: `${operation.operationId} ${status} has no schema` }];
     const validate = validator(spec, `${operation.variant} ${operation.operationId} ${status}`, schema);
-    return validate(body) ? undefined : issues(validate);
+    if (!validate(body)) return issues(validate);
+    return undeclared(spec, response, operation.operationId, status, headers, body);
   },
   webhook({ layout, body }) {
     const spec = specs.A;

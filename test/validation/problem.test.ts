@@ -31,10 +31,10 @@ describe('problemDetails', () => {
   });
 
   it('takes a code the contract does not list when its status and title are given', () => {
-    const problem = problemDetails({ code: 'insufficient_balance', status: 422, title: 'Insufficient balance', detail: 'The balance is too low.' });
+    const problem = problemDetails({ code: 'limit_reached', status: 422, title: 'Limit reached', detail: 'The tenant has too many faults waiting.' });
     expect(problem).toMatchObject({ type: 'about:blank', status: 422 });
     fits(problem);
-    expect(() => problemDetails({ code: 'insufficient_balance', detail: 'x' })).toThrow(/give its status and title/);
+    expect(() => problemDetails({ code: 'limit_reached', detail: 'x' })).toThrow(/give its status and title/);
   });
 
   it('refuses what Problem cannot hold: a code that is not snake_case, a status outside 400-599, a bad request id', () => {

@@ -4,16 +4,15 @@ import { problemCatalogue } from '../../validation/index.js';
 import type { FieldError, Occurrence, ProblemInput } from '../http/problem.js';
 import { jsonResponse, problemBody } from '../http/problem.js';
 
-// Note: the control document adds two codes to the contract's own (problemCatalogue), with these titles.
+// Note: the control document adds one code to the contract's own (problemCatalogue), with this title.
 const CONTROL_ONLY = {
   limit_reached: { status: 422, title: 'Limit reached' },
-  insufficient_balance: { status: 422, title: 'Insufficient balance' },
 } as const;
 
-/** A problem `code` the control API answers with: the contract's, or one of the two its document adds. */
+/** A problem `code` the control API answers with: the contract's, or the one its document adds. */
 export type ControlProblemCode =
   | 'bad_request' | 'unauthorized' | 'not_found' | 'idempotency_request_in_progress' | 'validation_failed' | 'invalid_state'
-  | 'idempotency_key_reused' | 'internal_error' | keyof typeof CONTROL_ONLY;
+  | 'idempotency_key_reused' | 'insufficient_balance' | 'internal_error' | keyof typeof CONTROL_ONLY;
 
 /** A control answer: a JSON body (or none) with its status, or a problem; `changed` asks for the state file to be saved. */
 export type Reply = ({ status: 200 | 201 | 204; body?: unknown } | { problem: ProblemInput }) & { changed?: boolean };

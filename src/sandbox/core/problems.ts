@@ -4,17 +4,14 @@ import type { components } from '../../../generated/types/variant-a.js';
 
 type FieldError = components['schemas']['ProblemFieldError'];
 
-// Note: statuses and titles are the contract's (its error responses, generated into problemCatalogue);
-// insufficient_balance is the sandbox's own, because the contract states no code for a payout or refund the balance
-// cannot cover and an Amount cannot be negative.
-const CONTRACT_CODES = ['validation_failed', 'not_found', 'invalid_state', 'idempotency_key_missing', 'idempotency_key_reused', 'idempotency_request_in_progress'] as const;
-const CATALOGUE: Record<ProblemCode, { status: number; title: string }> = {
-  ...(Object.fromEntries(CONTRACT_CODES.map((code) => [code, problemCatalogue[code]!])) as Record<(typeof CONTRACT_CODES)[number], ProblemSpec>),
-  insufficient_balance: { status: 422, title: 'Insufficient balance' },
-};
+// Note: statuses and titles are the contract's (its error responses, generated into problemCatalogue), so a code the
+// core answers with is one the contract declares.
+const CODES = ['validation_failed', 'not_found', 'invalid_state', 'idempotency_key_missing', 'idempotency_key_reused', 'idempotency_request_in_progress', 'insufficient_balance'] as const;
 
 /** A problem `code` the core answers with. */
-export type ProblemCode = (typeof CONTRACT_CODES)[number] | 'insufficient_balance';
+export type ProblemCode = (typeof CODES)[number];
+
+const CATALOGUE = Object.fromEntries(CODES.map((code) => [code, problemCatalogue[code]!])) as Record<ProblemCode, ProblemSpec>;
 
 /** A problem without the parts only HTTP knows (`type` URI, `instance`, `request_id`), which the adapter adds. */
 export interface CoreProblem {
