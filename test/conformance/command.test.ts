@@ -1,6 +1,6 @@
-// The merchant-payments-conformance command, run from its source with tsx against sandboxes listening on 127.0.0.1
-// port 0 in this process: its exit codes, its reports, and that no credential reaches its output or its files.
-import type { ChildProcess } from 'node:child_process';
+// The merchant-payments-conformance command, its main run in this process against sandboxes listening on 127.0.0.1
+// port 0: its exit codes, its reports, and that no credential reaches its output or its files. test/cli/bins.test.ts
+// runs it as a process.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,18 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { root } from '../../scripts/lib/tools.mjs';
-import { stopChild } from '../../src/mock/children.js';
+import { main } from '../../src/conformance/command.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { runSource } from '../mock/processes.js';
+import { runMain } from '../cli/run-main.js';
 import { server } from './broken-servers.js';
 
-const command = path.join(root, 'src/conformance/command.ts');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-command-'));
-const started: ChildProcess[] = [];
 const closing: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
-  await Promise.all(started.splice(0).map((child) => stopChild(child)));
   await Promise.all(closing.splice(0).map((close) => close()));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,11 +24,11 @@ const TOKEN = 'tok_command_Secret_9f2';
 const PUBLIC = 'pk_command_Public_7c1';
 const SECRET = 'sk_command_Secret_3d8';
 const WEBHOOK_SECRET = 'whsec_Y29tbWFuZC13ZWJob29rLXNlY3JldC0yNC1ieXRlcw==';
-const clean = { ...process.env, PAYMENTS_ACCESS_TOKEN: undefined, PAYMENTS_PUBLIC_KEY: undefined, PAYMENTS_SECRET_KEY: undefined, WEBHOOK_SECRET: undefined };
+const clean = { PAYMENTS_ACCESS_TOKEN: undefined, PAYMENTS_PUBLIC_KEY: undefined, PAYMENTS_SECRET_KEY: undefined, WEBHOOK_SECRET: undefined };
 const withA = { ...clean, PAYMENTS_ACCESS_TOKEN: TOKEN };
 const withB = { ...clean, PAYMENTS_PUBLIC_KEY: PUBLIC, PAYMENTS_SECRET_KEY: SECRET };
 
-const run = (args: string[], env: NodeJS.ProcessEnv) => runSource(command, args, env, started);
+const run = (args: string[], env: Record<string, string | undefined>) => runMain(main, args, env);
 
 /** A sandbox (with a defect when named) listening on a free port of 127.0.0.1; its URL. */
 async function listening(defect?: Parameters<typeof server>[0]): Promise<string> {
