@@ -43,9 +43,10 @@ describe('the webhooks stage', () => {
   it.each([
     ['badSignature', 'webhook_signature', /no_matching_signature/],
     ['newEventIdOnRetry', 'webhook_event_id_stable', /attempt 2 of one event .* has X-Event-ID evt_retry000001/],
-    ['missingWebhook', 'webhook_for_status_change', /payment \S+ was seen canceled through the API, but no event with that status arrived within 300 ms/],
+    ['missingWebhook', 'webhook_for_status_change', /payment \S+ was seen canceled through the API, but no event with that status arrived within 2000 ms/],
   ] as const)('fails a server with the delivery defect %s on %s alone', async (defect, check, detail) => {
-    const report = await webhooks('b', defect, { webhookWaitMs: 300 });
+    // Note: long enough for a loaded machine to deliver what is there; only the missing webhook waits it out.
+    const report = await webhooks('b', defect, { webhookWaitMs: 2000 });
     expect(report.passed).toBe(false);
     expect(failing(report)).toEqual([check]);
     const failure = report.checks.find((result) => result.check === check && !result.ok);
@@ -101,12 +102,12 @@ describe('the webhooks stage', () => {
     const port = await freePort();
     const control = createSandboxControlClient({ baseUrl: 'http://sandbox.test', ...credentials.b, fetch, retry: false });
     expect((await control.POST('/_sandbox/webhook-endpoints', { body: { url: `http://127.0.0.1:${port}/hooks`, secret: GIVEN_SECRET } })).response.status).toBe(201);
-    const report = await runConformance({ variant: 'b', baseUrl: 'http://sandbox.test', credentials: credentials.b, only: ['webhooks'], webhookPort: port, webhookSecret: GIVEN_SECRET, webhookWaitMs: 300, fetch });
+    const report = await runConformance({ variant: 'b', baseUrl: 'http://sandbox.test', credentials: credentials.b, only: ['webhooks'], webhookPort: port, webhookSecret: GIVEN_SECRET, webhookWaitMs: 2000, fetch });
     expect(report.checks.filter((check) => !check.ok)).toEqual([]);
     expect(judged(report, 'webhook_signature')).toBeGreaterThanOrEqual(1);
     expect(judged(report, 'webhook_for_status_change')).toBe(1);
     expect(report.skipped).toEqual([
-      { stage: 'webhooks', subject: 'webhook_event_id_stable', reason: expect.stringMatching(/answered 503 to the first delivery of 1 event\(s\), but no retry arrived within 300 ms \(without --sandbox/) },
+      { stage: 'webhooks', subject: 'webhook_event_id_stable', reason: expect.stringMatching(/answered 503 to the first delivery of 1 event\(s\), but no retry arrived within 2000 ms \(without --sandbox/) },
     ]);
   });
 });
