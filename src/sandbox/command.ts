@@ -6,6 +6,7 @@
 import { isEntry, runCommand } from '../cli/entry.js';
 import { parseCommandLine } from '../cli/parse-flags.js';
 import { supervise } from '../cli/supervise.js';
+import { hasUserInfo } from './control/checks.js';
 import { createSandbox, type Sandbox } from './create-sandbox.js';
 import { generateWebhookSecret } from './options.js';
 
@@ -27,7 +28,9 @@ Variant B at /merchant/v1/… (X-Public-Key and X-Secret-Key). Each token or pub
   --seed <seed>           seed of the ids, for reproducible runs (default "sandbox")
   --state <file>          load the state from <file> at start and save it there after every change; a file that
                           is not a sandbox state file stops start-up and is left as it is
-  --webhook-url <url>     send every tenant's status-change webhooks to <url> (repeat for several)
+  --webhook-url <url>     send every tenant's status-change webhooks to <url> (repeat for several); tenants see
+                          that they have such an endpoint, never its URL; a URL with a user name or password is
+                          refused
   -- <command>            run <command> once the sandbox listens, with ${URL_VARIABLE} set (and ${SECRET_VARIABLE}
                           when the secret was generated), in a process group of its own; when it exits, stop what it
                           left running and the sandbox, and exit with its code. SIGINT, SIGTERM and SIGHUP are passed on.
@@ -63,6 +66,10 @@ export async function main(args: string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a TCP port from 0 to 65535, got "${flags.port}"`);
   const clock = flags.clock ?? 'real';
   if (clock !== 'real' && clock !== 'manual') fail(`--clock must be "real" or "manual", got "${clock}"`);
+  for (const target of flags['webhook-url'] ?? []) {
+    // Note: not quoted, since its user name or password is the problem.
+    if (hasUserInfo(target)) fail("a --webhook-url must be without a user name or password; pass a credential through the receiver's own configuration instead");
+  }
   const given = process.env[SECRET_VARIABLE];
   const webhookSecret = given ?? generateWebhookSecret();
 
@@ -78,7 +85,8 @@ export async function main(args: string[]): Promise<void> {
     fail(code === 'EADDRINUSE' ? `port ${port} is already in use; stop whatever holds it or pass another --port` : message, 1);
   }
   console.log(`${NAME}: listening on ${url} (clock ${clock}; Variant A at ${url}/payments, Variant B at ${url}/merchant/v1/payments)`);
-  for (const target of flags['webhook-url'] ?? []) console.log(`${NAME}: sending webhooks to ${target}`);
+  // Note: origin and path only, as a query string may carry a token.
+  for (const target of flags['webhook-url'] ?? []) console.log(`${NAME}: sending webhooks to ${new URL(target).origin}${new URL(target).pathname}`);
   // Note: printed once, by design, as `stripe listen` prints its secret: the receiver needs it to verify deliveries.
   if (given === undefined) console.log(`${NAME}: webhook signing secret (generated; set ${SECRET_VARIABLE} to keep one): ${webhookSecret}`);
 

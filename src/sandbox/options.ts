@@ -3,6 +3,7 @@ import { secretKeyList } from '../webhooks/crypto.js';
 import { checkLimits, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../webhooks/deliver.js';
 import { generateWebhookSecret } from '../webhooks/secret.js';
 import type { ClockMode } from './core/index.js';
+import { hasUserInfo } from './control/checks.js';
 import { DEFAULT_FAULT_HOLD_MS } from './control/fault-intercept.js';
 import { contractValidators } from './http/contract-validators.js';
 import type { ControlRoutes } from './http/control.js';
@@ -93,6 +94,8 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   }
   for (const url of resolved.webhookUrls) {
     if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : '')) throw new TypeError('Each of webhookUrls must be an absolute http:// or https:// URL.');
+    // Note: the message does not quote the URL, whose user name or password is the problem.
+    if (hasUserInfo(url)) throw new TypeError('Each of webhookUrls must be without a user name or password; pass a credential through the receiver\'s own configuration instead.');
   }
   checkLimits(resolved.deliveryTimeoutMs, resolved.maxDeliveryResponseBytes);
   for (const [name, value] of [['maxBodyBytes', resolved.maxBodyBytes], ['tickMs', resolved.tickMs], ['faultHoldMs', resolved.faultHoldMs], ['retryCompression', resolved.retryCompression]] as const) {

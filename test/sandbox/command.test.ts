@@ -114,6 +114,9 @@ console.log(JSON.stringify(lines));`;
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--clock must be "real" or "manual"')]);
     expect([noCommand.code, noCommand.stderr]).toEqual([2, expect.stringContaining('a command must follow --')]);
     expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('Exit codes:')]);
+    const withPassword = await run(['--port', '0', '--webhook-url', 'http://ops:ops-pass@127.0.0.1:9/hooks']);
+    expect([withPassword.code, withPassword.stderr]).toEqual([2, expect.stringContaining('--webhook-url must be without a user name or password')]);
+    expect(withPassword.stderr).not.toContain('ops-pass');
   });
 
   it('refuses --webhook-secret, run as a process, with exit 2 and a message naming WEBHOOK_SECRET', async () => {

@@ -70,7 +70,7 @@ describe('the control routes', () => {
 const SAMPLES: [string, string, unknown[]][] = [
   ['advanceClock', '/_sandbox/clock/advance', [{ seconds: 0 }, { seconds: 31_536_000 }, { seconds: 31_536_001 }, { seconds: -1 }, { seconds: 2.5 }, { seconds: '1' }, { seconds: null }, {}, { seconds: 1, more: 1 }, [], 'x']],
   ['createWebhookEndpoint', '/_sandbox/webhook-endpoints', [
-    { url: 'http://127.0.0.1:3000/hooks' }, { url: 'https://merchant.example/h?x=1#y' }, { url: 'ftp://x.test/' }, { url: 'http://a b.test/' },
+    { url: 'http://127.0.0.1:3000/hooks' }, { url: 'https://merchant.example/h?x=1#y' }, { url: 'ftp://x.test/' }, { url: 'http://a b.test/' }, { url: 'http://u:p@x.test/' }, { url: 'http://u@x.test/h?at=a@b' }, { url: 'http://x.test/h?at=a@b' },
     { url: 'http://x.test/', layout: 'earlier' }, { url: 'http://x.test/', layout: 'EARLIER' }, { url: 'http://x.test/', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
     { url: 'http://x.test/', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaS' }, { url: 'http://x.test/', secret: 'sk_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ' }, { url: 42 }, {},
   ]],

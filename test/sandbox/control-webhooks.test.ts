@@ -49,7 +49,7 @@ describe('webhook endpoints', () => {
     expect((verified as { type: string }).type).toBe('payment.status_changed');
 
     const listed = await control.GET('/_sandbox/webhook-endpoints');
-    expect(listed.data?.data).toEqual([{ id: endpoint.id, url: endpoint.url, layout: 'later', created_at: endpoint.created_at }]);
+    expect(listed.data?.data).toEqual([{ id: endpoint.id, url: endpoint.url, source: 'tenant', layout: 'later', created_at: endpoint.created_at }]);
     expect(JSON.stringify(listed.data)).not.toContain(endpoint.secret!);
     const deliveries = await call(sandbox, 'GET', '/_sandbox/deliveries', A);
     expect(await deliveries.text()).not.toContain(endpoint.secret!.slice('whsec_'.length));
@@ -76,19 +76,20 @@ describe('webhook endpoints', () => {
     const control = controlA(sandbox);
     const second = (await control.POST('/_sandbox/webhook-endpoints', { body: { url: 'http://merchant.test/2', secret: OTHER_SECRET } })).data!.data;
     const listed = (await control.GET('/_sandbox/webhook-endpoints')).data!.data;
-    expect(listed.map((e) => e.url)).toEqual(['http://merchant.test/2', HOOK_URL]);
+    // Note: the --webhook-url endpoint is the operator's, whose URL tenants are not shown.
+    expect(listed.map((e) => [e.url, e.source])).toEqual([['http://merchant.test/2', 'tenant'], [null, 'operator']]);
 
     const removed = await control.DELETE('/_sandbox/webhook-endpoints/{endpointId}', { params: { path: { endpointId: second.id } } });
     expect([removed.response.status, await removed.response.text()]).toEqual([204, '']);
     const gone = await control.DELETE('/_sandbox/webhook-endpoints/{endpointId}', { params: { path: { endpointId: second.id } } });
     expect([gone.response.status, gone.error?.code]).toEqual([404, 'not_found']);
-    expect((await control.GET('/_sandbox/webhook-endpoints')).data!.data.map((e) => e.url)).toEqual([HOOK_URL]);
+    expect((await control.GET('/_sandbox/webhook-endpoints')).data!.data.map((e) => e.source)).toEqual(['operator']);
 
     const all = await control.DELETE('/_sandbox/webhook-endpoints');
     expect(all.response.status).toBe(204);
     expect((await control.GET('/_sandbox/webhook-endpoints')).data!.data).toEqual([]);
     // Only this tenant's endpoints went.
-    expect((await controlA(sandbox, 'token-other').GET('/_sandbox/webhook-endpoints')).data!.data.map((e) => e.url)).toEqual([HOOK_URL]);
+    expect((await controlA(sandbox, 'token-other').GET('/_sandbox/webhook-endpoints')).data!.data.map((e) => e.source)).toEqual(['operator']);
   });
 
   it('holds 20 endpoints at most: the 21st gets 422 limit_reached', async () => {

@@ -25,11 +25,15 @@ export const resourceId = text(/^[A-Za-z0-9_-]{1,64}$/, 64, '1 to 64 characters 
 // Note: the characters RFC 3986 allows in a URI, so that what passes here passes the document's `format: uri` too.
 const URI = /^https?:\/\/[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
 
-/** WebhookEndpointUrl: an absolute http or https URL of at most 2048 characters. */
-export const webhookUrl: Rule = (value) =>
-  typeof value === 'string' && value.length <= 2048 && URI.test(value) && URL.canParse(value)
-    ? undefined
-    : 'Must be an absolute http or https URL of at most 2048 characters.';
+/** True when an http(s) URL holds a user name or password: an "@" before its path, as the document's pattern reads it. */
+export const hasUserInfo = (url: string): boolean => /^https?:\/\/[^/?#]*@/.test(url);
+
+/** WebhookEndpointUrl: an absolute http or https URL of at most 2048 characters, without a user name or password. */
+export const webhookUrl: Rule = (value) => {
+  if (typeof value !== 'string' || value.length > 2048 || !URI.test(value) || !URL.canParse(value)) return 'Must be an absolute http or https URL of at most 2048 characters.';
+  // Note: a credential in the URL would travel with every delivery and could be shown back in listings and errors.
+  return hasUserInfo(value) ? "Must not hold a user name or password; pass a credential through the receiver's own configuration instead." : undefined;
+};
 
 /** WebhookSecret: `whsec_` and the padded base64 of at least 24 bytes, 38 to 256 characters. */
 export const webhookSecret = text(

@@ -44,9 +44,21 @@ export function deliveryView(delivery: Delivery): SandboxControl.Delivery {
   };
 }
 
-/** A WebhookEndpoint as lists show it: never its secret. */
+/**
+ * A WebhookEndpoint as lists show it: never its secret, nor its URL's query string and fragment, nor the URL of an
+ * endpoint of the sandbox's operator.
+ */
 export function endpointView(endpoint: WebhookEndpoint): SandboxControl.WebhookEndpoint {
-  return { id: endpoint.id, url: endpoint.url, layout: endpoint.layout, created_at: endpoint.created_at };
+  // Note: the --webhook-url endpoints are the only ones signed with the sandbox's own secret: the control API gives
+  // every endpoint it registers a secret of its own (the one given, or a generated one).
+  const operator = endpoint.secret === undefined;
+  return { id: endpoint.id, url: operator ? null : shownUrl(endpoint.url), source: operator ? 'operator' : 'tenant', layout: endpoint.layout, created_at: endpoint.created_at };
+}
+
+// Origin and path only: a query string or fragment may carry a token, and the origin never holds a user name or password.
+function shownUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
 }
 
 /** One page, newest first, of `items` (oldest first), with the contract's pagination. */

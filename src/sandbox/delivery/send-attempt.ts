@@ -3,6 +3,7 @@
 import { PACKAGE_VERSION } from '../../../generated/version.js';
 import { deliver } from '../../webhooks/deliver.js';
 import { WEBHOOK_HEADERS } from '../../webhooks/headers.js';
+import { WebhookSendError } from '../../webhooks/send-error.js';
 import { signWebhook } from '../../webhooks/sign.js';
 import { attemptContext, type DeliveryOutcome, type DueAttempt, type TenantState } from '../core/index.js';
 import type { SandboxValidators } from '../http/hooks.js';
@@ -49,6 +50,32 @@ export async function sendAttempt(tenant: TenantState, due: DueAttempt, settings
     const { status } = await deliver(new URL(endpoint.url), { headers, body }, { timeoutMs: settings.timeoutMs, maxResponseBytes: settings.maxResponseBytes, fetch: fetchRequest });
     return status >= 200 && status < 300 ? { ok: true, status } : { ok: false, status, error: `The endpoint answered ${status}.` };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : 'The attempt failed.' };
+    return { ok: false, error: failureOf(error, settings) };
   }
+}
+
+// Note: the tenant reads this in the delivery log, so it names the reason only: the sender's messages quote the
+// endpoint's origin and path, a network error quotes the host and port (an operator's --webhook-url is not the
+// tenant's to see), and fetch's own errors quote a URL whole, user name and password included.
+function failureOf(error: unknown, settings: SendSettings): string {
+  if (!(error instanceof WebhookSendError)) return 'The attempt failed.';
+  switch (error.reason) {
+    case 'timeout':
+      return `timeout: no complete answer within ${settings.timeoutMs} ms.`;
+    case 'response_too_large':
+      return `response_too_large: the answer was longer than ${settings.maxResponseBytes} bytes.`;
+    case 'redirect':
+      return 'redirect: the endpoint answered with a redirect, which deliveries do not follow.';
+    case 'network':
+      return `network: ${networkCode(error) ?? 'no connection to the endpoint'}.`;
+  }
+}
+
+// The system error code of a failed connection (ECONNREFUSED, ENOTFOUND…), which says what happened and names no host.
+function networkCode(error: Error): string | undefined {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+  }
+  return undefined;
 }
