@@ -2,6 +2,7 @@
 // sends the attempts that fell due before going on, so that a retry scheduled by a failed attempt falls due within the
 // same advance. Advances and ticks of one tenant run one after another; commands are not queued behind them, so a
 // webhook receiver may call the sandbox back while its delivery is in flight.
+import { hasDueWork } from './core/advance.js';
 import { clockNow, runDue, type StatusChange, type TenantState } from './core/index.js';
 import { moveClock } from './core/clock.js';
 import { peekTimer } from './core/timers.js';
@@ -39,7 +40,7 @@ export interface ClockRunner {
   advance(tenant: string, seconds: number): Promise<Advanced>;
   /** Runs and delivers what is due on the tenant's clock now. */
   tick(tenant: string): Promise<StatusChange[]>;
-  /** Ticks every real-clock tenant every `intervalMs`; the timer does not keep the process alive. */
+  /** Every `intervalMs`, ticks the real-clock tenants that have something due; the timer does not keep the process alive. */
   startTicker(intervalMs: number): void;
   stopTicker(): void;
 }
@@ -98,8 +99,13 @@ export function createClockRunner(settings: ClockRunnerSettings): ClockRunner {
     tick,
     startTicker(intervalMs) {
       ticker ??= setInterval(() => {
-        // Note: a tenant still busy (a slow receiver) is skipped rather than queued, so ticks cannot pile up.
-        for (const id of settings.realTenants()) if (!queues.has(id)) tick(id).catch(settings.onError);
+        // Note: a tenant still busy (a slow receiver) is skipped rather than queued, so ticks cannot pile up; one with
+        // nothing due is skipped too, so that idle tenants cost a look at their next timer and nothing more.
+        for (const id of settings.realTenants()) {
+          if (queues.has(id)) continue;
+          const tenant = settings.open(id);
+          if (hasDueWork(tenant, now(tenant))) tick(id).catch(settings.onError);
+        }
       }, intervalMs);
       ticker.unref();
     },

@@ -46,6 +46,11 @@ function runTimers(tenant: TenantState, until: number, deliver: DeliverNow | und
   return changes;
 }
 
+/** Whether anything is due on the tenant at `now` (ms): a timer, or an attempt waiting to be sent. */
+export function hasDueWork(tenant: TenantState, now: number): boolean {
+  return tenant.due.length > 0 || (peekTimer(tenant.timers)?.at ?? Infinity) <= now;
+}
+
 /** Moves the tenant's clock forward by `seconds` and runs everything that fell due on the way. */
 export function advance(tenant: TenantState, seconds: number, wallNow: number, deliver?: DeliverNow): StatusChange[] {
   moveClock(tenant.clock, seconds * 1000);
