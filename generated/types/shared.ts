@@ -178,7 +178,7 @@ export interface components {
             holder?: components["schemas"]["ShortText"];
             bank?: components["schemas"]["ShortText"];
         };
-        /** @description Body of Create Appeal (stated for Variant B; Variant A's body is not shown and is assumed to be the same). `transaction_id` is the id of the payment or payout appealed against. */
+        /** @description Body of Create Appeal (stated for Variant B; Variant A's body is not shown and is assumed to be the same). `transaction_id` is the id of the payment or payout appealed against. Assumed: an id this merchant does not have is 404 `not_found`, and `currency` must be the transaction's own currency (an appeal is about that money), else 422 `validation_failed` at `/currency`. */
         CreateAppealRequest: {
             transaction_id: components["schemas"]["ResourceId"];
             amount: components["schemas"]["Amount"];

@@ -640,7 +640,7 @@ export interface components {
             data: components["schemas"]["Appeal"][];
             pagination: components["schemas"]["Pagination"];
         };
-        /** @description Body of Create Appeal (stated for Variant B; Variant A's body is not shown and is assumed to be the same). `transaction_id` is the id of the payment or payout appealed against. */
+        /** @description Body of Create Appeal (stated for Variant B; Variant A's body is not shown and is assumed to be the same). `transaction_id` is the id of the payment or payout appealed against. Assumed: an id this merchant does not have is 404 `not_found`, and `currency` must be the transaction's own currency (an appeal is about that money), else 422 `validation_failed` at `/currency`. */
         CreateAppealRequest: {
             transaction_id: components["schemas"]["ResourceId"];
             amount: components["schemas"]["Amount"];
@@ -1588,6 +1588,7 @@ export interface operations {
             200: components["responses"]["AppealCreated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];

@@ -57,3 +57,34 @@ describe('response headers', () => {
     }
   });
 });
+
+describe('a replay', () => {
+  it('repeats the first error answer byte for byte, request_id included, with Idempotent-Replayed: true', async () => {
+    const sandbox = newSandbox();
+    const keyed = { ...A, 'idempotency-key': 'payout-1' };
+    const first = await call(sandbox, 'POST', '/payouts', keyed, payout);
+    const again = await call(sandbox, 'POST', '/payouts', keyed, payout);
+    const [firstText, againText] = [await first.text(), await again.text()];
+    expect([first.status, again.status, JSON.parse(firstText).code]).toEqual([422, 422, 'insufficient_balance']);
+    expect(againText).toBe(firstText);
+    expect([first.headers.get('idempotent-replayed'), again.headers.get('idempotent-replayed')]).toEqual([null, 'true']);
+  });
+
+  it('repeats the first success byte for byte', async () => {
+    const sandbox = newSandbox();
+    const keyed = { ...A, 'idempotency-key': 'payment-1' };
+    const first = await call(sandbox, 'POST', '/payments', keyed, paymentBody());
+    const again = await call(sandbox, 'POST', '/payments', keyed, paymentBody());
+    expect([first.status, again.status, again.headers.get('idempotent-replayed')]).toEqual([200, 200, 'true']);
+    expect(await again.text()).toBe(await first.text());
+  });
+});
+
+describe('Create Appeal', () => {
+  it('answers an unknown transaction_id with 404 not_found naming it, as its contract declares', async () => {
+    for (const spec of specs) expect(shownCodes(spec, 'createAppeal', '404'), spec.label).toContain('not_found');
+    const response = await call(newSandbox(), 'POST', '/appeals', { ...A, 'idempotency-key': 'appeal-1' }, { transaction_id: 'pay_unknown', amount: '1.00', currency: 'EUR' });
+    const body = await response.json();
+    expect([response.status, body.code, body.detail, body.errors]).toEqual([404, 'not_found', 'No payment or payout with id pay_unknown exists for this merchant.', [{ pointer: '/transaction_id', detail: 'No payment or payout with this id.' }]]);
+  });
+});

@@ -257,7 +257,7 @@ const RECIPES: Record<string, Recipe> = {
   createAppeal: {
     ok: async (t) => ({ body: { transaction_id: await payment(t), amount: '1.00', currency: 'EUR', metadata: { case: unique('case-') } } }),
     invalid: { at: ['/currency'], parts: async (t) => ({ body: { transaction_id: await payment(t), amount: '1.00', currency: 'eur' } }) },
-    others: [{ status: 422, code: 'validation_failed', parts: async () => ({ body: { transaction_id: MISSING, amount: '1.00', currency: 'EUR' } }) }],
+    others: [{ status: 404, code: 'not_found', parts: async () => ({ body: { transaction_id: MISSING, amount: '1.00', currency: 'EUR' } }) }],
   },
   listAppeals: {
     ok: async (t) => (await appeal(t), { query: { status: 'pending', offset: 0 } }),

@@ -13,7 +13,9 @@ import { cancelPayout, createPayout } from './payouts.js';
 import type { TenantState } from './tenant.js';
 import type { AppealRecord, BalanceBody, ConfirmPaymentBody, Page, PaymentRecord, PayoutRecord, RequestOf } from './types.js';
 
-type Keyed = { idempotency_key?: string | undefined };
+// Note: request_id is the HTTP layer's id for this request; a problem the key keeps carries it, so that a replay
+// repeats the first answer byte for byte. It is not part of the fingerprint.
+type Keyed = { idempotency_key?: string | undefined; request_id?: string | undefined };
 
 /** Every command, named after the contract's operationId (forceStatus: the control API). */
 export type Command =
@@ -101,7 +103,7 @@ export function execute<C extends Command>(tenant: TenantState, command: C, now:
     const handled = handle(tenant, command, at);
     return done(handled.answer, handled.changes);
   }
-  const { idempotency_key: key, ...request } = command as C & Keyed;
+  const { idempotency_key: key, request_id: requestId, ...request } = command as C & Keyed;
   if (!key) return done(failure('idempotency_key_missing', 'This request changes state and needs an Idempotency-Key header.'));
   const check = beginIdempotent(tenant, command.type, key, fingerprint(request), at);
   if (check.kind === 'answer') return done(check.answer);
@@ -112,6 +114,7 @@ export function execute<C extends Command>(tenant: TenantState, command: C, now:
     releaseIdempotent(tenant, command.type, key);
     throw error;
   }
-  completeIdempotent(tenant, command.type, key, handled.answer, at);
-  return done(handled.answer, handled.changes);
+  const answer = handled.answer.ok || requestId === undefined ? handled.answer : { ...handled.answer, problem: { ...handled.answer.problem, request_id: requestId } };
+  completeIdempotent(tenant, command.type, key, answer, at);
+  return done(answer, handled.changes);
 }

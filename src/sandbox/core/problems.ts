@@ -13,13 +13,15 @@ export type ProblemCode = (typeof CODES)[number];
 
 const CATALOGUE = Object.fromEntries(CODES.map((code) => [code, problemCatalogue[code]!])) as Record<ProblemCode, ProblemSpec>;
 
-/** A problem without the parts only HTTP knows (`type` URI, `instance`, `request_id`), which the adapter adds. */
+/** A problem without the parts only HTTP knows (`type` URI, `instance`, and `request_id` unless a key keeps it), which the adapter adds. */
 export interface CoreProblem {
   status: number;
   code: ProblemCode;
   title: string;
   detail: string;
   errors?: FieldError[];
+  /** The id of the request that first got this problem, when an Idempotency-Key keeps it for replays. */
+  request_id?: string;
 }
 
 /** The problem `code` with this occurrence's detail (and, for validation failures, what was wrong where). */

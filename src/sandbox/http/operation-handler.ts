@@ -6,7 +6,7 @@ import type { OperationDef, VariantAdapter } from '../variants/operation.js';
 import { readJsonBody } from './body.js';
 import type { OperationRef, RequestCheck, RequestRejection } from './hooks.js';
 import { checkedResponse } from './checked-response.js';
-import { httpProblem, occurrence, problemBody, type ProblemInput } from './problem.js';
+import { httpProblem, occurrence, problemBody, type Occurrence, type ProblemInput } from './problem.js';
 
 /** The request handler of one operation of one variant. */
 export function operationHandler(variant: VariantAdapter, op: OperationDef, runtime: SandboxRuntime) {
@@ -29,12 +29,13 @@ export function operationHandler(variant: VariantAdapter, op: OperationDef, runt
     const command = op.command({ id: Object.values(pathParams)[0] ?? '', query: url.searchParams, body: read.value });
     const key = keyed ? (request.headers.get('idempotency-key') ?? undefined) : undefined;
     const check: RequestCheck = { operation, pathParams, query: url.searchParams, headers: request.headers, body: read.value };
-    const ran = await runChecked(runtime, auth.tenant, command, key, check);
+    const ran = await runChecked(runtime, auth.tenant, command, key, check, where);
     if ('rejection' in ran) return problem(rejectionProblem(ran.rejection));
     await runtime.settle(auth.tenant, ran.changed || auth.learned === true);
 
     const { answer } = ran;
-    const body = answer.ok ? op.shape(answer.body) : problemBody(answer.problem, where);
+    const { request_id: kept } = answer.ok ? {} : answer.problem;
+    const body = answer.ok ? op.shape(answer.body) : problemBody(answer.problem, kept === undefined ? where : { instance: where.instance, requestId: kept });
     return send(answer.status, body, answer.replayed ? { 'idempotent-replayed': 'true' } : {});
   };
 }
@@ -42,7 +43,7 @@ export function operationHandler(variant: VariantAdapter, op: OperationDef, runt
 type Ran = { answer: Answer; changed: boolean } | { rejection: RequestRejection };
 
 /** Holds the key (if any) while the request is checked, then runs the command, or answers at once (replay, 409, 422). */
-async function runChecked(runtime: SandboxRuntime, id: string, command: Command, key: string | undefined, check: RequestCheck): Promise<Ran> {
+async function runChecked(runtime: SandboxRuntime, id: string, command: Command, key: string | undefined, check: RequestCheck, where: Occurrence): Promise<Ran> {
   const tenant = runtime.open(id);
   const held = key !== undefined;
   if (held) {
@@ -56,7 +57,7 @@ async function runChecked(runtime: SandboxRuntime, id: string, command: Command,
     // Note: released either way; execute takes the key again synchronously, so no request can come in between.
     if (held) releaseIdempotent(tenant, command.type, key);
   }
-  const result = runtime.store.execute(id, key === undefined ? command : { ...command, idempotency_key: key });
+  const result = runtime.store.execute(id, key === undefined ? command : { ...command, idempotency_key: key, request_id: where.requestId });
   return { answer: result.answer, changed: held || result.events.length > 0 };
 }
 

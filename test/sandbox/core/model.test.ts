@@ -177,7 +177,7 @@ class CreateAppeal implements fc.Command<Model, Real> {
     const body = { transaction_id: t?.record.id ?? 'pay_unknown', amount: this.amount, currency };
     const { answer, events } = keyed(m, r, { type: 'createAppeal', body });
     ingest(m, events, (c) => c.trigger.startsWith('clock:'));
-    expect(code(answer)).toBe(t && this.sameCurrency ? 'ok' : 'validation_failed');
+    expect(code(answer)).toBe(!t ? 'not_found' : this.sameCurrency ? 'ok' : 'validation_failed');
     if (answer.ok) {
       const record = answer.body as unknown as Rec;
       m.objects.push({ kind: 'appeal', record, history: ['pending'], lastAt: record.created_at as string });
