@@ -126,6 +126,16 @@ describe('the sandbox control API document', () => {
     expect([...body('forceAppealStatus').keys()]).toEqual(['status']);
   });
 
+  it('takes retry_after on a rate_limit fault only, in the schema and not in prose alone', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const validate = ajv.compile(spec.expand(spec.bodySchema(spec.requestBody(spec.operation('createFault')!))) as Node);
+    const fault = { operation_id: 'createPayment' };
+    expect(validate({ ...fault, kind: 'rate_limit', retry_after: 2 })).toBe(true);
+    expect(validate({ ...fault, kind: 'server_error' })).toBe(true);
+    expect(validate({ ...fault, kind: 'server_error', retry_after: 2 })).toBe(false);
+    expect(validate({ ...fault, kind: 'timeout', retry_after: 0 })).toBe(false);
+  });
+
   // Note: a fault names an operation of the main API; a name that drifted from the variants would fault nothing.
   it('offers faults on exactly the operations of the two variants', () => {
     const ids = new Set(variants.flatMap((v) => v.operations().map((op) => op.operationId)));
