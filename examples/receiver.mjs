@@ -1,7 +1,7 @@
 // A webhook receiver: verifies every delivery with WEBHOOK_SECRET, handles each event once, logs what changed.
 // Run it with: WEBHOOK_SECRET=whsec_… node receiver.mjs (PORT picks another port than 3000).
 import { createServer } from 'node:http';
-import { createMemoryDedupe, createNodeWebhookHandler } from '@merchant-payments/contract/webhooks';
+import { applyServerTimeouts, createMemoryDedupe, createNodeWebhookHandler } from '@merchant-payments/contract/webhooks';
 
 const secret = process.env.WEBHOOK_SECRET;
 if (!secret) {
@@ -19,9 +19,10 @@ const handleWebhook = createNodeWebhookHandler({
   onError: (error, status) => console.error(`receiver: answered ${status}: ${error instanceof Error ? error.message : error}`),
 });
 
-const server = createServer((req, res) => {
+// The time-outs close a connection that sends nothing, or sends its request too slowly, within about 10 s.
+const server = applyServerTimeouts(createServer((req, res) => {
   if (req.url === '/webhooks') return void handleWebhook(req, res);
   res.writeHead(404).end();
-});
+}));
 server.listen(port, '127.0.0.1', () => console.log(`receiver: listening on http://127.0.0.1:${port}/webhooks`));
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => server.close());

@@ -1,7 +1,7 @@
 // The sandbox flow over HTTP: create a payment, move the tenant's clock, receive the signed webhooks, see the new status.
 // Run it beside the sandbox: npx merchant-payments sandbox --clock manual --webhook-url http://127.0.0.1:3000/webhooks -- node sandbox-flow.mjs
 import { createServer } from 'node:http';
-import { createNodeWebhookHandler, createVariantBClient, describeProblem } from '@merchant-payments/contract';
+import { applyServerTimeouts, createNodeWebhookHandler, createVariantBClient, describeProblem } from '@merchant-payments/contract';
 import { createSandboxControlClient } from '@merchant-payments/contract/sandbox';
 
 // Both set by the sandbox for the command it runs: its root URL (no /merchant/v1), and the whsec_ secret it signs
@@ -13,7 +13,7 @@ if (!secret) throw new Error('WEBHOOK_SECRET is not set: run this file through t
 // Your receiver, as in production: it verifies each delivery's signature and body before onEvent sees it.
 // PORT moves it off 3000, as in receiver.mjs; the sandbox's --webhook-url must then name the same port.
 const received = [];
-const receiver = createServer(createNodeWebhookHandler({ secrets: secret, onEvent: (event) => void received.push(event) }));
+const receiver = applyServerTimeouts(createServer(createNodeWebhookHandler({ secrets: secret, onEvent: (event) => void received.push(event) })));
 await new Promise((resolve) => receiver.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', resolve));
 
 // Each public key is a tenant of its own, with its own objects and clock; the control API takes the same keys.

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import {
+  applyServerTimeouts,
   createFetchWebhookHandler,
   createMemoryDedupe,
   createNodeWebhookHandler,
@@ -34,7 +35,8 @@ export function startReceiver(port: number, secrets: string[], onEvent: (event: 
     dedupe: createMemoryDedupe(), // in memory: one process only
     onEvent, // throwing releases the claim and answers 500, so the retry is processed
   });
-  return createServer(handler).listen(port, '127.0.0.1');
+  // Closes a connection that sends nothing, or sends its request too slowly, within about 10 s.
+  return applyServerTimeouts(createServer(handler)).listen(port, '127.0.0.1');
 }
 
 /** A fetch-style receiver for Bun, Deno and edge runtimes. */

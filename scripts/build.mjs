@@ -11,7 +11,7 @@ export const entries = [
   'dist/src/cli/main.js', 'dist/src/cli/entry.js',
   // Note: child processes run these by path (the mock's, and Respect's preload), so no import would report them missing.
   'dist/src/mock/command.js', 'dist/src/mock/exit-with-parent.js', 'dist/src/mock/run-in-group.js', 'dist/src/mock/group-leader.js',
-  'dist/src/conformance/respect-guard.js',
+  'dist/src/mock/prism-timeouts.js', 'dist/src/conformance/respect-guard.js',
 ];
 
 if (import.meta.url === `file://${process.argv[1]}`) {

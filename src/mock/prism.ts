@@ -2,10 +2,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { SERVER_TIMEOUTS_VARIABLE, type ServerTimeouts } from '../shared/server-timeouts.js';
 import { collectOutput, hasExited, spawnTiedNode, stopChild } from './children.js';
 import { assertPortFree, waitForPort } from './ports.js';
 
 const require = createRequire(import.meta.url);
+const timeoutsPreload = new URL('./prism-timeouts.js', import.meta.url).href;
 
 /** A running Prism mock. */
 export interface PrismServer {
@@ -36,6 +38,8 @@ export interface StartPrismOptions {
    * 400 and 422) reach the check too, instead of Prism's; responses are checked either way. Default true.
    */
   validateRequest?: boolean;
+  /** The time-outs of Prism's server (default DEFAULT_SERVER_TIMEOUTS), applied by a preload as applyServerTimeouts does. */
+  timeouts?: ServerTimeouts;
 }
 
 /** Absolute path of Prism's JS entry, read from the `bin` of its package.json. */
@@ -50,7 +54,7 @@ export function prismEntry(): string {
  * response passing through is checked against the spec), and resolves once it listens.
  */
 export async function startPrism({
-  spec, port, host = '127.0.0.1', errors = true, logLevel = 'warn', echo, timeoutMs = 30000, upstream, validateRequest = true,
+  spec, port, host = '127.0.0.1', errors = true, logLevel = 'warn', echo, timeoutMs = 30000, upstream, validateRequest = true, timeouts,
 }: StartPrismOptions): Promise<PrismServer> {
   if (!existsSync(spec)) throw new Error(`Spec not found: ${spec}`);
   await assertPortFree(port, host);
@@ -60,7 +64,8 @@ export async function startPrism({
   const args = [...mode, '-h', host, '-p', String(port), '-v', logLevel, '--no-multiprocess'];
   if (errors) args.push('--errors');
   if (!validateRequest) args.push('--validate-request', 'false');
-  const child = spawnTiedNode(prismEntry(), args, { env: { ...process.env, FORCE_COLOR: '0' } });
+  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', [SERVER_TIMEOUTS_VARIABLE]: timeouts === undefined ? undefined : JSON.stringify(timeouts) };
+  const child = spawnTiedNode(prismEntry(), args, { env, nodeArgs: ['--import', timeoutsPreload] });
   const output = collectOutput(child, { echo });
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, sig) => resolve(code ?? sig)));
   try {

@@ -2,6 +2,7 @@
 // file around it, served in-process (`fetch`) or over HTTP (`listen`).
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
+import { applyServerTimeouts, type ServerTimeouts } from '../shared/server-timeouts.js';
 import { addEndpoint, createStore, forgetUnanswered, type SandboxStore, type TenantState } from './core/index.js';
 import { createClockRunner } from './clock-runner.js';
 import { createFaultBook } from './control/fault-book.js';
@@ -34,6 +35,8 @@ export interface ListenOptions {
    * globals the rest of the process sees; the `merchant-payments-sandbox` command, which owns its process, turns it on.
    */
   overrideGlobalObjects?: boolean;
+  /** How long a peer may take to send headers and a whole request, and an idle connection is kept (DEFAULT_SERVER_TIMEOUTS). */
+  timeouts?: ServerTimeouts;
 }
 
 /** A running sandbox. */
@@ -152,12 +155,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let server: Server | undefined;
   return {
     fetch: (request) => abortable(handle(request), request.signal),
-    async listen({ port = 4020, host = '127.0.0.1', overrideGlobalObjects = false } = {}) {
+    async listen({ port = 4020, host = '127.0.0.1', overrideGlobalObjects = false, timeouts } = {}) {
       if (server) throw new Error('This sandbox is already listening; close() it first.');
-      const http = createAdaptorServer({ fetch: handle, overrideGlobalObjects }) as Server;
-      // Note: bounds what a slow or silent peer can hold: the headers in 10 s, the whole request in 30 s.
-      http.headersTimeout = 10_000;
-      http.requestTimeout = 30_000;
+      // Note: bounds what a slow or silent peer can hold: by default the headers in 10 s, the whole request in 30 s.
+      const http = applyServerTimeouts(createAdaptorServer({ fetch: handle, overrideGlobalObjects }) as Server, timeouts);
       await new Promise<void>((resolve, reject) => {
         http.once('error', reject);
         http.listen(port, host, () => resolve());

@@ -5,6 +5,7 @@ import { freePort } from '../../src/mock/ports.js';
 import { startPrism, type PrismServer } from '../../src/mock/prism.js';
 import { root } from '../../scripts/lib/tools.mjs';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
+import { closeProbes, probe, trickledBody } from '../shared/probe.js';
 
 const variants: { spec: BundledSpec; credentials: Record<string, string>; prefix: string }[] = [
   {
@@ -83,5 +84,23 @@ describe.each(variants)('Prism mock of $spec.label', ({ spec, credentials, prefi
       'Request body property amount must be string',
       "Request body must NOT have additional properties; found 'unexpected'",
     ]));
+  });
+});
+
+describe('Prism\'s server, through the time-outs preload', () => {
+  let server: PrismServer;
+  beforeAll(async () => {
+    const timeouts = { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 300 };
+    server = await startPrism({ spec: path.join(root, variants[0]!.spec.file), port: await freePort(), errors: true, timeouts });
+  });
+  afterAll(async () => {
+    closeProbes();
+    await server?.stop();
+  });
+
+  it('closes a connection that sends nothing, and cuts a trickled body with a 408 within a second or two', async () => {
+    const silent = await probe(server.port);
+    expect(silent.ms).toBeGreaterThanOrEqual(250);
+    expect((await probe(server.port, trickledBody)).answer).toMatch(/^HTTP\/1\.1 408/);
   });
 });

@@ -3,6 +3,7 @@
 // that URL's status.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { applyServerTimeouts, type ServerTimeouts } from '../../shared/server-timeouts.js';
 import { readBody, send } from '../../webhooks/adapters/node.js';
 import { bodyTimeout, notPost, ok, problem, rawBodyUnavailable, rejected, tooLarge, type WebhookAnswer } from '../../webhooks/adapters/problem.js';
 import { deliver } from '../../webhooks/deliver.js';
@@ -137,8 +138,8 @@ export interface RunningListener {
 }
 
 /** Serves createListenHandler on host:port (0 takes a free port) and resolves once it listens. */
-export function startListener(options: ListenHandlerOptions & { port: number; host: string }): Promise<RunningListener> {
-  const server = createServer(createListenHandler(options));
+export function startListener(options: ListenHandlerOptions & { port: number; host: string; timeouts?: ServerTimeouts }): Promise<RunningListener> {
+  const server = applyServerTimeouts(createServer(createListenHandler(options)), options.timeouts);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
