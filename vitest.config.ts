@@ -4,8 +4,8 @@ import { defineConfig } from 'vitest/config';
 // Two lanes (CONTRIBUTING.md, "Tests"):
 // - `npm test` runs the `fast` project: every file that needs no process of its own, in a minute and a half on two
 //   cores;
-// - `npm run test:all` runs it, then the `processes` and `prism` projects: every file that starts Prism, npm, tsc,
-//   Chromium, Redocly or Spectral, or runs a command from the sources as a user would.
+// - `npm run test:all` runs it, then the `processes`, `prism` and `postgres` projects: every file that starts Prism,
+//   npm, tsc, Chromium, Redocly, Spectral or PostgreSQL, or runs a command from the sources as a user would.
 // A new test file is in the fast lane unless it is listed below.
 // Note: a project's global setup runs only when one of its files runs, so Prism starts only for the files that use it,
 // once per run.
@@ -44,6 +44,9 @@ const prism = [
   'test/mock/prefer.test.ts',
 ];
 
+/** Files that need the PostgreSQL cluster the `postgres` project's global setup starts (initdb, pg_ctl). */
+const postgres = ['test/postgres/**/*.test.ts'];
+
 export default defineConfig({
   // The alias lets examples/ import the package by its name, as a user would (tsconfig.json maps it too).
   resolve: {
@@ -66,7 +69,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...processes, ...prism] },
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...processes, ...prism, ...postgres] },
       },
       {
         extends: true,
@@ -79,6 +82,10 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'prism', include: prism, globalSetup: ['test/client/global-setup.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'postgres', include: postgres, globalSetup: ['test/postgres/global-setup.ts'] },
       },
     ],
   },

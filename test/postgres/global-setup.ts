@@ -1,0 +1,22 @@
+// Starts one throwaway PostgreSQL cluster for the `postgres` project's files, provides its URL as `databaseUrl`, and
+// stops it by its pid afterwards.
+import type { TestProject } from 'vitest/node';
+import { alive } from '../mock/processes.js';
+import { startCluster } from './cluster.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** URL of the test cluster's `postgres` database; each file makes its own database with freshDatabase(). */
+    databaseUrl: string;
+  }
+}
+
+/** Starts the cluster and returns the teardown, which fails the run if the postmaster outlived stop(). */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const cluster = await startCluster();
+  project.provide('databaseUrl', cluster.url);
+  return async () => {
+    await cluster.stop();
+    if (alive(cluster.pid)) throw new Error(`PostgreSQL (pid ${cluster.pid}) is still running after stop().`);
+  };
+}
