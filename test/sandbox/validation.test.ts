@@ -2,7 +2,11 @@
 // validators in the order src/validation/README.md gives, and responses and webhook bodies that break it are named.
 import { afterEach, describe, expect, it } from 'vitest';
 import { contractValidators, createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { METADATA_BOUNDS } from '../../src/sandbox/core/metadata.js';
+import { BundledSpec } from '../contract/bundled-spec.js';
 import { call, ORIGIN, paymentBody } from './fixtures.js';
+
+const shared = await BundledSpec.open('shared', 'shared');
 
 const sandboxes: Sandbox[] = [];
 const plain = (options: Parameters<typeof createSandbox>[0] = {}) => {
@@ -123,6 +127,23 @@ describe('validation by default', () => {
     expect(undeclared?.[0]?.detail).toMatch(/^Status 418 is not declared for retrievePayment/);
     const hook = await contractValidators.webhook!({ layout: 'later', headers: {}, body: { id: 'evt_1', type: 'payment.status_changed' } });
     expect(hook?.map((e) => e.pointer)).toContain('/created_at');
+  });
+
+  it('keeps metadata within its bounds in the core too, when validation is off: 422 at /metadata/a for 10,000 levels', async () => {
+    const sandbox = plain({ validate: false });
+    const depth = 10_000;
+    const body = `{"amount":"1.00","currency":"EUR","requisite":{"type":"card"},"metadata":${'{"a":'.repeat(depth)}"x"${'}'.repeat(depth)}}`;
+    const response = await call(sandbox, 'POST', '/payments', keyed, body);
+    const deep = await problem(response);
+    expect([response.status, deep.code, deep.errors]).toEqual([422, 'validation_failed', [{ pointer: '/metadata/a', detail: 'Must be a string of at most 500 characters without control characters.' }]]);
+    const many = await call(sandbox, 'POST', '/payouts', { ...a, 'idempotency-key': 'many' }, { amount: '1.00', currency: 'EUR', requisite: { type: 'card' }, metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) });
+    expect([many.status, (await problem(many)).errors]).toEqual([422, [{ pointer: '/metadata', detail: 'Must have at most 50 properties.' }]]);
+  });
+
+  it('holds the core’s metadata bounds to the contract’s Metadata schema', () => {
+    const schema = shared.doc.components.schemas.Metadata;
+    expect(METADATA_BOUNDS).toEqual({ maxKeys: schema.maxProperties, maxKeyLength: schema.propertyNames.maxLength, maxValueLength: schema.additionalProperties.maxLength });
+    expect([schema.propertyNames.minLength, schema.propertyNames.pattern, schema.additionalProperties.pattern]).toEqual([1, '^[^\\x00-\\x1F\\x7F]*$', '^[^\\x00-\\x1F\\x7F]*$']);
   });
 
   it('can be turned off with validate: false, leaving the core’s own checks', async () => {

@@ -3,6 +3,7 @@ import { failure, success } from './answer.js';
 import { iso } from './clock.js';
 import { nextId } from './ids.js';
 import { frozenJsonCopy } from './freeze.js';
+import { metadataRefusal } from './metadata.js';
 import { creationRow } from './lifecycle.js';
 import { outcomeFor } from './magic-values.js';
 import { zero } from './money.js';
@@ -13,6 +14,8 @@ import type { AppealRecord, RequestOf } from './types.js';
 
 /** Creates an appeal; its review follows the magic value it carries, if any. */
 export function createAppeal(tenant: TenantState, input: RequestOf['appeal'], at: number): Handled<AppealRecord> {
+  const refused = metadataRefusal(input.metadata);
+  if (refused) return { answer: refused, changes: [] };
   const body = frozenJsonCopy(input);
   const transaction = tenant.payments.byId.get(body.transaction_id) ?? tenant.payouts.byId.get(body.transaction_id);
   if (!transaction) {

@@ -3,6 +3,7 @@ import { success } from './answer.js';
 import { iso } from './clock.js';
 import { nextId, nextInt } from './ids.js';
 import { frozenJsonCopy } from './freeze.js';
+import { metadataRefusal } from './metadata.js';
 import { creationRow } from './lifecycle.js';
 import { outcomeFor } from './magic-values.js';
 import { zero } from './money.js';
@@ -21,6 +22,8 @@ function issueCard(tenant: TenantState): string {
 
 /** Creates a payment; its processing follows the magic value it carries, if any. */
 export function createPayment(tenant: TenantState, input: RequestOf['payment'], at: number): Handled<PaymentRecord> {
+  const refused = metadataRefusal(input.metadata);
+  if (refused) return { answer: refused, changes: [] };
   const body = frozenJsonCopy(input);
   const create = creationRow('payment');
   // Note: records are frozen, so the money objects that are equal are one object.

@@ -4,6 +4,7 @@ import { contribution, overdraws } from './balance.js';
 import { iso } from './clock.js';
 import { nextId } from './ids.js';
 import { frozenJsonCopy } from './freeze.js';
+import { metadataRefusal } from './metadata.js';
 import { creationRow } from './lifecycle.js';
 import { outcomeFor } from './magic-values.js';
 import { zero } from './money.js';
@@ -23,6 +24,8 @@ export function maskCard(number: string): string {
 
 /** Creates a payout; its processing follows the magic value it carries, if any. */
 export function createPayout(tenant: TenantState, input: RequestOf['payout'], at: number): Handled<PayoutRecord> {
+  const refused = metadataRefusal(input.metadata);
+  if (refused) return { answer: refused, changes: [] };
   const body = frozenJsonCopy(input);
   const create = creationRow('payout');
   const record: PayoutRecord = {
