@@ -27,7 +27,7 @@ export function createAppeal(tenant: TenantState, input: RequestOf['appeal'], at
   const create = creationRow('appeal');
   const record: AppealRecord = {
     id: nextId(tenant.ids, 'apl'),
-    appeal_id: `APL-${String(tenant.appeals.order.length + 1).padStart(6, '0')}`,
+    appeal_id: `APL-${String(tenant.appeals.byId.size + 1).padStart(6, '0')}`,
     requested: { amount: body.amount, currency: body.currency },
     resolved: zero(body.currency),
     status: create.to as AppealRecord['status'],

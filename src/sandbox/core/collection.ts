@@ -1,37 +1,29 @@
-// One kind's objects in creation order, with an index per status, so that a page costs its size, not the store's.
-import { createStatusIndex, indexCount, indexInsert, indexMove, indexNth, type StatusIndex } from './status-index.js';
+// One kind's objects as plain Maps: a page filters and slices, which is fast enough at the in-memory store's scale
+// (`npm run bench`, docs/benchmarks.md).
 import type { AnyStatus } from './types.js';
 
 /** The objects of one kind in one tenant; plain data, so that it survives structuredClone. */
 export interface Collection<R extends { id: string; status: AnyStatus }, Q> {
+  /** Every object by id; the Map's order is creation order (replacing a record keeps its place). */
   byId: Map<string, R>;
   /** The create request of each object. */
   requests: Map<string, Q>;
-  /** Ids in creation order: `order[seq]`. */
-  order: string[];
-  seqOf: Map<string, number>;
-  byStatus: StatusIndex;
 }
 
 /** An empty collection. */
 export function createCollection<R extends { id: string; status: AnyStatus }, Q>(): Collection<R, Q> {
-  return { byId: new Map(), requests: new Map(), order: [], seqOf: new Map(), byStatus: createStatusIndex() };
+  return { byId: new Map(), requests: new Map() };
 }
 
 /** Adds a new object (the newest). */
 export function insert<R extends { id: string; status: AnyStatus }, Q>(c: Collection<R, Q>, record: R, request: Q): void {
-  const seq = c.order.length;
-  c.order.push(record.id);
-  c.seqOf.set(record.id, seq);
   c.byId.set(record.id, record);
   c.requests.set(record.id, request);
-  indexInsert(c.byStatus, seq, record.status);
 }
 
-/** Replaces an object with its next version, moving it in the status index. */
+/** Replaces an object with its next version. */
 export function replace<R extends { id: string; status: AnyStatus }, Q>(c: Collection<R, Q>, record: R): void {
   c.byId.set(record.id, record);
-  indexMove(c.byStatus, c.seqOf.get(record.id)!, record.status);
 }
 
 /** A page, newest first, of the objects (in `status`, if given), and how many there are in all. */
@@ -39,12 +31,9 @@ export function page<R extends { id: string; status: AnyStatus }, Q>(
   c: Collection<R, Q>,
   options: { status?: AnyStatus | undefined; limit: number; offset: number },
 ): { items: R[]; total: number } {
-  const { status } = options;
-  const total = status === undefined ? c.order.length : indexCount(c.byStatus, status);
-  const items: R[] = [];
-  for (let k = total - options.offset; k >= 1 && items.length < options.limit; k--) {
-    const seq = status === undefined ? k - 1 : indexNth(c.byStatus, status, k);
-    items.push(c.byId.get(c.order[seq]!)!);
-  }
-  return { items, total };
+  const { status, limit, offset } = options;
+  const all = [...c.byId.values()];
+  const matching = status === undefined ? all : all.filter((record) => record.status === status);
+  const end = Math.max(0, matching.length - offset);
+  return { items: matching.slice(Math.max(0, end - limit), end).reverse(), total: matching.length };
 }

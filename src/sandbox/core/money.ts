@@ -3,19 +3,11 @@
 const SCALE = 100_000_000n;
 const AMOUNT = /^(0|[1-9][0-9]*)(?:\.([0-9]{1,8}))?$/;
 
-const parsed = new Map<string, bigint>();
-
 /** The amount as an integer number of 1e-8 units; throws on a string the contract's Amount pattern rejects. */
 export function toUnits(amount: string): bigint {
-  let units = parsed.get(amount);
-  if (units !== undefined) return units;
   const match = AMOUNT.exec(amount);
   if (!match) throw new RangeError(`Not a contract amount: ${JSON.stringify(amount)}`);
-  units = BigInt(match[1]!) * SCALE + BigInt((match[2] ?? '').padEnd(8, '0'));
-  // Note: the balance parses the same few amounts over and over; the cache is bounded so odd amounts cannot grow it.
-  if (parsed.size >= 10_000) parsed.clear();
-  parsed.set(amount, units);
-  return units;
+  return BigInt(match[1]!) * SCALE + BigInt((match[2] ?? '').padEnd(8, '0'));
 }
 
 /** The longest amount string the contract's Amount schema allows (its maxLength). */

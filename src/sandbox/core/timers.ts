@@ -1,4 +1,4 @@
-// What is due on a tenant's clock, as a binary min-heap ordered by time, then by when it was scheduled.
+// What is due on a tenant's clock: an array kept sorted by time, then by when each timer was scheduled.
 import type { Step } from './outcomes.js';
 import type { ObjectKind } from './types.js';
 
@@ -11,38 +11,21 @@ export type Timer = { at: number; seq: number } & (
 
 const before = (a: Timer, b: Timer) => a.at < b.at || (a.at === b.at && a.seq < b.seq);
 
-/** Adds a timer. */
-export function pushTimer(heap: Timer[], timer: Timer): void {
-  heap.push(timer);
-  let i = heap.length - 1;
-  while (i > 0) {
-    const parent = (i - 1) >> 1;
-    if (!before(heap[i]!, heap[parent]!)) break;
-    [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-    i = parent;
+/** Adds a timer at its place in the order. */
+export function pushTimer(timers: Timer[], timer: Timer): void {
+  // Note: a binary search, as a scan would pass every later expiry for each new step while the clock stands still.
+  let low = 0;
+  let high = timers.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (before(timers[middle]!, timer)) low = middle + 1;
+    else high = middle;
   }
+  timers.splice(low, 0, timer);
 }
 
 /** The earliest timer, without removing it. */
-export const peekTimer = (heap: Timer[]): Timer | undefined => heap[0];
+export const peekTimer = (timers: Timer[]): Timer | undefined => timers[0];
 
 /** Removes and returns the earliest timer. */
-export function popTimer(heap: Timer[]): Timer | undefined {
-  const top = heap[0];
-  const last = heap.pop();
-  if (heap.length > 0 && last) {
-    heap[0] = last;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
-      if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
-      if (m === i) break;
-      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-      i = m;
-    }
-  }
-  return top;
-}
+export const popTimer = (timers: Timer[]): Timer | undefined => timers.shift();

@@ -1,4 +1,4 @@
-// The one place an object's status changes: fields, indexes, balance, event log and outbox move together.
+// The one place an object's status changes: fields, balance, event log and outbox move together.
 import { contribution, overdraws, rebook, type Contribution } from './balance.js';
 import { iso } from './clock.js';
 import { replace } from './collection.js';

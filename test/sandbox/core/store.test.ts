@@ -46,7 +46,7 @@ describe('the store', () => {
     expect(current(store, 'payout', payout.id).status).toBe('succeeded');
     expect(store.execute(T, { type: 'retrievePayout', id: later.payout.id }).answer.ok).toBe(false);
     expect(story(store)).toEqual(later);
-    expect(snapshot.get(T)!.payouts.order).toHaveLength(1);
+    expect(snapshot.get(T)!.payouts.byId.size).toBe(1);
   });
 
   it('resets one tenant, which then starts afresh, and leaves the others alone', () => {
