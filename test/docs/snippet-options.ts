@@ -19,4 +19,7 @@ export const snippetCompilerOptions = {
     '@merchant-payments/contract/sandbox': [path.join(root, 'src/sandbox/index.ts')],
   },
   allowImportingTsExtensions: true,
+  // Note: src/shared/server-timeouts.js is plain JavaScript (a bare `node` preload imports it), typed by its JSDoc.
+  allowJs: true,
+  checkJs: false,
 };

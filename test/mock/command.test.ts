@@ -126,7 +126,7 @@ describe('merchant-payments-mock', () => {
     // The package's layout without any node_modules around it: Prism cannot be resolved from there.
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mock-command-'));
     try {
-      for (const file of ['package.json', 'src/mock', 'src/cli', 'generated/openapi/variant-b.yaml']) {
+      for (const file of ['package.json', 'src/mock', 'src/cli', 'src/shared', 'generated/openapi/variant-b.yaml']) {
         cpSync(path.join(root, file), path.join(dir, file), { recursive: true });
       }
       const { code, stderr } = await run(path.join(dir, 'src/mock/command.ts'), ['--variant', 'b'], dir);
