@@ -722,9 +722,10 @@ export interface components {
          *     | `due` | its attempt fell due and is being sent |
          *     | `delivered` | an attempt got a 2xx answer; no more attempts |
          *     | `failed` | the retry schedule ran out, or the endpoint was removed; redeliver can revive it |
+         *     | `abandoned` | its event is leaving the tenant's event log, which keeps the latest changes only, so it is not retried any more; it leaves the log with its event |
          * @enum {string}
          */
-        DeliveryState: "scheduled" | "due" | "delivered" | "failed";
+        DeliveryState: "scheduled" | "due" | "delivered" | "failed" | "abandoned";
         /**
          * @description How one attempt went:
          *

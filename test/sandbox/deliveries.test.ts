@@ -129,4 +129,26 @@ describe('webhook deliveries', () => {
     for (let i = 0; i < 200 && hooks.events.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(hooks.later.map((e) => e.data.status)).toEqual(['pending', 'succeeded']);
   });
+
+  it('keeps the event log, deliveries and timers within the limit while the endpoint answers 500 to everything', async () => {
+    const sandbox = newSandbox({ webhookUrls: [HOOK_URL], fetch: async () => new Response('down', { status: 500 }) });
+    const state = sandbox.runtime.open(sandbox.tenantId(TENANT));
+    state.eventLogLimit = 50;
+    const lastSeen = new Map<string, string>();
+    while (state.eventsDropped + state.events.length < 200) {
+      await cancelOne(sandbox);
+      await sandbox.advance(TENANT, 30);
+      await sandbox.settled();
+      const deliveries = deliveriesOf(sandbox);
+      expect([state.events.length <= 50, deliveries.length <= 50]).toEqual([true, true]);
+      expect(state.timers.filter((t) => t.type === 'attempt').length).toBe(deliveries.filter((d) => d.state === 'scheduled').length);
+      for (const delivery of deliveries) lastSeen.set(delivery.id, delivery.state);
+      for (const [id, seen] of lastSeen) if (!state.deliveries.has(id)) expect(seen, id).toMatch(/^(failed|abandoned)$/);
+    }
+    // The control API lists the abandoned ones with no attempt pending.
+    const listed = await sandbox.fetch(new Request('http://sandbox.test/_sandbox/deliveries?state=abandoned&limit=100', { headers: { authorization: 'Bearer token-a' } }));
+    const { data } = (await listed.json()) as { data: { state: string; next_attempt_at: string | null; attempts: { outcome: string }[] }[] };
+    expect(data.length).toBeGreaterThan(0);
+    expect(data.every((d) => d.state === 'abandoned' && d.next_attempt_at === null && d.attempts.every((a) => a.outcome === 'failed'))).toBe(true);
+  });
 });

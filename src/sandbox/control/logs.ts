@@ -15,7 +15,7 @@ const PAGE: Record<string, QueryRule> = {
 };
 
 /** The states of a delivery (DeliveryState). */
-export const DELIVERY_STATES = ['scheduled', 'due', 'delivered', 'failed'] as const satisfies readonly Delivery['state'][];
+export const DELIVERY_STATES = ['scheduled', 'due', 'delivered', 'failed', 'abandoned'] as const satisfies readonly Delivery['state'][];
 
 /** GET /_sandbox/events: newest first, optionally one object's only. */
 export const listEvents = (runtime: SandboxRuntime): ControlOperation => ({

@@ -2,7 +2,7 @@
 // caller's job; it reports each attempt's outcome back, and the outbox schedules the next one.
 import type { WebhookLayout } from '../../webhooks/types.js';
 import { iso } from './clock.js';
-import { eventAt, trimEvents } from './event-log.js';
+import { retiring } from './event-log.js';
 import type { StatusChange } from './events.js';
 import { nextId } from './ids.js';
 import { nextAttemptAt } from './retry-schedule.js';
@@ -34,15 +34,20 @@ export interface DeliveryAttempt {
   outcome?: DeliveryOutcome;
 }
 
-/** One event on its way to one endpoint; `failed` once the schedule has run out. */
+/**
+ * One event on its way to one endpoint; `failed` once the schedule has run out, `abandoned` when its event left the
+ * log before it ended (event-log.ts).
+ */
 export interface Delivery {
   id: string;
   event_id: string;
   endpoint_id: string;
-  state: 'scheduled' | 'due' | 'delivered' | 'failed';
+  state: 'scheduled' | 'due' | 'delivered' | 'failed' | 'abandoned';
   attempts: DeliveryAttempt[];
   /** Position of the event among all the tenant made (event-log.ts: eventAt). */
   event_index: number;
+  /** The change delivered (shared with the log, frozen), so that an attempt never needs the log. */
+  change: StatusChange;
 }
 
 /** An attempt that is due now and waits to be sent. */
@@ -83,6 +88,7 @@ export function enqueueDeliveries(tenant: TenantState, change: StatusChange, eve
       state: 'scheduled',
       attempts: [],
       event_index: eventIndex,
+      change,
     };
     tenant.deliveries.set(delivery.id, delivery);
     schedule(tenant, delivery, 1, at);
@@ -97,7 +103,6 @@ export function fireAttempt(tenant: TenantState, deliveryId: string, attempt: nu
     // Note: the attempt was never made, so it leaves the log; the delivery ends as failed (redeliver can revive it).
     delivery.attempts.pop();
     delivery.state = 'failed';
-    trimEvents(tenant);
     return undefined;
   }
   delivery.state = 'due';
@@ -114,15 +119,14 @@ export function recordAttempt(tenant: TenantState, due: DueAttempt, outcome: Del
   attempt.sent_at = iso(at);
   attempt.outcome = { ...outcome };
   const next = outcome.ok ? undefined : nextAttemptAt(at, due.attempt + 1, tenant.retryCompression);
-  if (next !== undefined) {
+  if (next !== undefined && retiring(tenant, delivery)) {
+    delivery.state = 'abandoned';
+  } else if (next !== undefined) {
     schedule(tenant, delivery, due.attempt + 1, next);
-    return structuredClone(delivery);
+  } else {
+    delivery.state = outcome.ok ? 'delivered' : 'failed';
   }
-  delivery.state = outcome.ok ? 'delivered' : 'failed';
-  const recorded = structuredClone(delivery);
-  // Note: a delivery that ended may have been what held old changes in a full log.
-  trimEvents(tenant);
-  return recorded;
+  return structuredClone(delivery);
 }
 
 /** Sends a delivery again now, outside its schedule (the control API's redeliver). */
@@ -143,6 +147,5 @@ export function takeDue(tenant: TenantState): DueAttempt[] {
 /** What sending a due attempt needs: the delivery, its event and its endpoint. */
 export function attemptContext(tenant: TenantState, due: DueAttempt): { delivery: Delivery; change: StatusChange; endpoint: WebhookEndpoint | undefined } {
   const delivery = tenant.deliveries.get(due.delivery_id)!;
-  // Note: a delivery that is scheduled or due keeps its event in the log (event-log.ts), so the change is there.
-  return { delivery, change: eventAt(tenant, delivery.event_index)!, endpoint: tenant.endpoints.find((e) => e.id === delivery.endpoint_id) };
+  return { delivery, change: delivery.change, endpoint: tenant.endpoints.find((e) => e.id === delivery.endpoint_id) };
 }

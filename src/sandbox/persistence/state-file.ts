@@ -11,9 +11,10 @@ import type { TenantState } from '../core/index.js';
 const MAGIC = Buffer.from('MPSBXST\n', 'latin1');
 /**
  * The format this build writes and reads; a file of another version is refused. 2: a tenant's event log is bounded and
- * counts the changes that left it (TenantState.eventsDropped, eventLogLimit), which a format-1 tenant lacks.
+ * counts the changes that left it (TenantState.eventsDropped, eventLogLimit), which a format-1 tenant lacks. 3: each
+ * delivery holds its own change (Delivery.change), which a format-2 delivery still under way would send without.
  */
-export const STATE_FORMAT_VERSION = 2;
+export const STATE_FORMAT_VERSION = 3;
 const HEADER = MAGIC.length + 4 + 32;
 
 /** What the state file holds. */

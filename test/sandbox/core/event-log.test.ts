@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addEndpoint, attemptContext, createStore, EVENT_LOG_LIMIT, eventAt, type DeliverNow, type SandboxStore } from '../../../src/sandbox/core/index.js';
+import { retiring } from '../../../src/sandbox/core/event-log.js';
 import { key, newStore, ok, paymentBody, T } from './fixtures.js';
 
 /** Creates `count` payments that succeed (two status changes each) and runs their processing. */
@@ -42,26 +43,58 @@ describe('the event log', () => {
     for (const delivery of tenant.deliveries.values()) expect(eventAt(tenant, delivery.event_index)?.event.id).toBe(delivery.event_id);
   });
 
-  it('keeps a change whose delivery is still under way, and the changes after it, until the delivery ends', () => {
+  it('holds events, deliveries and timers within the limit while an endpoint never answers, and lists each delivery until it ended', () => {
+    const store = newStore({ eventLogLimit: 50 });
+    addEndpoint(store.tenant(T), { url: 'https://merchant.test/hooks' }, store.now(T));
+    const refused: DeliverNow = () => ({ ok: false, status: 500, error: 'The endpoint answered 500.' });
+    const lastSeen = new Map<string, string>();
+    for (let i = 0; i < 100; i++) {
+      // Two status changes each (processing, then succeeded), and every attempt due on the way fails.
+      payments(store, 1, refused);
+      const tenant = store.tenant(T);
+      const attemptTimers = tenant.timers.filter((t) => t.type === 'attempt');
+      const scheduled = [...tenant.deliveries.values()].filter((d) => d.state === 'scheduled');
+      expect(tenant.events.length).toBeLessThanOrEqual(50);
+      expect(tenant.deliveries.size).toBeLessThanOrEqual(50);
+      // Note: one timer per scheduled delivery, none for any other; the rest are the payments' steps and expiries.
+      expect(attemptTimers.map((t) => t.type === 'attempt' && t.delivery).sort()).toEqual(scheduled.map((d) => d.id).sort());
+      for (const delivery of tenant.deliveries.values()) {
+        lastSeen.set(delivery.id, delivery.state);
+        // An abandoned delivery's change is about to leave the log, and its attempts were all made.
+        if (delivery.state === 'abandoned') expect(retiring(tenant, delivery)).toBe(true);
+        if (delivery.state !== 'scheduled') expect(delivery.attempts.every((a) => a.outcome !== undefined)).toBe(true);
+      }
+      // A delivery leaves the log only once it has ended: never while it is still being retried.
+      for (const [id, state] of lastSeen) if (!tenant.deliveries.has(id)) expect(state, id).not.toBe('scheduled');
+    }
+    const tenant = store.tenant(T);
+    expect(tenant.eventsDropped + tenant.events.length).toBe(200);
+    expect(lastSeen.size).toBe(200);
+    const states = new Set(lastSeen.values());
+    expect(states.has('abandoned')).toBe(true);
+    expect(states.has('scheduled')).toBe(true);
+    expect([...states].every((state) => ['scheduled', 'failed', 'abandoned'].includes(state))).toBe(true);
+  });
+
+  it('abandons an attempt waiting for the sender when its change is about to leave, and the sender never sees it', () => {
     const store = newStore({ eventLogLimit: 10 });
     addEndpoint(store.tenant(T), { url: 'https://merchant.test/hooks' }, store.now(T));
-    // Note: without a sender, every first attempt waits in `due`, so nothing may leave the log.
+    // Note: without a sender, every first attempt waits in `due`.
     payments(store, 10);
     const tenant = store.tenant(T);
-    expect([tenant.events.length, tenant.eventsDropped]).toEqual([20, 0]);
-    const waiting = tenant.due.length;
-    expect(waiting).toBe(20);
-    // Every waiting attempt can still send its event; once they are sent, the next change trims the log.
+    expect([tenant.events.length, tenant.eventsDropped]).toEqual([10, 10]);
+    const abandoned = [...tenant.deliveries.values()].filter((d) => d.state === 'abandoned');
+    expect(abandoned.map((d) => d.event_index)).toEqual([10, 11]);
+    expect(abandoned.every((d) => d.attempts.length === 0)).toBe(true);
+    expect(tenant.due.map((d) => d.delivery_id)).not.toContain(abandoned[0]!.id);
+    // Every attempt that still waits can send its event, from the delivery itself.
     const sent: string[] = [];
     store.advance(T, 1, (due, t) => {
       sent.push(attemptContext(t, due).change.event.id);
       return { ok: true, status: 200 };
     });
-    expect(sent).toHaveLength(waiting);
-    payments(store, 1, delivered);
-    expect(tenant.events.length).toBeLessThanOrEqual(10);
-    expect(tenant.eventsDropped).toBe(22 - tenant.events.length);
-    expect(tenant.deliveries.size).toBe(tenant.events.length);
+    expect(sent).toEqual([...tenant.deliveries.values()].filter((d) => d.state === 'delivered').map((d) => d.event_id));
+    expect(sent).toHaveLength(8);
   });
 
   it('survives a snapshot and a restore with the positions unchanged', () => {
