@@ -1,0 +1,28 @@
+// Where a sandbox keeps its tenants. The core runs each command against one tenant's state inside a transaction of the
+// store; `memory` (the default, for tests, CI and `npm start`) and `postgres` (durable, shared by several instances)
+// both implement this interface, and nothing around the core knows which one it has.
+import type { TenantState } from '../core/tenant.js';
+
+/** A sandbox's tenants, each read and changed only inside a transaction. */
+export interface TenantStore {
+  /**
+   * Runs `work` on the tenant's state as one transaction, making the tenant with `newTenant` on first use. The tenant's
+   * other transactions, in this process or in another instance on the same database, wait for it. What `work` changed
+   * is stored (durably, in a durable store) before the promise resolves; when `work` throws, the promise rejects with
+   * its error and a durable store keeps nothing of it. `work` is synchronous, so nothing slow (a webhook send) ever
+   * runs inside a transaction.
+   */
+  transaction<T>(tenant: string, work: (state: TenantState) => T): Promise<T>;
+  /** The real-clock tenants with something due at `wallNow` (ms): a timer, or an attempt waiting to be sent. */
+  dueTenants(wallNow: number): Promise<string[]>;
+  /** Forgets a tenant; it starts afresh on next use. */
+  reset(tenant: string): Promise<void>;
+  /** Releases what the store holds open (a pool it made); the sandbox calls it from close(). */
+  close(): Promise<void>;
+}
+
+/** What every store is made with. */
+export interface TenantStoreSettings {
+  /** A new tenant's state: its clock, seed and settings, and the operator's default webhook endpoints. */
+  newTenant(id: string): TenantState;
+}
