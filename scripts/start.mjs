@@ -1,10 +1,10 @@
 // `npm start`: serves both bundled specs through the Prism mock, the stateful sandbox and the docs site, until Ctrl-C,
 // SIGTERM or SIGHUP.
 // Flags, ports and exit codes: `npm start -- --help`. Runs with `node --import tsx`: the mock's code is the package's, in src/.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultOutDir } from './docs.mjs';
 import { parseFlags } from '../src/cli/parse-flags.ts';
 import { collectOutput, spawnTiedNode } from '../src/mock/children.ts';
 import { assertPortFree } from '../src/mock/ports.ts';
@@ -44,6 +44,8 @@ const flags = parseFlags({
 const host = flags.host ?? process.env.MOCK_HOST ?? '127.0.0.1';
 const webhookUrls = flags['webhook-url'] ?? [];
 const webhookSecret = process.env.WEBHOOK_SECRET ?? generateWebhookSecret();
+/** Where this start builds the docs site, made when the docs server starts; removed when it stops. */
+let siteDir;
 
 // One entry per server; each needs a name, a port, the files it serves and a way to start it.
 const servers = [
@@ -83,11 +85,13 @@ const servers = [
     name: 'docs',
     port: portOf(flags['port-docs'] ?? process.env.DOCS_PORT ?? '4012', 'port-docs'),
     files: ['generated/openapi/variant-a.yaml', 'generated/openapi/variant-b.yaml', 'generated/openapi/sandbox.yaml', 'docs/assumptions.md'],
-    // Note: rebuilt on every start, in a child process while Prism starts, so the pages always match the specs.
+    // Note: rebuilt on every start, in a child process while Prism starts, so the pages always match the specs; into a
+    // folder of this start's own, so that two starts (two test runs) never rebuild each other's pages.
     start: async (s) => {
       await assertPortFree(s.port, host);
-      await buildDocsInChild();
-      return startStaticServer({ dir: path.join(root, defaultOutDir), port: s.port, host });
+      siteDir = mkdtempSync(path.join(os.tmpdir(), 'merchant-payments-docs-'));
+      await buildDocsInChild(siteDir);
+      return startStaticServer({ dir: siteDir, port: s.port, host });
     },
     hint: (url) => `guides ${url}/  reference ${url}/variant-a.html ${url}/variant-b.html ${url}/sandbox.html`,
   },
@@ -132,12 +136,13 @@ async function shutdown(code) {
   if (stopping) return;
   stopping = true;
   await Promise.all(running.map((r) => r.stop()));
+  if (siteDir) rmSync(siteDir, { recursive: true, force: true });
   process.exit(code);
 }
 
-/** Runs `scripts/docs.mjs` in a child tied to this process; rejects with its output if it fails. */
-function buildDocsInChild() {
-  const child = spawnTiedNode(path.join(root, 'scripts/docs.mjs'), [], { cwd: root });
+/** Runs `scripts/docs.mjs --out <dir>` in a child tied to this process; rejects with its output if it fails. */
+function buildDocsInChild(dir) {
+  const child = spawnTiedNode(path.join(root, 'scripts/docs.mjs'), ['--out', dir], { cwd: root });
   const output = collectOutput(child);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run docs failed (${code}):\n${output()}`))));
