@@ -1,0 +1,201 @@
+// The durable TenantStore: every tenant in PostgreSQL, shared by any number of sandbox instances. A transaction locks
+// the tenant's row, runs the command on the state (cached per instance, reloaded when another instance wrote), writes
+// what changed and commits before it resolves.
+import { fileURLToPath } from 'node:url';
+import type { TenantState } from '../../core/tenant.js';
+import type { TenantStore, TenantStoreSettings } from '../types.js';
+import { LOAD_QUERIES, TENANT_COLUMNS, changes, emptyBaseline, fromRows, tenantRow, type Baseline, type TenantRows } from './rows.js';
+
+/** What the store needs of a `pg` Pool; typed here so that the sandbox's entry loads without `pg` installed. */
+export interface PostgresPool {
+  /** Takes a connection for one transaction. */
+  connect(): Promise<PostgresClient>;
+  /** Closes every connection. */
+  end(): Promise<void>;
+}
+
+/** What the store needs of a pooled `pg` client. */
+export interface PostgresClient {
+  /** Runs one parameterised statement. */
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  /** Gives the connection back; with an error, the pool closes it instead. */
+  release(error?: Error | boolean): void;
+}
+
+/** Options of createPostgresStore. */
+export interface PostgresStoreOptions extends TenantStoreSettings {
+  /** A pool to use (the store never ends it); default: one the store makes and ends on close(). */
+  pool?: PostgresPool;
+  /** The database for the store's own pool; default DATABASE_URL, else the PG* variables (read by `pg`). */
+  connectionString?: string;
+  /** Whether to run the store's migrations first (default true); false when they are run separately. */
+  migrate?: boolean;
+}
+
+/** The table node-pg-migrate records the store's migrations in, apart from an application's own `pgmigrations`. */
+export const MIGRATIONS_TABLE = 'sandbox_pgmigrations';
+// Note: a blocking lock of our own, where node-pg-migrate's try-lock would fail every instance but one started together.
+const MIGRATION_LOCK = '7241865325823965';
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+/** Loads an optional peer dependency, or says which package to install. */
+async function load<T>(name: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error(`The sandbox's postgres store needs the \`${name}\` package: npm install pg node-pg-migrate`, { cause: error });
+  }
+}
+
+async function migrate(pool: PostgresPool): Promise<void> {
+  const { runner } = await load('node-pg-migrate', () => import('node-pg-migrate'));
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK]);
+    await runner({
+      dbClient: client as never,
+      dir: MIGRATIONS_DIR,
+      // Note: tsc puts a .d.ts beside the migration in dist/; only the .js files are migrations.
+      ignorePattern: '.*(?<!\\.js)',
+      migrationsTable: MIGRATIONS_TABLE,
+      direction: 'up',
+      noLock: true,
+      singleTransaction: true,
+      log: () => {},
+    });
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK]).catch(() => {});
+    client.release();
+  }
+}
+
+const TENANT_SELECT = `SELECT version, ${TENANT_COLUMNS.map((column) => (column === 'rest' ? 'rest::text' : column)).join(', ')} FROM sandbox_tenants WHERE id = $1 FOR UPDATE`;
+const TENANT_INSERT = `INSERT INTO sandbox_tenants (id, version, ${TENANT_COLUMNS.join(', ')})
+  VALUES ($1, nextval('sandbox_versions'), ${TENANT_COLUMNS.map((_column, index) => `$${index + 2}`).join(', ')})
+  ON CONFLICT (id) DO NOTHING RETURNING version`;
+const TENANT_UPDATE = `UPDATE sandbox_tenants SET version = nextval('sandbox_versions'), ${TENANT_COLUMNS.map((column, index) => `${column} = $${index + 2}`).join(', ')}
+  WHERE id = $1 RETURNING version`;
+const TABLES = ['sandbox_objects', 'sandbox_plans', 'sandbox_timers', 'sandbox_idempotency', 'sandbox_events', 'sandbox_deliveries'];
+
+interface Cached {
+  /** The tenant row's version the state is of; versions come from one sequence, so a recreated tenant never reuses one. */
+  version: string;
+  state: TenantState;
+  baseline: Baseline;
+}
+
+/**
+ * A TenantStore in PostgreSQL (opt-in: install `pg` and `node-pg-migrate`); migrates the database first. The commands
+ * of one tenant are serialised by a lock on its row, so any number of instances may share the database.
+ */
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<TenantStore> {
+  let pool = options.pool;
+  const ownPool = pool === undefined;
+  if (!pool) {
+    const pg = await load('pg', () => import('pg'));
+    const connectionString = options.connectionString ?? process.env.DATABASE_URL;
+    pool = new pg.default.Pool(connectionString === undefined ? {} : { connectionString }) as unknown as PostgresPool;
+  }
+  const db = pool;
+  try {
+    if (options.migrate ?? true) await migrate(db);
+  } catch (error) {
+    if (ownPool) await db.end();
+    throw error;
+  }
+  const cache = new Map<string, Cached>();
+  // Note: one instance's transactions on a tenant queue here rather than each holding a connection while it waits for the row.
+  const queues = new Map<string, Promise<unknown>>();
+  const serialised = <T>(tenant: string, run: () => Promise<T>): Promise<T> => {
+    const previous = queues.get(tenant) ?? Promise.resolve();
+    const next = previous.then(run, run);
+    const settled = next.catch(() => {});
+    queues.set(tenant, settled);
+    void settled.then(() => {
+      if (queues.get(tenant) === settled) queues.delete(tenant);
+    });
+    return next;
+  };
+
+  async function inTransaction<T>(run: (client: PostgresClient) => Promise<T>): Promise<T> {
+    const client = await db.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await run(client);
+      await client.query('COMMIT');
+      client.release();
+      return result;
+    } catch (error) {
+      // Note: a connection whose ROLLBACK failed is broken; releasing it with the error makes the pool close it.
+      const broken = await client.query('ROLLBACK').then(() => undefined, (rollback: Error) => rollback);
+      client.release(broken ?? false);
+      throw error;
+    }
+  }
+
+  /** The tenant's state, locked: `candidate` (this instance's last) unless another instance wrote since. */
+  async function open(client: PostgresClient, tenant: string, candidate: Cached | undefined): Promise<Cached> {
+    let { rows } = await client.query(TENANT_SELECT, [tenant]);
+    if (rows.length === 0) {
+      const state = options.newTenant(tenant);
+      const row = tenantRow(state);
+      const inserted = await client.query(TENANT_INSERT, [tenant, ...row]);
+      // Note: the inserted row is locked by this transaction; when another instance inserted first, wait for its row.
+      if (inserted.rows.length === 1) return { version: String(inserted.rows[0]!.version), state, baseline: emptyBaseline(row) };
+      ({ rows } = await client.query(TENANT_SELECT, [tenant]));
+    }
+    const version = String(rows[0]!.version);
+    if (candidate?.version === version) return candidate;
+    const parts = await Promise.all(Object.values(LOAD_QUERIES).map((text) => client.query(text, [tenant])));
+    const [objects, plans, timers, idempotency, events, deliveries] = parts.map((result) => result.rows);
+    const loaded = fromRows(tenant, { tenant: rows[0]!, objects, plans, timers, idempotency, events, deliveries } as TenantRows);
+    return { version, ...loaded };
+  }
+
+  return {
+    transaction: (tenant, work) =>
+      serialised(tenant, async () => {
+        // Note: out of the cache until committed, as work changes the state in place and a failure must leave no trace.
+        const candidate = cache.get(tenant);
+        cache.delete(tenant);
+        const { result, committed } = await inTransaction(async (client) => {
+          const current = await open(client, tenant, candidate);
+          const result = work(current.state);
+          const { statements, row, rowChanged, next } = changes(tenant, current.state, current.baseline);
+          let version = current.version;
+          if (rowChanged) {
+            for (const statement of statements) await client.query(statement.text, statement.values);
+            version = String((await client.query(TENANT_UPDATE, [tenant, ...row])).rows[0]!.version);
+          }
+          return { result, committed: { version, state: current.state, baseline: next } };
+        });
+        cache.set(tenant, committed);
+        return result;
+      }),
+
+    async dueTenants(wallNow) {
+      const client = await db.connect();
+      try {
+        const { rows } = await client.query('SELECT id FROM sandbox_tenants WHERE due_wall_at <= $1 ORDER BY due_wall_at', [wallNow]);
+        return rows.map((row) => row.id as string);
+      } finally {
+        client.release();
+      }
+    },
+
+    reset: (tenant) =>
+      serialised(tenant, async () => {
+        cache.delete(tenant);
+        await inTransaction(async (client) => {
+          await client.query('DELETE FROM sandbox_tenants WHERE id = $1', [tenant]);
+          for (const table of TABLES) await client.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [tenant]);
+        });
+      }),
+
+    async close() {
+      cache.clear();
+      if (ownPool) await db.end();
+    },
+  };
+}

@@ -1,0 +1,192 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beginIdempotent } from '../../src/sandbox/core/idempotency.js';
+import { addEndpoint, advance, clockNow, createTenant, execute, type Answer, type ClockMode, type Command, type TenantState } from '../../src/sandbox/core/index.js';
+import { createPostgresStore, MIGRATIONS_TABLE, type PostgresStoreOptions } from '../../src/sandbox/stores/postgres/index.js';
+import type { TenantStore } from '../../src/sandbox/stores/types.js';
+import { freshDatabase } from './database.js';
+
+const START = Date.UTC(2026, 0, 1);
+const pools: pg.Pool[] = [];
+const stores: TenantStore[] = [];
+let url: string;
+
+/** A tenant as the sandbox makes it: `real-…` tenants follow the wall clock, others are manual; a small event log for `small-…`. */
+function newTenant(id: string): TenantState {
+  const clock: ClockMode = id.startsWith('real') ? 'real' : 'manual';
+  return createTenant(id, { clock, start: clock === 'real' ? Date.now() : START, seed: 'pg', retryCompression: 60, eventLogLimit: id.startsWith('small') ? 10 : 10_000 });
+}
+
+/** A store on `database` (default: the file's), closed after the file. */
+async function storeOn(database = url, options: Partial<PostgresStoreOptions> = {}): Promise<TenantStore> {
+  const store = await createPostgresStore({ connectionString: database, newTenant, ...options });
+  stores.push(store);
+  return store;
+}
+
+function poolOn(database = url): pg.Pool {
+  const pool = new pg.Pool({ connectionString: database });
+  pools.push(pool);
+  return pool;
+}
+
+const body = (amount = '100.00') => ({ amount, currency: 'EUR', requisite: { type: 'card' } }) as never;
+const run = <C extends Command>(state: TenantState, command: C) => execute(state, command, clockNow(state.clock, Date.now())).answer;
+const okBody = <T>(answer: Answer<T>): T => {
+  if (!answer.ok) expect.fail(`expected success, got ${answer.status} ${answer.problem.code}`);
+  return answer.body;
+};
+// Note: the key follows from the state, so that the same steps on two copies of a tenant make the same requests.
+const createPayment = (state: TenantState, amount?: string) =>
+  okBody(run(state, { type: 'createPayment', idempotency_key: `key-${state.ids.count}`, body: body(amount) }));
+
+beforeAll(async () => {
+  url = await freshDatabase();
+});
+
+afterAll(async () => {
+  await Promise.all(stores.map((store) => store.close()));
+  await Promise.all(pools.map((pool) => pool.end()));
+});
+
+describe('createPostgresStore', () => {
+  it('migrates an empty database once, recording it in its own table, when several instances start together', async () => {
+    const database = await freshDatabase();
+    await Promise.all([storeOn(database), storeOn(database), storeOn(database)]);
+    await storeOn(database);
+    const { rows } = await poolOn(database).query(`SELECT name FROM ${MIGRATIONS_TABLE}`);
+    expect(rows.map((row) => row.name)).toEqual(['1767225600000_sandbox-tenants']);
+  });
+
+  it('round-trips a tenant through its lifecycles: a second instance loads a state deep-equal to one kept in memory, bigints included', async () => {
+    const steps: ((state: TenantState) => void)[] = [
+      (s) => {
+        addEndpoint(s, { url: 'http://127.0.0.1:9/hook', secret: 'whsec_dGVzdHNlY3JldA==' }, s.clock.manual);
+        for (const amount of ['1000.00', '20.00', '0.10']) createPayment(s, amount);
+      },
+      (s) => void advance(s, 60, Date.now()),
+      (s) => {
+        const [paid] = s.payments.byId.keys();
+        okBody(run(s, { type: 'createPayout', idempotency_key: 'payout-1', body: { amount: '10.00', currency: 'EUR', requisite: { type: 'card', card_number: '4111111111111111' } } as never }));
+        okBody(run(s, { type: 'createAppeal', idempotency_key: 'appeal-1', body: { transaction_id: paid!, amount: '5.00', currency: 'EUR' } as never }));
+        run(s, { type: 'refundPayment', idempotency_key: 'refund-1', id: paid! });
+        // Note: a key still in progress (a control call awaiting its advance) expires at Infinity with no answer.
+        beginIdempotent(s, 'forceStatus', 'in-progress', 'print', s.time);
+      },
+      (s) => void advance(s, 5, Date.now()),
+    ];
+    const memory = newTenant('round-trip');
+    const first = await storeOn();
+    for (const step of steps) {
+      step(memory);
+      await first.transaction('round-trip', step);
+    }
+    const loaded = await (await storeOn()).transaction('round-trip', (state) => state);
+    expect(loaded).toEqual(memory);
+    expect(memory.payouts.byId.size + memory.appeals.byId.size).toBe(2);
+    expect(memory.deliveries.size).toBeGreaterThan(0);
+    expect(memory.timers.length).toBeGreaterThan(0);
+    expect(typeof loaded.ledger.get('EUR')!.available).toBe('bigint');
+    expect(loaded.ledger).toEqual(memory.ledger);
+    expect(loaded.idempotency.get('forceStatus\u0000in-progress')!.expires).toBe(Infinity);
+    expect(Object.isFrozen(loaded.payments.byId.values().next().value)).toBe(true);
+    // Note: the first instance's cached state is still the one it wrote.
+    expect(await first.transaction('round-trip', (state) => state)).toEqual(memory);
+  });
+
+  it('keeps the event log and its deliveries within their bound in the database as older changes leave', async () => {
+    const store = await storeOn();
+    const memory = newTenant('small-log');
+    const step = (s: TenantState) => {
+      if (s.endpoints.length === 0) addEndpoint(s, { url: 'http://127.0.0.1:9/hook' }, s.clock.manual);
+      createPayment(s);
+      advance(s, 60, Date.now());
+    };
+    for (let i = 0; i < 12; i++) {
+      step(memory);
+      await store.transaction('small-log', step);
+    }
+    expect(memory.eventsDropped).toBeGreaterThan(0);
+    const pool = poolOn();
+    const count = async (table: string) => Number((await pool.query(`SELECT count(*) FROM ${table} WHERE tenant_id = 'small-log'`)).rows[0].count);
+    expect(await count('sandbox_events')).toBe(memory.events.length);
+    expect(await count('sandbox_deliveries')).toBe(memory.deliveries.size);
+    expect(await count('sandbox_events')).toBeLessThanOrEqual(10);
+    expect(await (await storeOn()).transaction('small-log', (state) => state)).toEqual(memory);
+  });
+
+  it('loses no update when 50 transactions on one tenant run at once across two instances', async () => {
+    const [a, b] = [await storeOn(), await storeOn()];
+    const ids = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).transaction('contended', (state) => createPayment(state).id)));
+    expect(new Set(ids).size).toBe(50);
+    for (const store of [a, b]) {
+      const state = await store.transaction('contended', (s) => s);
+      expect([...state.payments.byId.keys()].sort()).toEqual([...ids].sort());
+      expect(state.idempotency.size).toBe(50);
+    }
+  });
+
+  it('replays an Idempotency-Key used through another instance, and refuses it with another body', async () => {
+    const [a, b] = [await storeOn(), await storeOn()];
+    const create = (amount: string) => (state: TenantState) => run(state, { type: 'createPayment', idempotency_key: 'shared-key', body: body(amount) });
+    const first = await a.transaction('keys', create('12.00'));
+    const replay = await b.transaction('keys', create('12.00'));
+    expect(replay).toEqual({ ...first, replayed: true });
+    const reused = await b.transaction('keys', create('13.00'));
+    expect(reused.ok || reused.problem.code).toBe('idempotency_key_reused');
+    expect(await a.transaction('keys', (state) => state.payments.byId.size)).toBe(1);
+  });
+
+  it('keeps nothing of a transaction whose work throws, and the next transaction sees the state before it', async () => {
+    const [a, b] = [await storeOn(), await storeOn()];
+    await a.transaction('throws', (state) => createPayment(state));
+    const before = await a.transaction('throws', (state) => structuredClone(state));
+    const failing = a.transaction('throws', (state) => {
+      createPayment(state);
+      advance(state, 3600, Date.now());
+      throw new Error('the work failed');
+    });
+    await expect(failing).rejects.toThrow('the work failed');
+    expect(await a.transaction('throws', (state) => state)).toEqual(before);
+    expect(await b.transaction('throws', (state) => state)).toEqual(before);
+  });
+
+  it('finds through an index the real-clock tenant with something due, among 1,000 idle ones', async () => {
+    const database = await freshDatabase();
+    const store = await storeOn(database);
+    for (let i = 0; i < 1000; i += 50) {
+      // Note: idle real clocks have nothing scheduled; manual clocks with payments are never due on the ticker.
+      await Promise.all(Array.from({ length: 50 }, (_, j) => store.transaction(i + j < 500 ? `real-idle-${i + j}` : `manual-${i + j}`, (state) => {
+        if (state.clock.mode === 'manual') createPayment(state);
+      })));
+    }
+    await store.transaction('real-due', (state) => createPayment(state));
+    const wall = Date.now();
+    expect(await store.dueTenants(wall - 60_000)).toEqual([]);
+    expect(await store.dueTenants(wall + 24 * 3600_000)).toEqual(['real-due']);
+    // Note: an advance moves a real clock ahead of the wall clock, so its timers fall due earlier in wall time.
+    await store.transaction('real-due', (state) => void (state.clock.offset += 24 * 3600_000));
+    expect(await store.dueTenants(wall)).toEqual(['real-due']);
+    const pool = poolOn(database);
+    await pool.query('ANALYZE sandbox_tenants');
+    const plan = (await pool.query('EXPLAIN SELECT id FROM sandbox_tenants WHERE due_wall_at <= $1 ORDER BY due_wall_at', [wall])).rows.map((row) => row['QUERY PLAN']).join('\n');
+    expect(plan).toContain('sandbox_tenants_due');
+  });
+
+  it('shows a clock advanced through one instance to every other', async () => {
+    const [a, b] = [await storeOn(), await storeOn()];
+    await b.transaction('clock', () => {});
+    await a.transaction('clock', (state) => void advance(state, 120, Date.now()));
+    expect(await b.transaction('clock', (state) => state.clock.manual)).toBe(START + 120_000);
+    await b.transaction('real-clock', (state) => void advance(state, 30, Date.now()));
+    expect(await a.transaction('real-clock', (state) => state.clock.offset)).toBe(30_000);
+  });
+
+  it('starts a reset tenant afresh, in every instance', async () => {
+    const [a, b] = [await storeOn(), await storeOn()];
+    await a.transaction('reset', (state) => createPayment(state));
+    expect(await b.transaction('reset', (state) => state.payments.byId.size)).toBe(1);
+    await b.reset('reset');
+    expect(await a.transaction('reset', (state) => state)).toEqual(newTenant('reset'));
+  });
+});
