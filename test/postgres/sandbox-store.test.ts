@@ -115,6 +115,22 @@ describe('createPostgresStore', () => {
     expect(await (await storeOn()).transaction('small-log', (state) => state)).toEqual(memory);
   });
 
+  it('writes nothing for a transaction that changes nothing, and otherwise only the rows that changed', async () => {
+    const store = await storeOn();
+    for (let i = 0; i < 5; i++) await store.transaction('minimal', (state) => createPayment(state));
+    const pool = poolOn();
+    const version = async () => (await pool.query("SELECT version FROM sandbox_tenants WHERE id = 'minimal'")).rows[0].version as string;
+    const before = await version();
+    await store.transaction('minimal', (state) => okBody(run(state, { type: 'listPayments', limit: 10, offset: 0 } as never)));
+    expect(await version()).toBe(before);
+    await store.transaction('minimal', (state) => createPayment(state));
+    // Note: the rows one transaction wrote carry its transaction id (xmin), the tenant row's included.
+    const { rows } = await pool.query(
+      "SELECT count(*)::int AS written FROM sandbox_objects WHERE tenant_id = 'minimal' AND xmin = (SELECT xmin FROM sandbox_tenants WHERE id = 'minimal')",
+    );
+    expect(rows[0].written).toBe(1);
+  });
+
   it('loses no update when 50 transactions on one tenant run at once across two instances', async () => {
     const [a, b] = [await storeOn(), await storeOn()];
     const ids = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).transaction('contended', (state) => createPayment(state).id)));
