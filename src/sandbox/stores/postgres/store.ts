@@ -95,7 +95,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   if (!pool) {
     const pg = await load('pg', () => import('pg'));
     const connectionString = options.connectionString ?? process.env.DATABASE_URL;
-    pool = new pg.default.Pool(connectionString === undefined ? {} : { connectionString }) as unknown as PostgresPool;
+    const made = new pg.default.Pool(connectionString === undefined ? {} : { connectionString });
+    // Note: an idle connection the server closed (a restart) is dropped by the pool; unhandled, its error would end the process.
+    made.on('error', () => {});
+    pool = made as unknown as PostgresPool;
   }
   const db = pool;
   try {
