@@ -86,8 +86,11 @@ async function store() {
   }
   const latency = await interleaved(contenders, { runs, warmup: 1 });
   // Note: the sandbox stays referenced until here, so that nothing of the large store was collected before the readings.
-  const tenant = sandbox.store.tenant(sandbox.tenantId({ publicKey: 'pk_large' }));
-  const held = { payments: tenant.payments.byId.size, events: tenant.events.length, idempotency: tenant.idempotency.size };
+  const held = await sandbox.store.transaction(sandbox.tenantId({ publicKey: 'pk_large' }), (tenant) => ({
+    payments: tenant.payments.byId.size,
+    events: tenant.events.length,
+    idempotency: tenant.idempotency.size,
+  }));
   await sandbox.close();
   return { payments, empty, full, fillMs, heapSpaces, held, latency };
 }

@@ -2,22 +2,19 @@
 // sends the attempts that fell due before going on, so that a retry scheduled by a failed attempt falls due within the
 // same advance. Advances and ticks of one tenant run one after another; commands are not queued behind them, so a
 // webhook receiver may call the sandbox back while its delivery is in flight.
-import { hasDueWork } from './core/advance.js';
-import { clockNow, runDue, type StatusChange, type TenantState } from './core/index.js';
-import { moveClock } from './core/clock.js';
+import { clockNow, moveClock, runDue, type StatusChange, type TenantState } from './core/index.js';
 import { peekTimer } from './core/timers.js';
 import type { DeliveryRunner } from './delivery/runner.js';
+import type { TenantStore } from './stores/types.js';
 import { ClockAdvanceError } from './clock-advance-error.js';
+import { createSerialQueues } from './serial.js';
 
 /** The most one advance may move a clock: 365 days, the bound of AdvanceClockRequest's `seconds` and of sandbox.advance(). */
 export const MAX_ADVANCE_SECONDS = 31_536_000;
 
 /** What the clock runner needs. */
 export interface ClockRunnerSettings {
-  /** The tenant (created, with its default endpoints, on first use). */
-  open(tenant: string): TenantState;
-  /** Tenants whose clocks move by themselves (`real`), for the ticker. */
-  realTenants(): string[];
+  store: TenantStore;
   deliveries: DeliveryRunner;
   wallNow: () => number;
   /** Called after status changes (the state file saves). */
@@ -47,20 +44,9 @@ export interface ClockRunner {
 
 /** A clock runner. */
 export function createClockRunner(settings: ClockRunnerSettings): ClockRunner {
-  const queues = new Map<string, Promise<unknown>>();
-  const serial = <T>(id: string, job: () => Promise<T>): Promise<T> => {
-    const result = (queues.get(id) ?? Promise.resolve()).then(job);
-    const settled = result.catch(() => {});
-    queues.set(id, settled);
-    void settled.then(() => queues.get(id) === settled && queues.delete(id));
-    return result;
-  };
+  const { store, deliveries } = settings;
+  const queues = createSerialQueues();
   const now = (tenant: TenantState) => clockNow(tenant.clock, settings.wallNow());
-  /** Runs what is due and sends what fell due; answers how many attempts it sent. */
-  const runAndSend = async (tenant: TenantState, changes: StatusChange[]) => {
-    changes.push(...runDue(tenant, now(tenant)));
-    return settings.deliveries.flush(tenant);
-  };
   const finish = async (changes: StatusChange[]) => {
     if (changes.length > 0) await settings.changed();
     return changes;
@@ -69,43 +55,53 @@ export function createClockRunner(settings: ClockRunnerSettings): ClockRunner {
   const advance = (id: string, seconds: number) => {
     // Note: a clock moved past what a Date holds answers 500 until reset, so the JS API keeps the control API's bound.
     if (!(typeof seconds === 'number' && seconds >= 0 && seconds <= MAX_ADVANCE_SECONDS)) return Promise.reject(new ClockAdvanceError(seconds, MAX_ADVANCE_SECONDS));
-    return serial(id, async () => {
-      const tenant = settings.open(id);
+    return queues.run(id, async () => {
       let left = Math.round(seconds * 1000);
       let attempts = 0;
       const changes: StatusChange[] = [];
-      for (let next = peekTimer(tenant.timers); next && next.at - now(tenant) <= left; next = peekTimer(tenant.timers)) {
-        const step = Math.max(0, next.at - now(tenant));
-        moveClock(tenant.clock, step);
-        left -= step;
-        attempts += await runAndSend(tenant, changes);
+      // Note: one transaction per instant something is due (move the clock there, run it), then that instant's
+      // deliveries outside any transaction, so that a retry a failed attempt schedules falls due within this advance.
+      for (let moving = true; moving; ) {
+        const ran = await store.transaction(id, (tenant) => {
+          const next = peekTimer(tenant.timers);
+          const due = next !== undefined && next.at - now(tenant) <= left;
+          const step = due ? Math.max(0, next.at - now(tenant)) : left;
+          moveClock(tenant.clock, step);
+          return { due, step, changes: runDue(tenant, now(tenant)) };
+        });
+        left -= ran.step;
+        moving = ran.due;
+        changes.push(...ran.changes);
+        attempts += await deliveries.flush(id);
       }
-      moveClock(tenant.clock, left);
-      attempts += await runAndSend(tenant, changes);
       return { transitions: await finish(changes), deliveryAttempts: attempts };
     });
   };
 
   const tick = (id: string) =>
-    serial(id, async () => {
-      const changes: StatusChange[] = [];
-      await runAndSend(settings.open(id), changes);
+    queues.run(id, async () => {
+      const changes = await store.transaction(id, (tenant) => runDue(tenant, now(tenant)));
+      await deliveries.flush(id);
       return finish(changes);
     });
 
   let ticker: ReturnType<typeof setInterval> | undefined;
+  let polling = false;
+  const poll = async () => {
+    // Note: a tenant still busy (a slow receiver) is skipped rather than queued, and a poll still running skips the next
+    // one, so that ticks cannot pile up; the store names only the tenants with something due.
+    for (const id of await store.dueTenants(settings.wallNow())) if (!queues.busy(id)) tick(id).catch(settings.onError);
+  };
   return {
     advance,
     tick,
     startTicker(intervalMs) {
       ticker ??= setInterval(() => {
-        // Note: a tenant still busy (a slow receiver) is skipped rather than queued, so ticks cannot pile up; one with
-        // nothing due is skipped too, so that idle tenants cost a look at their next timer and nothing more.
-        for (const id of settings.realTenants()) {
-          if (queues.has(id)) continue;
-          const tenant = settings.open(id);
-          if (hasDueWork(tenant, now(tenant))) tick(id).catch(settings.onError);
-        }
+        if (polling) return;
+        polling = true;
+        poll()
+          .catch(settings.onError)
+          .finally(() => (polling = false));
       }, intervalMs);
       ticker.unref();
     },

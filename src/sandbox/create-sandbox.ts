@@ -1,22 +1,24 @@
-// createSandbox: the core's store with the variants' HTTP layer, the webhook outbox, the clock runner and the state
-// file around it, served in-process (`fetch`) or over HTTP (`listen`).
+// createSandbox: a tenant store (memory by default) with the variants' HTTP layer, the webhook outbox, the clock runner
+// and the state file around it, served in-process (`fetch`) or over HTTP (`listen`).
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import { applyServerTimeouts, type ServerTimeouts } from '../shared/server-timeouts.js';
-import { addEndpoint, createStore, forgetUnanswered, type SandboxStore, type TenantState } from './core/index.js';
+import { addEndpoint, clockNow, createTenant, DEFAULT_START, EVENT_LOG_LIMIT, forgetUnanswered, requeueTaken, type TenantState } from './core/index.js';
 import { createClockRunner } from './clock-runner.js';
 import { createFaultBook } from './control/fault-book.js';
 import { createFaultInterceptor } from './control/fault-intercept.js';
 import { controlRoutes } from './control/routes.js';
-import { createDeliveryRunner } from './delivery/runner.js';
-import { sendAttempt } from './delivery/send-attempt.js';
+import { createDeliveryRunner, LEASE_MARGIN_MS } from './delivery/runner.js';
+import { prepareAttempt, sendAttempt } from './delivery/send-attempt.js';
 import { abortable } from './http/abortable.js';
 import { createApp } from './http/app.js';
 import { resolveOptions, type SandboxOptions } from './options.js';
 import { createSaver } from './persistence/saver.js';
-import { encodeState, loadState, writeAtomically } from './persistence/state-file.js';
+import { encodeState, loadState, writeAtomically, type SandboxState } from './persistence/state-file.js';
 import type { SandboxRuntime } from './runtime.js';
-import { createKeyMemory, tenantIdOf } from './tenants.js';
+import { createMemoryStore, isMemoryStore, type MemoryStore } from './stores/memory.js';
+import type { TenantStore, TenantStoreSettings } from './stores/types.js';
+import { tenantIdOf } from './tenants.js';
 import { variantA } from './variants/variant-a.js';
 import { variantB } from './variants/variant-b.js';
 
@@ -49,16 +51,16 @@ export interface Sandbox {
   close(): Promise<void>;
   /** Moves a tenant's clock forward by `seconds` (0 to 365 days, else ClockAdvanceError), running and delivering what falls due; resolves when all is sent. */
   advance(tenant: SandboxTenant, seconds: number): Promise<void>;
-  /** A tenant's clock, now. */
-  now(tenant: SandboxTenant): Date;
+  /** A tenant's clock, now (read in a transaction of the store). */
+  now(tenant: SandboxTenant): Promise<Date>;
   /** Resolves once no webhook delivery is in flight. */
   settled(): Promise<void>;
   /** The id the sandbox keeps a tenant under (a hash of its credential). */
   tenantId(tenant: SandboxTenant): string;
   /** The secret deliveries are signed with, unless an endpoint has its own. */
   readonly webhookSecret: string;
-  /** The core's store. */
-  readonly store: SandboxStore;
+  /** The store the tenants are kept in (the `store` option's, or a memory store). */
+  readonly store: TenantStore;
   /** The parts the control API is built on. */
   readonly runtime: SandboxRuntime;
 }
@@ -67,36 +69,37 @@ export interface Sandbox {
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const settings = resolveOptions(options);
   const { now: wallNow, onError } = settings;
-  const store = createStore({ clock: settings.clock, seed: settings.seed, start: settings.start, retryCompression: settings.retryCompression, wallNow });
-  const loaded = settings.stateFile === undefined ? undefined : loadState(settings.stateFile);
-  // Note: a keyed call in progress when the file was saved ended with that process; its key must not answer 409 for ever.
-  if (loaded) for (const tenant of loaded.tenants.values()) forgetUnanswered(tenant);
-  if (loaded) store.restore(loaded.tenants);
-  const keys = createKeyMemory(loaded?.keys);
-
-  // Note: a tenant object is given the default endpoints once; loaded tenants already have theirs.
-  const opened = new WeakSet<TenantState>(store.tenantIds().map((id) => store.tenant(id)));
-  const open = (id: string) => {
-    const tenant = store.tenant(id);
-    if (!opened.has(tenant)) {
-      opened.add(tenant);
-      for (const url of settings.webhookUrls) addEndpoint(tenant, { url }, store.now(id));
-    }
-    return tenant;
+  const start = settings.start === undefined ? DEFAULT_START : Number(settings.start);
+  const tenantSettings = { clock: settings.clock, seed: settings.seed, retryCompression: settings.retryCompression, eventLogLimit: EVENT_LOG_LIMIT };
+  const storeSettings: TenantStoreSettings = {
+    newTenant(id) {
+      const tenant = createTenant(id, { ...tenantSettings, start: settings.clock === 'manual' ? start : wallNow() });
+      for (const url of settings.webhookUrls) addEndpoint(tenant, { url }, clockNow(tenant.clock, wallNow()));
+      return tenant;
+    },
   };
+  const store = (settings.store ?? createMemoryStore)(storeSettings);
   const { stateFile } = settings;
+  const memory = stateFile === undefined ? undefined : stateStore(store);
+  const loaded = stateFile === undefined ? undefined : loadState(stateFile);
+  if (memory && loaded) memory.restore(resumed(loaded, storeSettings));
   const saver = createSaver(async () => {
-    if (stateFile === undefined) return;
-    // Note: tenants are serialized as they are (v8 copies them); store.snapshot() would clone them once more first.
-    const tenants = new Map(store.tenantIds().map((id) => [id, store.tenant(id)] as const));
-    await writeAtomically(stateFile, encodeState({ tenants, keys: new Map(keys.entries()) }));
+    if (memory === undefined || stateFile === undefined) return;
+    // Note: tenants are serialized as they are (v8 copies them); a snapshot would clone them once more first.
+    const tenants = new Map(memory.entries());
+    // Note: the digests are also written where a build before they moved into the tenant looks for them.
+    const keys = new Map([...tenants].flatMap(([id, t]) => (t.secretKeyDigest === undefined ? [] : [[id, Buffer.from(t.secretKeyDigest, 'base64url')] as const])));
+    await writeAtomically(stateFile, encodeState({ tenants, keys }));
   });
   const save = () => (stateFile === undefined ? Promise.resolve() : saver.save());
   const changed = () => save().catch(onError);
+  const now = (tenant: TenantState) => clockNow(tenant.clock, wallNow());
 
   const deliveries = createDeliveryRunner({
-    send: (tenant, due) =>
-      sendAttempt(tenant, due, {
+    store,
+    prepare: prepareAttempt,
+    send: (attempt) =>
+      sendAttempt(attempt, {
         secret: settings.webhookSecret,
         fetch: settings.fetch,
         timeoutMs: settings.deliveryTimeoutMs,
@@ -105,12 +108,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         validate: settings.validate.webhook?.bind(settings.validate),
       }),
     wallNow,
+    leaseMs: settings.deliveryTimeoutMs + LEASE_MARGIN_MS,
     changed,
     onError,
   });
   const clocks = createClockRunner({
-    open,
-    realTenants: () => store.tenantIds().filter((id) => store.tenant(id).clock.mode === 'real'),
+    store,
     deliveries,
     wallNow,
     changed,
@@ -122,27 +125,24 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const faulting = createFaultInterceptor({ book: faults, validators: settings.validate, holdMs: settings.faultHoldMs });
   const runtime: SandboxRuntime = {
     store,
-    keys,
     validators: settings.validate,
     intercept: settings.intercept ?? faulting.intercept,
     maxBodyBytes: settings.maxBodyBytes,
-    open,
-    authenticate: (headers) => (headers.has('authorization') ? variantA : variantB).authenticate(headers, keys),
+    now,
+    authenticate: async (headers) => (headers.has('authorization') ? variantA : variantB).authenticate(headers, store),
     async settle(id, wasChanged) {
       // Note: what the command made due (a cancel's webhook) is sent now; the answer does not wait for receivers.
-      store.tick(id);
-      void deliveries.flush(open(id));
+      void deliveries.flush(id);
       if (wasChanged) await save();
     },
     advance: (id, seconds) => clocks.advance(id, seconds),
     async deliver(id) {
-      await deliveries.flush(open(id));
+      await deliveries.flush(id);
     },
     faults,
     async reset(id) {
-      store.reset(id);
+      await store.reset(id);
       faults.clear(id);
-      keys.forget(id);
       await save();
     },
     save,
@@ -180,15 +180,39 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }
       await deliveries.idle();
       await saver.idle();
+      await store.close();
     },
     async advance(tenant, seconds) {
       await clocks.advance(idOf(tenant), seconds);
     },
-    now: (tenant) => new Date(store.now(idOf(tenant))),
+    now: async (tenant) => new Date(await store.transaction(idOf(tenant), now)),
     settled: () => deliveries.idle(),
     tenantId: idOf,
     webhookSecret: settings.webhookSecret,
     store,
     runtime,
   };
+}
+
+/** The memory store a state file is kept from; another store keeps its tenants itself. */
+function stateStore(store: TenantStore): MemoryStore {
+  if (!isMemoryStore(store)) throw new TypeError('stateFile works with the memory store only; a store of its own keeps the tenants itself.');
+  return store;
+}
+
+/** A loaded state's tenants, ready to serve: what was under way when the file was saved ended with that process. */
+function resumed(loaded: SandboxState, settings: TenantStoreSettings): Map<string, TenantState> {
+  const { tenants } = loaded;
+  // Note: a file saved before the digests moved into the tenant has them beside it, for tenants that may not exist yet.
+  for (const [id, digest] of loaded.keys) {
+    const tenant = tenants.get(id) ?? settings.newTenant(id);
+    tenants.set(id, tenant);
+    tenant.secretKeyDigest ??= Buffer.from(digest).toString('base64url');
+  }
+  for (const tenant of tenants.values()) {
+    // Note: a keyed call in progress must not answer 409 for ever, and an attempt being sent is sent again.
+    forgetUnanswered(tenant);
+    requeueTaken(tenant);
+  }
+  return tenants;
 }

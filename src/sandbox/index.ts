@@ -6,6 +6,7 @@ export type { OperationRef, RequestCheck, RequestInterceptor, RequestRejection, 
 export { CONTROL_PREFIX, type ControlRoutes } from './http/control.js';
 export { contractValidators } from './http/contract-validators.js';
 export type { SandboxRuntime } from './runtime.js';
+export type { TenantStore, TenantStoreSettings } from './stores/types.js';
 export { StateFileError } from './persistence/state-file.js';
 export { ClockAdvanceError } from './clock-advance-error.js';
 export {

@@ -9,6 +9,7 @@ import { contractValidators } from './http/contract-validators.js';
 import type { ControlRoutes } from './http/control.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http/body.js';
+import type { TenantStore, TenantStoreSettings } from './stores/types.js';
 
 /** Options of createSandbox. */
 export interface SandboxOptions {
@@ -22,8 +23,10 @@ export interface SandboxOptions {
   webhookSecret?: string;
   /** Endpoints every tenant starts with (later layout, signed with webhookSecret). */
   webhookUrls?: readonly string[];
-  /** A file to load the state from at start and save it to after every change. */
+  /** A file to load the state from at start and save it to after every change (with the memory store only). */
   stateFile?: string;
+  /** Makes the store the tenants are kept in, from the settings the sandbox gives it. Default: a memory store (createMemoryStore). */
+  store?: (settings: TenantStoreSettings) => TenantStore;
   /** The fetch deliveries go through (default globalThis.fetch); a fetch handler delivers in-process. */
   fetch?: (request: Request) => Promise<Response>;
   /**
@@ -55,8 +58,8 @@ export interface SandboxOptions {
 }
 
 /** The options with every default filled in. */
-export type ResolvedOptions = Required<Omit<SandboxOptions, 'stateFile' | 'control' | 'intercept' | 'start' | 'validate'>> &
-  Pick<SandboxOptions, 'stateFile' | 'control' | 'intercept' | 'start'> & { validate: SandboxValidators };
+export type ResolvedOptions = Required<Omit<SandboxOptions, 'stateFile' | 'control' | 'intercept' | 'start' | 'validate' | 'store'>> &
+  Pick<SandboxOptions, 'stateFile' | 'control' | 'intercept' | 'start' | 'store'> & { validate: SandboxValidators };
 
 export { generateWebhookSecret };
 
@@ -85,6 +88,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     control: options.control,
     intercept: options.intercept,
     start: options.start,
+    store: options.store,
   };
   if (resolved.clock !== 'manual' && resolved.clock !== 'real') throw new TypeError(`clock must be "manual" or "real", got ${String(resolved.clock)}.`);
   try {

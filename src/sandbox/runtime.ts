@@ -2,24 +2,24 @@
 // around the core (clock runner, deliveries, state file), behind one object.
 import type { Advanced } from './clock-runner.js';
 import type { FaultBook } from './control/fault-book.js';
-import type { SandboxStore, TenantState } from './core/index.js';
+import type { TenantState } from './core/index.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
-import type { KeyMemory } from './tenants.js';
+import type { TenantStore } from './stores/types.js';
 import type { Authentication } from './variants/operation.js';
 
 /** The sandbox's parts, as the HTTP layer and the control routes use them. */
 export interface SandboxRuntime {
-  store: SandboxStore;
-  keys: KeyMemory;
+  /** The tenants: each is read and changed only in a `store.transaction`, made on first use with the `webhookUrls` endpoints. */
+  store: TenantStore;
   validators: SandboxValidators;
   intercept: RequestInterceptor | undefined;
   /** The largest request body read, in bytes. */
   maxBodyBytes: number;
-  /** The tenant, created on first use with the endpoints of the `webhookUrls` option. */
-  open(tenant: string): TenantState;
+  /** The tenant's clock, now (ms since the epoch); read inside a transaction. */
+  now(tenant: TenantState): number;
   /** The tenant named by either variant's credentials (bearer token, or key pair); the control API's way in. */
-  authenticate(headers: Headers): Authentication;
-  /** After a command: sends what fell due (without waiting for receivers) and, when `changed`, saves the state file. */
+  authenticate(headers: Headers): Promise<Authentication>;
+  /** After a command's transaction: sends what fell due (without waiting for receivers) and, when `changed`, saves the state file. */
   settle(tenant: string, changed: boolean): Promise<void>;
   /** Moves a tenant's clock forward, running and delivering what falls due, in order. */
   advance(tenant: string, seconds: number): Promise<Advanced>;
@@ -27,7 +27,7 @@ export interface SandboxRuntime {
   deliver(tenant: string): Promise<void>;
   /** The faults waiting per tenant (the control API's), which the default interceptor applies. */
   faults: FaultBook;
-  /** Forgets a tenant: its state, its faults and its remembered secret key. */
+  /** Forgets a tenant: its state (its remembered secret key with it) and its faults. */
   reset(tenant: string): Promise<void>;
   /** Told about failures of the sandbox itself (a request that threw, a save that failed). */
   onError(error: unknown): void;

@@ -1,6 +1,8 @@
 // Servers with one defect each, for the conformance tests: the sandbox's fetch with one thing in its answers (or in
 // how it treats credentials) changed, or the fetch its webhook deliveries go through with one thing in them changed.
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { createMemoryStore, type MemoryStore } from '../../src/sandbox/stores/memory.js';
+import type { TenantStoreSettings } from '../../src/sandbox/stores/types.js';
 import { signWebhook } from '../../src/webhooks/index.js';
 
 export type Fetch = (request: Request) => Promise<Response>;
@@ -184,9 +186,9 @@ export const deliveryDefects: Record<string, (fetch: Fetch, secretOf: SecretOf) 
 export type Defect = keyof typeof defects | keyof typeof deliveryDefects;
 
 /** The secret the sandbox signs deliveries to `url` with: the endpoint's own, else the sandbox's. */
-function endpointSecret(sandbox: Sandbox, url: string): string {
-  for (const id of sandbox.store.tenantIds()) {
-    const endpoint = sandbox.store.tenant(id).endpoints.find((candidate) => candidate.url === url);
+function endpointSecret(sandbox: Sandbox, store: MemoryStore, url: string): string {
+  for (const [, tenant] of store.entries()) {
+    const endpoint = tenant.endpoints.find((candidate) => candidate.url === url);
     if (endpoint) return endpoint.secret ?? sandbox.webhookSecret;
   }
   return sandbox.webhookSecret;
@@ -196,8 +198,11 @@ function endpointSecret(sandbox: Sandbox, url: string): string {
 export function server(defect?: Defect) {
   const delivery = defect !== undefined && Object.hasOwn(deliveryDefects, defect) ? deliveryDefects[defect] : undefined;
   let sandbox: Sandbox | undefined;
+  let memory: MemoryStore | undefined;
   const send: Fetch = (request) => globalThis.fetch(request);
-  const created = createSandbox({ clock: 'manual', seed: 'conformance', ...(delivery ? { fetch: delivery(send, (url) => endpointSecret(sandbox as Sandbox, url)) } : {}) });
+  const secretOf = (url: string) => endpointSecret(sandbox as Sandbox, memory as MemoryStore, url);
+  const store = (settings: TenantStoreSettings) => (memory = createMemoryStore(settings));
+  const created = createSandbox({ clock: 'manual', seed: 'conformance', store, ...(delivery ? { fetch: delivery(send, secretOf) } : {}) });
   sandbox = created;
   const fetch: Fetch = (request) => created.fetch(request);
   const answering = defect !== undefined && Object.hasOwn(defects, defect) ? defects[defect] : undefined;

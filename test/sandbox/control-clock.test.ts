@@ -233,7 +233,7 @@ function heldPastADay() {
   const held = new Promise<void>((resolve) => (release = resolve));
   const holding = new Promise<void>((resolve) => (reached = resolve));
   const fetch = async () => {
-    if (sandbox.now({ accessToken: 'token-a' }).getTime() <= Date.UTC(2026, 0, 2)) return new Response(null, { status: 500 });
+    if ((await sandbox.now({ accessToken: 'token-a' })).getTime() <= Date.UTC(2026, 0, 2)) return new Response(null, { status: 500 });
     reached();
     await held;
     return new Response(null, { status: 204 });

@@ -17,6 +17,6 @@ describe('examples/sandbox-control.ts', () => {
     vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args));
     await import('../../examples/sandbox-control.js');
     expect(lines).toEqual([['2026-01-01T00:05:00Z', 0, 0]]);
-    expect(sandbox.now({ publicKey: 'pk_example' }).toISOString()).toBe('2026-01-01T00:05:00.000Z');
+    expect((await sandbox.now({ publicKey: 'pk_example' })).toISOString()).toBe('2026-01-01T00:05:00.000Z');
   });
 });

@@ -7,7 +7,9 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { clientA, HOOK_URL, newSandbox, paymentBody, receiver } from './fixtures.js';
 
 const TENANT = { accessToken: 'token-a' };
-const deliveriesOf = (sandbox: Sandbox) => [...sandbox.runtime.open(sandbox.tenantId(TENANT)).deliveries.values()];
+const deliveriesOf = (sandbox: Sandbox) => sandbox.store.transaction(sandbox.tenantId(TENANT), (tenant) => [...tenant.deliveries.values()]);
+const addHook = (sandbox: Sandbox, input: Parameters<typeof addEndpoint>[1]) =>
+  sandbox.store.transaction(sandbox.tenantId(TENANT), (tenant) => addEndpoint(tenant, input, sandbox.runtime.now(tenant)));
 
 async function cancelOne(sandbox: Sandbox) {
   const client = clientA(sandbox);
@@ -34,7 +36,7 @@ describe('webhook deliveries', () => {
     const stamps = new Set(hooks.requests.map((r) => r.headers.get('x-timestamp')));
     expect([hooks.requests.length, ids.size, stamps.size, hooks.events.length]).toEqual([4, 1, 4, 1]);
     expect(hooks.events[0]!.id).toBe([...ids][0]);
-    const [delivery] = deliveriesOf(sandbox);
+    const [delivery] = await deliveriesOf(sandbox);
     expect(delivery!.state).toBe('delivered');
     expect(delivery!.attempts.map((a) => a.outcome?.status)).toEqual([503, 503, 503, 200]);
     // Note: the core's schedule compressed 60 times: 1, 2 and 4 seconds between attempts.
@@ -58,19 +60,19 @@ describe('webhook deliveries', () => {
     await sandbox.advance(TENANT, 60);
     release!();
     await sandbox.settled();
-    const [delivery] = deliveriesOf(sandbox);
+    const [delivery] = await deliveriesOf(sandbox);
     expect(delivery!.attempts[0]).toMatchObject({ due_at: expect.stringMatching(/T00:00:00/), sent_at: expect.stringMatching(/T00:00:00/), outcome: { status: 503 } });
     // Note: the retry falls due one compressed minute (1 s) after the attempt was sent, so the next advance sends it.
     expect(delivery!.attempts[1]?.due_at).toMatch(/T00:00:01/);
     await sandbox.advance(TENANT, 1);
-    expect(deliveriesOf(sandbox)[0]!.state).toBe('delivered');
+    expect((await deliveriesOf(sandbox))[0]!.state).toBe('delivered');
     expect(new Set(hooks.requests.map((r) => r.headers.get('x-event-id'))).size).toBe(1);
   });
 
   it('sends the earlier layout to an endpoint that asks for it: no X-Timestamp, data shaped like the create request', async () => {
     const hooks = receiver({ allowEarlierLayout: true });
     const sandbox = newSandbox({ fetch: hooks.fetch });
-    addEndpoint(sandbox.runtime.open(sandbox.tenantId(TENANT)), { url: HOOK_URL, layout: 'earlier' }, sandbox.now(TENANT).getTime());
+    await addHook(sandbox, { url: HOOK_URL, layout: 'earlier' });
     const body = paymentBody({ metadata: { order_id: 'o-1' } });
     await clientA(sandbox).POST('/payments', { body: body as never });
     await sandbox.advance(TENANT, 60);
@@ -83,10 +85,10 @@ describe('webhook deliveries', () => {
     const sandbox = newSandbox({ fetch: hooks.fetch });
     const client = clientA(sandbox);
     const payment = (await client.POST('/payments', { body: paymentBody({ amount: '9.05' }) })).data!.data;
-    addEndpoint(sandbox.runtime.open(sandbox.tenantId(TENANT)), { url: HOOK_URL, layout: 'earlier' }, sandbox.now(TENANT).getTime());
+    await addHook(sandbox, { url: HOOK_URL, layout: 'earlier' });
     await client.POST('/appeals', { body: { transaction_id: payment.id, amount: '1.00', currency: 'EUR' } });
     await sandbox.advance(TENANT, 10);
-    const appealDelivery = deliveriesOf(sandbox).find((d) => d.attempts[0]?.outcome?.error?.includes('appeal.status_changed'));
+    const appealDelivery = (await deliveriesOf(sandbox)).find((d) => d.attempts[0]?.outcome?.error?.includes('appeal.status_changed'));
     expect(appealDelivery?.attempts[0]?.outcome).toEqual({ ok: false, error: expect.stringContaining('earlier layout carries payment events only') });
     expect(hooks.events.every((e) => e.type === 'payment.status_changed')).toBe(true);
   });
@@ -95,7 +97,7 @@ describe('webhook deliveries', () => {
     const secret = `whsec_${Buffer.from('another-endpoint-secret-24-bytes').toString('base64')}`;
     const got: { headers: Headers; body: string }[] = [];
     const sandbox = newSandbox({ fetch: async (r) => (got.push({ headers: r.headers, body: await r.text() }), new Response(null, { status: 204 })) });
-    addEndpoint(sandbox.runtime.open(sandbox.tenantId(TENANT)), { url: HOOK_URL, secret }, sandbox.now(TENANT).getTime());
+    await addHook(sandbox, { url: HOOK_URL, secret });
     await cancelOne(sandbox);
     const [delivery] = got;
     const verified = new Webhook(secret).verify(delivery!.body, {
@@ -115,7 +117,7 @@ describe('webhook deliveries', () => {
     };
     const sandbox = newSandbox({ webhookUrls: ['http://merchant.test/moved', 'http://merchant.test/silent'], fetch, deliveryTimeoutMs: 50 });
     await cancelOne(sandbox);
-    const outcomes = deliveriesOf(sandbox).map((d) => d.attempts[0]!.outcome!.error);
+    const outcomes = (await deliveriesOf(sandbox)).map((d) => d.attempts[0]!.outcome!.error);
     expect(outcomes).toEqual(['redirect: the endpoint answered with a redirect, which deliveries do not follow.', 'timeout: no complete answer within 50 ms.']);
     expect(calls).toEqual(['http://merchant.test/moved', 'http://merchant.test/silent']);
   });
@@ -132,14 +134,15 @@ describe('webhook deliveries', () => {
 
   it('keeps the event log, deliveries and timers within the limit while the endpoint answers 500 to everything', async () => {
     const sandbox = newSandbox({ webhookUrls: [HOOK_URL], fetch: async () => new Response('down', { status: 500 }) });
-    const state = sandbox.runtime.open(sandbox.tenantId(TENANT));
+    // Note: the memory store hands out the tenant's own state, so the test reads it as the sandbox changes it.
+    const state = await sandbox.store.transaction(sandbox.tenantId(TENANT), (tenant) => tenant);
     state.eventLogLimit = 50;
     const lastSeen = new Map<string, string>();
     while (state.eventsDropped + state.events.length < 200) {
       await cancelOne(sandbox);
       await sandbox.advance(TENANT, 30);
       await sandbox.settled();
-      const deliveries = deliveriesOf(sandbox);
+      const deliveries = await deliveriesOf(sandbox);
       expect([state.events.length <= 50, deliveries.length <= 50]).toEqual([true, true]);
       expect(state.timers.filter((t) => t.type === 'attempt').length).toBe(deliveries.filter((d) => d.state === 'scheduled').length);
       for (const delivery of deliveries) lastSeen.set(delivery.id, delivery.state);

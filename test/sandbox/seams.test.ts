@@ -8,7 +8,7 @@ import { call, clientA, newSandbox, paymentBody } from './fixtures.js';
 /** A control route as the control API would write one: authenticate with the tenant's credentials, act on the runtime. */
 const clockRoutes = (runtime: SandboxRuntime) =>
   new Hono().post('/clock/advance', async (c) => {
-    const auth = runtime.authenticate(c.req.raw.headers);
+    const auth = await runtime.authenticate(c.req.raw.headers);
     if (!auth.ok) return c.json({ code: 'unauthorized' }, 401);
     const { seconds } = (await c.req.json()) as { seconds: number };
     const { transitions } = await runtime.advance(auth.tenant, seconds);

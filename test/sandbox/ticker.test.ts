@@ -1,7 +1,8 @@
 // The real-clock ticker: it runs the tenants that have something due, and leaves idle ones alone, however many.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClockRunner } from '../../src/sandbox/clock-runner.js';
-import { createStore } from '../../src/sandbox/core/index.js';
+import { clockNow, createTenant, execute } from '../../src/sandbox/core/index.js';
+import { createMemoryStore } from '../../src/sandbox/stores/memory.js';
 import { paymentBody } from './core/fixtures.js';
 
 afterEach(() => {
@@ -12,15 +13,15 @@ describe('the real-clock ticker', () => {
   it('ticks only the tenants with something due: a payment\'s next step, not 1,000 idle tenants', async () => {
     vi.useFakeTimers();
     let wall = Date.UTC(2026, 0, 1);
-    const store = createStore({ clock: 'real', seed: 'ticker', wallNow: () => wall });
-    for (let i = 0; i < 1000; i++) store.tenant(`idle-${i}`);
-    const created = store.execute('busy', { type: 'createPayment', body: paymentBody(), idempotency_key: 'k1' });
-    expect(created.answer.ok).toBe(true);
+    const store = createMemoryStore({ newTenant: (id) => createTenant(id, { clock: 'real', start: wall, seed: 'ticker', retryCompression: 60, eventLogLimit: 10_000 }) });
+    const run = <T>(id: string, work: Parameters<typeof execute>[1]) => store.transaction(id, (tenant) => execute(tenant, work, clockNow(tenant.clock, wall)).answer as T);
+    for (let i = 0; i < 1000; i++) await store.transaction(`idle-${i}`, () => {});
+    const created = await run<{ ok: boolean }>('busy', { type: 'createPayment', body: paymentBody(), idempotency_key: 'k1' });
+    expect(created.ok).toBe(true);
     const visited: string[] = [];
     const runner = createClockRunner({
-      open: (id) => store.tenant(id),
-      realTenants: () => store.tenantIds(),
-      deliveries: { flush: async (tenant) => (visited.push(tenant.id), 0), idle: async () => {} },
+      store,
+      deliveries: { flush: async (tenant) => (visited.push(tenant), 0), idle: async () => {} },
       wallNow: () => wall,
       changed: async () => {},
       onError: (error) => {
@@ -36,8 +37,7 @@ describe('the real-clock ticker', () => {
     await vi.advanceTimersByTimeAsync(250);
     runner.stopTicker();
     expect(visited).toEqual(['busy']);
-    const { answer } = store.execute('busy', { type: 'listPayments' });
-    if (!answer.ok) throw new Error(answer.problem.detail);
+    const answer = await run<{ ok: true; body: { data: { status: string }[] } }>('busy', { type: 'listPayments' });
     expect(answer.body.data[0]!.status).not.toBe('created');
   });
 });

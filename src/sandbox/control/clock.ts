@@ -1,17 +1,17 @@
 // The tenant's clock (retrieveClock, advanceClock) and resetting the tenant (resetTenant).
 import { MAX_ADVANCE_SECONDS } from '../clock-runner.js';
-import { iso } from '../core/index.js';
+import { iso, type TenantState } from '../core/index.js';
 import type { SandboxRuntime } from '../runtime.js';
 import { integer } from './checks.js';
 import type { ControlOperation } from './handler.js';
 import { dataReply, noContent } from './reply.js';
 
-const clockOf = (runtime: SandboxRuntime, tenant: string) => ({ now: iso(runtime.store.now(tenant)), mode: runtime.open(tenant).clock.mode });
+const clockOf = (runtime: SandboxRuntime, tenant: string) => runtime.store.transaction(tenant, (state: TenantState) => ({ now: iso(runtime.now(state)), mode: state.clock.mode }));
 
 /** GET /_sandbox/clock. */
 export const retrieveClock = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'retrieveClock',
-  run: ({ tenant }) => dataReply(clockOf(runtime, tenant)),
+  run: async ({ tenant }) => dataReply(await clockOf(runtime, tenant)),
 });
 
 /** POST /_sandbox/clock/advance: everything that falls due runs, and its deliveries are made, before this answers. */
@@ -22,7 +22,7 @@ export const advanceClock = (runtime: SandboxRuntime): ControlOperation => ({
   async run({ tenant, body }) {
     const { seconds } = body as { seconds: number };
     const advanced = await runtime.advance(tenant, seconds);
-    const data = { ...clockOf(runtime, tenant), advanced_by: seconds, transitions: advanced.transitions.length, delivery_attempts: advanced.deliveryAttempts };
+    const data = { ...(await clockOf(runtime, tenant)), advanced_by: seconds, transitions: advanced.transitions.length, delivery_attempts: advanced.deliveryAttempts };
     return dataReply(data);
   },
 });

@@ -19,19 +19,20 @@ export const createWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation
   body: { required: ['url'], properties: { url: webhookUrl, secret: webhookSecret, layout: oneOf(WEBHOOK_LAYOUTS) } },
   idempotency: 'record',
   run({ tenant, body }) {
-    const state = runtime.open(tenant);
-    if (state.endpoints.length >= MAX_ENDPOINTS) return problemReply('limit_reached', `This tenant already has ${MAX_ENDPOINTS} webhook endpoints; delete one first.`);
     const input = body as { url: string; secret?: string; layout?: (typeof WEBHOOK_LAYOUTS)[number] };
     const generated = input.secret === undefined ? generateWebhookSecret() : undefined;
-    const endpoint = addEndpoint(state, { url: input.url, secret: input.secret ?? generated, layout: input.layout ?? 'later' }, runtime.store.now(tenant));
-    return dataReply({ ...endpointView(endpoint), ...(generated === undefined ? {} : { secret: generated }) }, 201, true);
+    return runtime.store.transaction(tenant, (state) => {
+      if (state.endpoints.length >= MAX_ENDPOINTS) return problemReply('limit_reached', `This tenant already has ${MAX_ENDPOINTS} webhook endpoints; delete one first.`);
+      const endpoint = addEndpoint(state, { url: input.url, secret: input.secret ?? generated, layout: input.layout ?? 'later' }, runtime.now(state));
+      return dataReply({ ...endpointView(endpoint), ...(generated === undefined ? {} : { secret: generated }) }, 201, true);
+    });
   },
 });
 
 /** GET /_sandbox/webhook-endpoints: newest first, without secrets. */
 export const listWebhookEndpoints = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'listWebhookEndpoints',
-  run: ({ tenant }) => dataReply(runtime.open(tenant).endpoints.map(endpointView).reverse()),
+  run: ({ tenant }) => runtime.store.transaction(tenant, (state) => dataReply(state.endpoints.map(endpointView).reverse())),
 });
 
 /** DELETE /_sandbox/webhook-endpoints/{endpointId}. */
@@ -39,8 +40,9 @@ export const deleteWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation
   operationId: 'deleteWebhookEndpoint',
   params: { endpointId: resourceId },
   idempotency: 'record',
-  run({ tenant, params }) {
-    if (!removeEndpoint(runtime.open(tenant), params.endpointId!)) return problemReply('not_found', `No webhook endpoint with id ${params.endpointId} exists for this tenant.`);
+  async run({ tenant, params }) {
+    const removed = await runtime.store.transaction(tenant, (state) => removeEndpoint(state, params.endpointId!));
+    if (!removed) return problemReply('not_found', `No webhook endpoint with id ${params.endpointId} exists for this tenant.`);
     return noContent(true);
   },
 });
@@ -49,9 +51,10 @@ export const deleteWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation
 export const deleteWebhookEndpoints = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'deleteWebhookEndpoints',
   idempotency: 'record',
-  run({ tenant }) {
-    const state = runtime.open(tenant);
-    for (const endpoint of [...state.endpoints]) removeEndpoint(state, endpoint.id);
+  async run({ tenant }) {
+    await runtime.store.transaction(tenant, (state) => {
+      for (const endpoint of [...state.endpoints]) removeEndpoint(state, endpoint.id);
+    });
     return noContent(true);
   },
 });

@@ -28,19 +28,19 @@ export const createFault = (runtime: SandboxRuntime): ControlOperation => ({
   refine: (body) =>
     body.retry_after !== undefined && body.kind !== 'rate_limit' ? [{ pointer: '/retry_after', detail: 'Only a rate_limit fault takes retry_after.' }] : [],
   idempotency: 'record',
-  run({ tenant, body }) {
+  async run({ tenant, body }) {
     const input = body as { operation_id: Fault['operation_id']; kind: Fault['kind']; count?: number; retry_after?: number };
     if (runtime.faults.list(tenant).length >= MAX_FAULTS) return problemReply('limit_reached', `This tenant already has ${MAX_FAULTS} faults waiting; delete them first.`);
-    const state = runtime.open(tenant);
+    const made = await runtime.store.transaction(tenant, (state) => ({ id: nextId(state.ids, 'flt'), at: runtime.now(state) }));
     const count = input.count ?? 1;
     const fault: Fault = {
-      id: nextId(state.ids, 'flt'),
+      id: made.id,
       operation_id: input.operation_id,
       kind: input.kind,
       count,
       remaining: count,
       retry_after: input.kind === 'rate_limit' ? (input.retry_after ?? 1) : null,
-      created_at: iso(runtime.store.now(tenant)),
+      created_at: iso(made.at),
     };
     runtime.faults.add(tenant, fault);
     return dataReply(fault, 201, true);

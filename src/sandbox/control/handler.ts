@@ -44,7 +44,7 @@ export function controlHandler(runtime: SandboxRuntime, op: ControlOperation) {
     const send = (reply: Reply, headers?: Record<string, string>) => replyResponse(reply, where, headers);
 
     const bearer = request.headers.has('authorization');
-    const auth = runtime.authenticate(request.headers);
+    const auth = await runtime.authenticate(request.headers);
     if (!auth.ok) {
       const detail = bearer || request.headers.has('x-public-key') || request.headers.has('x-secret-key') ? auth.detail : MIXED;
       return send(problemReply('unauthorized', detail), bearer ? { 'www-authenticate': 'Bearer realm="merchant-payments-sandbox"' } : {});
@@ -103,19 +103,19 @@ type Ran = Reply & { replayed: boolean };
 async function runKeyed(runtime: SandboxRuntime, op: ControlOperation, input: ControlRequest, key: string): Promise<Ran> {
   const scope = `_sandbox:${op.operationId}`;
   const print = fingerprint({ params: input.params, body: input.body ?? null });
-  const tenant = runtime.open(input.tenant);
-  const known = beginIdempotent(tenant, scope, key, print, runtime.store.now(input.tenant));
+  const { store } = runtime;
+  const known = await store.transaction(input.tenant, (tenant) => beginIdempotent(tenant, scope, key, print, runtime.now(tenant)));
   if (known.kind === 'answer') return { ...replayOf(known.answer), replayed: known.answer.ok };
   let reply: Reply;
   try {
     reply = await op.run(input);
   } catch (error) {
-    releaseIdempotent(tenant, scope, key);
+    await store.transaction(input.tenant, (tenant) => releaseIdempotent(tenant, scope, key));
     throw error;
   }
   // Note: retention counts from the answer on the tenant's clock, so a retry after an advance of days still replays.
-  // A reset in between gave the tenant a new object without the record, and nothing is kept.
-  completeIdempotent(runtime.open(input.tenant), scope, key, success(reply), runtime.store.now(input.tenant));
+  // A reset in between gave the tenant a new state without the record, and nothing is kept.
+  await store.transaction(input.tenant, (tenant) => completeIdempotent(tenant, scope, key, success(reply), runtime.now(tenant)));
   return { ...reply, replayed: false };
 }
 

@@ -1,5 +1,5 @@
 // The tenant's event log (listEvents) and delivery log (listDeliveries, redeliverDelivery).
-import { DEFAULT_LIMIT, redeliver, type Delivery } from '../core/index.js';
+import { DEFAULT_LIMIT, redeliver, runDue, type Delivery } from '../core/index.js';
 import type { SandboxRuntime } from '../runtime.js';
 import { integer, oneOf, resourceId, type QueryRule } from './checks.js';
 import type { ControlOperation } from './handler.js';
@@ -22,10 +22,11 @@ export const listEvents = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'listEvents',
   query: { ...PAGE, object_id: { rule: resourceId } },
   run({ tenant, query }) {
-    const state = runtime.open(tenant);
     const { object_id: objectId } = query;
-    const events = objectId === undefined ? state.events : state.events.filter((change) => change.object_id === objectId);
-    return { status: 200, body: newestFirst(events, query.limit as number, query.offset as number, (change) => statusChangeView(state, change)) };
+    return runtime.store.transaction(tenant, (state) => {
+      const events = objectId === undefined ? state.events : state.events.filter((change) => change.object_id === objectId);
+      return { status: 200, body: newestFirst(events, query.limit as number, query.offset as number, (change) => statusChangeView(state, change)) };
+    });
   },
 });
 
@@ -35,10 +36,12 @@ export const listDeliveries = (runtime: SandboxRuntime): ControlOperation => ({
   query: { ...PAGE, event_id: { rule: resourceId }, state: { rule: oneOf(DELIVERY_STATES) } },
   run({ tenant, query }) {
     const { event_id: eventId, state: wanted } = query;
-    // Note: deliveries are kept in the order their events were made, so the Map's order is the log's.
-    const all = [...runtime.open(tenant).deliveries.values()];
-    const deliveries = eventId === undefined && wanted === undefined ? all : all.filter((d) => (eventId === undefined || d.event_id === eventId) && (wanted === undefined || d.state === wanted));
-    return { status: 200, body: newestFirst(deliveries, query.limit as number, query.offset as number, deliveryView) };
+    return runtime.store.transaction(tenant, (state) => {
+      // Note: deliveries are kept in the order their events were made, so the Map's order is the log's.
+      const all = [...state.deliveries.values()];
+      const deliveries = eventId === undefined && wanted === undefined ? all : all.filter((d) => (eventId === undefined || d.event_id === eventId) && (wanted === undefined || d.state === wanted));
+      return { status: 200, body: newestFirst(deliveries, query.limit as number, query.offset as number, deliveryView) };
+    });
   },
 });
 
@@ -48,14 +51,17 @@ export const redeliverDelivery = (runtime: SandboxRuntime): ControlOperation => 
   params: { deliveryId: resourceId },
   idempotency: 'record',
   async run({ tenant, params }) {
-    const state = runtime.open(tenant);
-    const delivery = state.deliveries.get(params.deliveryId!);
-    if (!delivery) return problemReply('not_found', `No delivery with id ${params.deliveryId} exists for this tenant.`);
-    if (delivery.state === 'due') return problemReply('invalid_state', 'An attempt of this delivery is being sent; redeliver it once that attempt has an outcome.');
-    if (delivery.attempts.length >= MAX_ATTEMPTS) return problemReply('limit_reached', `This delivery has had ${MAX_ATTEMPTS} attempts, as many as the log keeps.`);
-    const scheduled = redeliver(state, delivery.id, runtime.store.now(tenant))!;
-    // Note: settle runs the attempt that is now due and sends it without waiting, as after any request.
-    await runtime.settle(tenant, true);
-    return dataReply(deliveryView(scheduled));
+    const reply = await runtime.store.transaction(tenant, (state) => {
+      const delivery = state.deliveries.get(params.deliveryId!);
+      if (!delivery) return problemReply('not_found', `No delivery with id ${params.deliveryId} exists for this tenant.`);
+      if (delivery.state === 'due') return problemReply('invalid_state', 'An attempt of this delivery is being sent; redeliver it once that attempt has an outcome.');
+      if (delivery.attempts.length >= MAX_ATTEMPTS) return problemReply('limit_reached', `This delivery has had ${MAX_ATTEMPTS} attempts, as many as the log keeps.`);
+      const scheduled = redeliver(state, delivery.id, runtime.now(state))!;
+      // Note: the attempt now due is taken off its timer here, and settle sends it without waiting, as after any request.
+      runDue(state, runtime.now(state));
+      return dataReply(deliveryView(scheduled));
+    });
+    if (!('problem' in reply)) await runtime.settle(tenant, true);
+    return reply;
   },
 });

@@ -1,7 +1,7 @@
 // Forcing a payment, payout or appeal into another status (forcePaymentStatus, forcePayoutStatus, forceAppealStatus):
 // only the transitions the contract's lifecycle table lists from the object's status, as the core decides.
 import { REASON_CODES } from '../../../generated/sandbox/lifecycles.js';
-import { statusesOf, type ObjectKind } from '../core/index.js';
+import { execute, runDue, statusesOf, type ObjectKind } from '../core/index.js';
 import type { SandboxRuntime } from '../runtime.js';
 import { oneOf, resourceId, type Rule } from './checks.js';
 import type { ControlOperation } from './handler.js';
@@ -24,12 +24,15 @@ export function forceStatus(runtime: SandboxRuntime, kind: ObjectKind): ControlO
     async run({ tenant, params, body }) {
       const { status, reason_code } = body as { status: string; reason_code?: (typeof REASON_CODES)[number] };
       const id = params[PARAMS[kind]]!;
-      runtime.open(tenant);
-      const result = runtime.store.execute(tenant, { type: 'forceStatus', kind, id, status, ...(reason_code === undefined ? {} : { reason_code }) });
+      const command = { type: 'forceStatus', kind, id, status, ...(reason_code === undefined ? {} : { reason_code }) } as const;
+      const ran = await runtime.store.transaction(tenant, (state) => {
+        const { answer, events } = execute(state, command, runtime.now(state));
+        runDue(state, runtime.now(state));
+        return { changed: events.length > 0, reply: answer.ok ? dataReply(statusChangeView(state, events.at(-1)!)) : { problem: answer.problem } };
+      });
       // Note: what fell due before the command ran, and the forced change itself, are delivered as after any request.
-      await runtime.settle(tenant, result.events.length > 0);
-      if (!result.answer.ok) return { problem: result.answer.problem };
-      return dataReply(statusChangeView(runtime.open(tenant), result.events.at(-1)!));
+      await runtime.settle(tenant, ran.changed);
+      return ran.reply;
     },
   };
 }

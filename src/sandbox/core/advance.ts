@@ -46,9 +46,9 @@ function runTimers(tenant: TenantState, until: number, deliver: DeliverNow | und
   return changes;
 }
 
-/** Whether anything is due on the tenant at `now` (ms): a timer, or an attempt waiting to be sent. */
-export function hasDueWork(tenant: TenantState, now: number): boolean {
-  return tenant.due.length > 0 || (peekTimer(tenant.timers)?.at ?? Infinity) <= now;
+/** Whether anything is due on the tenant at `now` (ms): a timer, an attempt waiting to be sent, or one whose lease ran out at `wallNow`. */
+export function hasDueWork(tenant: TenantState, now: number, wallNow: number): boolean {
+  return tenant.due.length > 0 || (peekTimer(tenant.timers)?.at ?? Infinity) <= now || tenant.sending.some((s) => s.leased_until! <= wallNow);
 }
 
 /** Moves the tenant's clock forward by `seconds` and runs everything that fell due on the way. */

@@ -12,6 +12,9 @@ export interface TenantClock {
   offset: number;
 }
 
+/** Default start of manual clocks. */
+export const DEFAULT_START = Date.UTC(2026, 0, 1);
+
 /** A clock in `mode`, starting at `start` (ms since the epoch; manual mode only). */
 export function createClock(mode: ClockMode, start: number): TenantClock {
   return { mode, manual: start, offset: 0 };

@@ -1,8 +1,8 @@
 // The sandbox core: state, lifecycles, idempotency, events and the outbox's schedule, with no HTTP in it.
-export { advance, runDue, type DeliverNow } from './advance.js';
+export { advance, hasDueWork, runDue, type DeliverNow } from './advance.js';
 export type { Answer } from './answer.js';
 export { balanceOf } from './balance.js';
-export { clockNow, iso, type ClockMode, type TenantClock } from './clock.js';
+export { DEFAULT_START, clockNow, iso, moveClock, type ClockMode, type TenantClock } from './clock.js';
 export { execute, KEYED_COMMANDS, type Command, type CommandResult, type ResultOf } from './commands.js';
 export type { ForceStatusInput } from './control.js';
 export { EVENT_LOG_LIMIT, eventAt } from './event-log.js';
@@ -15,9 +15,12 @@ export { DEFAULT_OUTCOMES, OUTCOMES, STEP_DELAY_SECONDS, pathOf, type OutcomeNam
 export {
   addEndpoint,
   attemptContext,
+  awaitsOutcome,
+  leaseDue,
   recordAttempt,
   redeliver,
   removeEndpoint,
+  requeueTaken,
   takeDue,
   type Delivery,
   type DeliveryAttempt,
@@ -28,6 +31,5 @@ export {
 export { DEFAULT_EXPIRES_IN } from './payments.js';
 export type { CoreProblem, ProblemCode } from './problems.js';
 export { DEFAULT_RETRY_COMPRESSION, RETRY_SCHEDULE_SECONDS, nextAttemptAt } from './retry-schedule.js';
-export { DEFAULT_START, createStore, type SandboxStore, type SandboxStoreOptions, type StoreSnapshot } from './store.js';
 export { collectionOf, createTenant, type TenantSettings, type TenantState } from './tenant.js';
 export type { AppealRecord, ObjectKind, Page, PaymentRecord, PayoutRecord, RecordOf, RequestOf } from './types.js';

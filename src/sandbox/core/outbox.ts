@@ -55,6 +55,8 @@ export interface DueAttempt {
   delivery_id: string;
   attempt: number;
   due_at: number;
+  /** Once taken by a sender (leaseDue): the wall time (ms) after which, still unrecorded, it is taken again. */
+  leased_until?: number;
 }
 
 /** Registers an endpoint; later events are delivered to it. */
@@ -111,11 +113,10 @@ export function fireAttempt(tenant: TenantState, deliveryId: string, attempt: nu
 
 /** Records how a due attempt went and schedules the next one, if the schedule has one left. */
 export function recordAttempt(tenant: TenantState, due: DueAttempt, outcome: DeliveryOutcome, at: number): Delivery {
-  const delivery = tenant.deliveries.get(due.delivery_id);
-  const attempt = delivery?.attempts.at(-1);
-  if (!delivery || delivery.state !== 'due' || attempt?.number !== due.attempt) {
-    throw new Error(`Delivery ${due.delivery_id} has no attempt ${due.attempt} waiting to be sent`);
-  }
+  if (!awaitsOutcome(tenant, due)) throw new Error(`Delivery ${due.delivery_id} has no attempt ${due.attempt} waiting to be sent`);
+  const delivery = tenant.deliveries.get(due.delivery_id)!;
+  const attempt = delivery.attempts.at(-1)!;
+  if (tenant.sending.length > 0) tenant.sending = tenant.sending.filter((s) => s.delivery_id !== due.delivery_id);
   attempt.sent_at = iso(at);
   attempt.outcome = { ...outcome };
   const next = outcome.ok ? undefined : nextAttemptAt(at, due.attempt + 1, tenant.retryCompression);
@@ -142,6 +143,38 @@ export function takeDue(tenant: TenantState): DueAttempt[] {
   const due = tenant.due;
   tenant.due = [];
   return due;
+}
+
+/** Whether the attempt is still the one its delivery waits on; a late outcome of an attempt sent twice is not. */
+export function awaitsOutcome(tenant: TenantState, due: DueAttempt): boolean {
+  const delivery = tenant.deliveries.get(due.delivery_id);
+  return delivery?.state === 'due' && delivery.attempts.at(-1)?.number === due.attempt;
+}
+
+/**
+ * The attempts a sender takes now (at most `limit`), oldest first, each leased until `wallNow + leaseMs`: those waiting, and those taken before whose
+ * lease ran out unrecorded (their sender died, or never answered), so that every attempt is sent at least once.
+ */
+export function leaseDue(tenant: TenantState, wallNow: number, leaseMs: number, limit = Infinity): DueAttempt[] {
+  const live = tenant.sending.filter((s) => awaitsOutcome(tenant, s));
+  const waiting = [...live.filter((s) => s.leased_until! <= wallNow), ...tenant.due];
+  const taken = waiting.slice(0, limit).map((due) => ({ ...due, leased_until: wallNow + leaseMs }));
+  const takenIds = new Set(taken.map((due) => due.delivery_id));
+  tenant.due = tenant.due.filter((due) => !takenIds.has(due.delivery_id));
+  tenant.sending = [...live.filter((s) => !takenIds.has(s.delivery_id)), ...taken];
+  return taken.map((due) => ({ ...due }));
+}
+
+/** Makes every attempt taken and not recorded wait again (a loaded state: its sender ended with its process). */
+export function requeueTaken(tenant: TenantState): void {
+  const waiting = new Set(tenant.due.map((due) => due.delivery_id));
+  const taken: DueAttempt[] = [];
+  for (const delivery of tenant.deliveries.values()) {
+    const attempt = delivery.attempts.at(-1);
+    if (delivery.state === 'due' && attempt && !waiting.has(delivery.id)) taken.push({ delivery_id: delivery.id, attempt: attempt.number, due_at: Date.parse(attempt.due_at) });
+  }
+  tenant.due = [...taken, ...tenant.due];
+  tenant.sending = [];
 }
 
 /** What sending a due attempt needs: the delivery, its event and its endpoint. */

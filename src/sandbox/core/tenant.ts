@@ -55,6 +55,10 @@ export interface TenantState {
   deliveries: Map<string, Delivery>;
   /** Delivery attempts that fell due and wait for the outbox to send them. */
   due: DueAttempt[];
+  /** Attempts a sender has taken and not yet recorded, each leased until a wall time (outbox.ts: leaseDue). */
+  sending: DueAttempt[];
+  /** Variant B: the SHA-256 digest (base64url) of the first secret key seen with the tenant's public key. */
+  secretKeyDigest?: string;
   retryCompression: number;
 }
 
@@ -80,6 +84,7 @@ export function createTenant(id: string, settings: TenantSettings): TenantState 
     eventLogLimit: settings.eventLogLimit,
     deliveries: new Map(),
     due: [],
+    sending: [],
     retryCompression: settings.retryCompression,
   };
 }

@@ -1,14 +1,26 @@
-// Sending what the outbox says is due: every due attempt of a tenant goes out at once, and each outcome is reported
-// back to the core, which schedules the next attempt on the tenant's clock. In-flight sends are tracked for close().
+// Sending what the outbox says is due, in three steps that are separate transactions so that no webhook is sent inside
+// one: take the due attempts (each leased on the tenant's state), send them, record each outcome; the core schedules
+// the next attempt on the tenant's clock. An attempt taken and never recorded (its process died) is taken again once
+// its lease runs out: a delivery is sent at least once, with the same X-Event-ID. In-flight sends are tracked for close().
+import { awaitsOutcome, clockNow, leaseDue, recordAttempt, type DeliveryOutcome, type DueAttempt, type TenantState } from '../core/index.js';
+import type { TenantStore } from '../stores/types.js';
+import type { PreparedAttempt } from './send-attempt.js';
 
 /** How many attempts of one flush are in flight at once, so a backlog cannot open thousands of connections. */
 export const MAX_PARALLEL_ATTEMPTS = 16;
-import { clockNow, recordAttempt, takeDue, type DeliveryOutcome, type DueAttempt, type TenantState } from '../core/index.js';
 
-/** What the runner needs: how to send one attempt, the wall clock, and whom to tell when the log changed. */
+/** How long past the delivery time-out a taken attempt may stay unrecorded before it is taken again. */
+export const LEASE_MARGIN_MS = 60_000;
+
+/** What the runner needs: the store, how to read and send one attempt, the wall clock, and whom to tell when the log changed. */
 export interface DeliveryRunnerSettings {
-  send(tenant: TenantState, due: DueAttempt): Promise<DeliveryOutcome>;
+  store: TenantStore;
+  /** What an attempt sends, read inside the transaction that takes it; or its outcome, when there is nothing to send. */
+  prepare(tenant: TenantState, due: DueAttempt): PreparedAttempt | DeliveryOutcome;
+  send(attempt: PreparedAttempt): Promise<DeliveryOutcome>;
   wallNow: () => number;
+  /** How long a taken attempt is leased (the delivery time-out plus LEASE_MARGIN_MS). */
+  leaseMs: number;
   /** Called after outcomes were recorded (the state file saves). */
   changed(): Promise<void>;
   /** Told about a failure of the runner itself (never about a failed delivery, which is logged in the outbox). */
@@ -18,35 +30,59 @@ export interface DeliveryRunnerSettings {
 /** Sends due attempts and waits for those in flight. */
 export interface DeliveryRunner {
   /** Sends every attempt that is due on the tenant; resolves, with how many it sent, once each outcome is recorded. Never rejects. */
-  flush(tenant: TenantState): Promise<number>;
+  flush(tenant: string): Promise<number>;
   /** Resolves once nothing is in flight. */
   idle(): Promise<void>;
 }
 
+interface Taken {
+  due: DueAttempt;
+  prepared: PreparedAttempt | DeliveryOutcome;
+  sentAt: number;
+}
+
 /** A delivery runner. */
 export function createDeliveryRunner(settings: DeliveryRunnerSettings): DeliveryRunner {
-  const inFlight = new Set<Promise<void>>();
-  const attempt = async (tenant: TenantState, due: DueAttempt) => {
-    // Note: the attempt is made when it is sent, and the core counts the next one from there: a clock advanced while a
-    // slow receiver holds the request must not move the attempt (and its retry) to the advanced time.
-    const sentAt = Math.max(tenant.time, clockNow(tenant.clock, settings.wallNow()));
-    const outcome = await settings.send(tenant, due);
-    recordAttempt(tenant, due, outcome, sentAt);
+  const { store } = settings;
+  const inFlight = new Set<Promise<unknown>>();
+  const take = (id: string, limit: number) =>
+    store.transaction(id, (tenant): Taken[] => {
+      const wall = settings.wallNow();
+      // Note: the attempt is made when it is taken, and the core counts the next one from there: a clock advanced while a
+      // slow receiver holds the request must not move the attempt (and its retry) to the advanced time.
+      const sentAt = Math.max(tenant.time, clockNow(tenant.clock, wall));
+      return leaseDue(tenant, wall, settings.leaseMs, limit).map((due) => ({ due, prepared: settings.prepare(tenant, due), sentAt }));
+    });
+  const attempt = async (id: string, { due, prepared, sentAt }: Taken) => {
+    const outcome = 'ok' in prepared ? prepared : await settings.send(prepared);
+    // Note: an attempt taken again after its lease ran out may have its outcome recorded already; this one is then late.
+    await store.transaction(id, (tenant) => void (awaitsOutcome(tenant, due) && recordAttempt(tenant, due, outcome, sentAt)));
+  };
+  // Note: each worker takes its next attempt only when it is about to send it, so that a lease covers one send.
+  const worker = async (id: string, first: Taken) => {
+    let sent = 0;
+    for (let next: Taken | undefined = first; next; next = (await take(id, 1))[0]) {
+      await attempt(id, next);
+      sent += 1;
+    }
+    return sent;
+  };
+  const flush = async (id: string) => {
+    const first = await take(id, MAX_PARALLEL_ATTEMPTS);
+    if (first.length === 0) return 0;
+    const sent = (await Promise.all(first.map((taken) => worker(id, taken)))).reduce((a, b) => a + b, 0);
+    await settings.changed();
+    return sent;
   };
   return {
-    flush(tenant) {
-      const due = takeDue(tenant);
-      if (due.length === 0) return Promise.resolve(0);
-      const count = due.length;
-      const worker = async () => {
-        for (let next = due.shift(); next; next = due.shift()) await attempt(tenant, next);
-      };
-      const sending = Promise.all(Array.from({ length: Math.min(MAX_PARALLEL_ATTEMPTS, due.length) }, worker))
-        .then(() => settings.changed())
-        .catch((error: unknown) => settings.onError(error));
+    flush(id) {
+      const sending = flush(id).catch((error: unknown) => {
+        settings.onError(error);
+        return 0;
+      });
       inFlight.add(sending);
       void sending.finally(() => inFlight.delete(sending));
-      return sending.then(() => count);
+      return sending;
     },
     async idle() {
       while (inFlight.size > 0) await Promise.all(inFlight);

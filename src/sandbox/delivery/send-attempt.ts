@@ -1,6 +1,7 @@
 // One delivery attempt: the event's body in the endpoint's layout, signed with signWebhook (the endpoint's secret, or
 // the sandbox's), checked against the contract, and POSTed with a time-out, a cap on the answer and no redirects.
 import { PACKAGE_VERSION } from '../../../generated/version.js';
+import type { WebhookLayout } from '../../webhooks/types.js';
 import { deliver } from '../../webhooks/deliver.js';
 import { WEBHOOK_HEADERS } from '../../webhooks/headers.js';
 import { WebhookSendError } from '../../webhooks/send-error.js';
@@ -25,29 +26,45 @@ export interface SendSettings {
   validate?: SandboxValidators['webhook'];
 }
 
-/** Sends one due attempt and says how it went; never throws. */
-export async function sendAttempt(tenant: TenantState, due: DueAttempt, settings: SendSettings): Promise<DeliveryOutcome> {
+/** What one attempt sends, read from the tenant inside the transaction that takes it, so that sending needs no tenant. */
+export interface PreparedAttempt {
+  url: string;
+  /** The endpoint's own secret; absent: the sandbox's. */
+  secret: string | undefined;
+  layout: WebhookLayout;
+  eventId: string;
+  type: string;
+  body: Record<string, unknown>;
+}
+
+/** What a due attempt sends, or its outcome at once when there is nothing to send (the endpoint is gone, no body). */
+export function prepareAttempt(tenant: TenantState, due: DueAttempt): PreparedAttempt | DeliveryOutcome {
   const { change, endpoint } = attemptContext(tenant, due);
   if (!endpoint) return { ok: false, error: 'The endpoint was removed before this attempt.' };
   const built = eventBody(tenant, change, endpoint.layout);
   if (!built.ok) return { ok: false, error: built.error };
-  const body = JSON.stringify(built.body);
+  return { url: endpoint.url, secret: endpoint.secret, layout: endpoint.layout, eventId: change.event.id, type: built.type, body: built.body };
+}
+
+/** Sends one prepared attempt and says how it went; never throws. */
+export async function sendAttempt(attempt: PreparedAttempt, settings: SendSettings): Promise<DeliveryOutcome> {
+  const body = JSON.stringify(attempt.body);
   let signature: Record<string, string>;
   try {
     const timestamp = Math.floor(settings.wallNow() / 1000);
-    signature = await signWebhook({ id: change.event.id, body, secret: endpoint.secret ?? settings.secret, layout: endpoint.layout, timestamp });
+    signature = await signWebhook({ id: attempt.eventId, body, secret: attempt.secret ?? settings.secret, layout: attempt.layout, timestamp });
   } catch {
     // Note: the signer's message is not passed on, so that nothing about the secret reaches the delivery log.
     return { ok: false, error: 'The attempt could not be signed: the secret is not a whsec_ secret.' };
   }
-  const headers = { 'Content-Type': 'application/json', [WEBHOOK_HEADERS.userAgent]: SANDBOX_USER_AGENT, [WEBHOOK_HEADERS.type]: built.type, ...signature };
-  const violations = await settings.validate?.({ layout: endpoint.layout, headers, body: built.body });
+  const headers = { 'Content-Type': 'application/json', [WEBHOOK_HEADERS.userAgent]: SANDBOX_USER_AGENT, [WEBHOOK_HEADERS.type]: attempt.type, ...signature };
+  const violations = await settings.validate?.({ layout: attempt.layout, headers, body: attempt.body });
   if (violations?.length) {
     return { ok: false, error: `The event breaks the contract, so it was not sent (a sandbox bug): ${violations.map((v) => `${v.pointer} ${v.detail}`).join('; ')}` };
   }
   try {
     const fetchRequest = (url: string, init: RequestInit) => settings.fetch(new Request(url, init));
-    const { status } = await deliver(new URL(endpoint.url), { headers, body }, { timeoutMs: settings.timeoutMs, maxResponseBytes: settings.maxResponseBytes, fetch: fetchRequest });
+    const { status } = await deliver(new URL(attempt.url), { headers, body }, { timeoutMs: settings.timeoutMs, maxResponseBytes: settings.maxResponseBytes, fetch: fetchRequest });
     return status >= 200 && status < 300 ? { ok: true, status } : { ok: false, status, error: `The endpoint answered ${status}.` };
   } catch (error) {
     return { ok: false, error: failureOf(error, settings) };

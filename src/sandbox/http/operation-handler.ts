@@ -1,6 +1,8 @@
 // One request to one of the contract's operations, from credentials to response. The Idempotency-Key is held from
-// before the request check until the command runs, so a second request with the same key gets 409 meanwhile.
-import { beginIdempotent, fingerprint, KEYED_COMMANDS, releaseIdempotent, type Answer, type Command } from '../core/index.js';
+// before the request check until the command runs, so a second request with the same key gets 409 meanwhile. The
+// command runs in one transaction of the store, and the answer is built once it has committed: a 2xx is never sent for
+// a change the store did not keep.
+import { beginIdempotent, execute, fingerprint, KEYED_COMMANDS, releaseIdempotent, runDue, type Answer, type Command, type TenantState } from '../core/index.js';
 import type { SandboxRuntime } from '../runtime.js';
 import type { OperationDef, VariantAdapter } from '../variants/operation.js';
 import { readJsonBody } from './body.js';
@@ -18,7 +20,7 @@ export function operationHandler(variant: VariantAdapter, op: OperationDef, runt
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => checkedResponse(runtime.validators, operation, where, status, body, headers);
     const problem = (p: ProblemInput, headers?: Record<string, string>) => send(p.status, problemBody(p, where), headers);
 
-    const auth = variant.authenticate(request.headers, runtime.keys);
+    const auth = await variant.authenticate(request.headers, runtime.store);
     if (!auth.ok) return problem(httpProblem('unauthorized', auth.detail), variant.challenge);
     const intercepted = await runtime.intercept?.({ operation, tenant: auth.tenant, request });
     if (intercepted) return intercepted;
@@ -44,21 +46,32 @@ type Ran = { answer: Answer; changed: boolean } | { rejection: RequestRejection 
 
 /** Holds the key (if any) while the request is checked, then runs the command, or answers at once (replay, 409, 422). */
 async function runChecked(runtime: SandboxRuntime, id: string, command: Command, key: string | undefined, check: RequestCheck, where: Occurrence): Promise<Ran> {
-  const tenant = runtime.open(id);
-  const held = key !== undefined;
-  if (held) {
-    const known = beginIdempotent(tenant, command.type, key, fingerprint(command), runtime.store.now(id));
+  const { store } = runtime;
+  const release = (tenant: TenantState) => key !== undefined && releaseIdempotent(tenant, command.type, key);
+  if (key !== undefined) {
+    const known = await store.transaction(id, (tenant) => beginIdempotent(tenant, command.type, key, fingerprint(command), runtime.now(tenant)));
     if (known.kind === 'answer') return { answer: known.answer, changed: false };
   }
+  let rejection: RequestRejection | undefined;
   try {
-    const rejection = await runtime.validators.request?.(check);
-    if (rejection) return { rejection };
-  } finally {
-    // Note: released either way; execute takes the key again synchronously, so no request can come in between.
-    if (held) releaseIdempotent(tenant, command.type, key);
+    rejection = await runtime.validators.request?.(check);
+  } catch (error) {
+    if (key !== undefined) await store.transaction(id, release);
+    throw error;
   }
-  const result = runtime.store.execute(id, key === undefined ? command : { ...command, idempotency_key: key, request_id: where.requestId });
-  return { answer: result.answer, changed: held || result.events.length > 0 };
+  if (rejection) {
+    if (key !== undefined) await store.transaction(id, release);
+    return { rejection };
+  }
+  const keyed = key === undefined ? command : { ...command, idempotency_key: key, request_id: where.requestId };
+  return store.transaction(id, (tenant) => {
+    // Note: released in the command's own transaction, and execute takes the key again, so no request comes in between.
+    release(tenant);
+    const { answer, events } = execute(tenant, keyed, runtime.now(tenant));
+    // Note: what the command made due (a cancel's webhook) runs now; settle sends it without the answer waiting for receivers.
+    runDue(tenant, runtime.now(tenant));
+    return { answer, changed: key !== undefined || events.length > 0 };
+  });
 }
 
 function rejectionProblem(r: RequestRejection): ProblemInput {

@@ -20,7 +20,7 @@ const HEADER = MAGIC.length + 4 + 32;
 /** What the state file holds. */
 export interface SandboxState {
   tenants: Map<string, TenantState>;
-  /** Variant B: the SHA-256 digest of the secret key first seen with each tenant's public key. */
+  /** Variant B: the SHA-256 digest of the secret key first seen with each tenant's public key (also in TenantState.secretKeyDigest; files of earlier builds have it here only). */
   keys: Map<string, Uint8Array>;
 }
 

@@ -1,7 +1,7 @@
 // What a variant adapter is: its credentials, and a table of the contract's operations, each with its path, the
 // core command it runs and the shape its answer takes. The commands are variant-neutral, so they are written once here.
 import type { Command, RequestOf } from '../core/index.js';
-import type { KeyMemory } from '../tenants.js';
+import type { TenantStore } from '../stores/types.js';
 import { asKept, one, page } from '../shapes.js';
 
 /** The parts of a request a command is built from (the one path parameter, whatever the variant calls it). */
@@ -28,7 +28,8 @@ export type Authentication = { ok: true; tenant: string; learned?: boolean } | {
 /** A variant: its name, how it authenticates, and its operations. */
 export interface VariantAdapter {
   name: 'A' | 'B';
-  authenticate(headers: Headers, keys: KeyMemory): Authentication;
+  /** Variant B reads and learns the tenant's secret key in a transaction of `store`. */
+  authenticate(headers: Headers, store: TenantStore): Authentication | Promise<Authentication>;
   /** Headers of a 401 answer (a `WWW-Authenticate` challenge). */
   challenge: Record<string, string>;
   operations: OperationDef[];

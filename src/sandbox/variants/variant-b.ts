@@ -1,17 +1,18 @@
 // Variant B: the X-Public-Key / X-Secret-Key pair (the public key names the tenant; the first secret key seen with it
 // is remembered and any other is refused), paths under /merchant/v1, one payment shape (no reason_code) everywhere.
 import { listPayment, one, page } from '../shapes.js';
-import { tenantIdOf, type KeyMemory } from '../tenants.js';
+import type { TenantStore } from '../stores/types.js';
+import { pairSecret, tenantIdOf } from '../tenants.js';
 import { payoutAppealBalanceRoutes, route, type Authentication, type VariantAdapter } from './operation.js';
 
 const PREFIX = '/merchant/v1';
 
-function authenticate(headers: Headers, keys: KeyMemory): Authentication {
+async function authenticate(headers: Headers, store: TenantStore): Promise<Authentication> {
   const publicKey = headers.get('x-public-key');
   const secretKey = headers.get('x-secret-key');
   if (!publicKey || !secretKey) return { ok: false, detail: 'Send both X-Public-Key and X-Secret-Key. In the sandbox any pair works, and each public key is a tenant of its own.' };
   const tenant = tenantIdOf('b', publicKey);
-  const pair = keys.pair(tenant, secretKey);
+  const pair = await store.transaction(tenant, (state) => pairSecret(state, secretKey));
   if (pair === 'wrong') {
     return { ok: false, detail: 'This X-Secret-Key is not the one first used with this X-Public-Key; the sandbox keeps the first one it sees.' };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SandboxStore } from '../../../src/sandbox/core/index.js';
+import type { SandboxStore } from './sync-store.js';
 import { key, newStore, ok, paymentBody, payoutBody, T } from './fixtures.js';
 
 const balance = (store: SandboxStore) => ok(store.execute(T, { type: 'retrieveBalance' }).answer).balances;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addEndpoint, attemptContext, createStore, EVENT_LOG_LIMIT, eventAt, type DeliverNow, type SandboxStore } from '../../../src/sandbox/core/index.js';
+import { addEndpoint, attemptContext, EVENT_LOG_LIMIT, eventAt, type DeliverNow } from '../../../src/sandbox/core/index.js';
+import { createStore, type SandboxStore } from './sync-store.js';
 import { retiring } from '../../../src/sandbox/core/event-log.js';
 import { key, newStore, ok, paymentBody, T } from './fixtures.js';
 

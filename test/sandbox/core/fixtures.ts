@@ -2,7 +2,6 @@
 import { expect } from 'vitest';
 import { LIFECYCLES } from '../../../generated/sandbox/lifecycles.js';
 import {
-  createStore,
   creationRow,
   DEFAULT_EXPIRES_IN,
   DEFAULT_OUTCOMES,
@@ -14,9 +13,8 @@ import {
   type ObjectKind,
   type RecordOf,
   type RequestOf,
-  type SandboxStore,
-  type SandboxStoreOptions,
 } from '../../../src/sandbox/core/index.js';
+import { createStore, type SandboxStore, type SandboxStoreOptions } from './sync-store.js';
 
 /** The tenant most tests use. */
 export const T = 'tenant-a';

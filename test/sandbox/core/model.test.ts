@@ -2,7 +2,8 @@
 // small reference model, written by hand from the contract's tables (not from the generated one).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addEndpoint, createStore, type Answer, type Command, type DueAttempt, type ObjectKind, type SandboxStore, type StatusChange } from '../../../src/sandbox/core/index.js';
+import { addEndpoint, type Answer, type Command, type DueAttempt, type ObjectKind, type StatusChange } from '../../../src/sandbox/core/index.js';
+import { createStore, type SandboxStore } from './sync-store.js';
 
 type Rec = { id: string; status: string; requested: { amount: string; currency: string } } & Record<string, unknown>;
 

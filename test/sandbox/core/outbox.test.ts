@@ -9,8 +9,8 @@ import {
   RETRY_SCHEDULE_SECONDS,
   takeDue,
   type DeliverNow,
-  type SandboxStore,
 } from '../../../src/sandbox/core/index.js';
+import type { SandboxStore } from './sync-store.js';
 import { create, current, key, newStore, ok, paymentBody, T } from './fixtures.js';
 
 const endpoint = (store: SandboxStore, layout?: 'later' | 'earlier') =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addEndpoint, type SandboxStore } from '../../../src/sandbox/core/index.js';
+import { addEndpoint } from '../../../src/sandbox/core/index.js';
+import type { SandboxStore } from './sync-store.js';
 import { create, current, newStore, ok, T } from './fixtures.js';
 
 /** The same little story, run on any store: ids, timestamps and events all come from it. */

@@ -1,11 +1,13 @@
-// The tenants of one sandbox, each created on first use, with whole-store snapshots (structuredClone).
-import { advance, runDue, type DeliverNow } from './advance.js';
-import { clockNow, type ClockMode } from './clock.js';
-import { execute, type Command, type CommandResult, type ResultOf } from './commands.js';
-import { EVENT_LOG_LIMIT } from './event-log.js';
-import type { StatusChange } from './events.js';
-import { DEFAULT_RETRY_COMPRESSION } from './retry-schedule.js';
-import { createTenant, type TenantState } from './tenant.js';
+// The core tests' synchronous store: tenants made on first use, commands run at once, whole-store snapshots
+// (structuredClone). The sandbox itself runs on a TenantStore (src/sandbox/stores/); this keeps the core's tests free
+// of promises, so that a model-based run stays one synchronous sequence.
+import { advance, runDue, type DeliverNow } from '../../../src/sandbox/core/advance.js';
+import { clockNow, DEFAULT_START, type ClockMode } from '../../../src/sandbox/core/clock.js';
+import { execute, type Command, type CommandResult, type ResultOf } from '../../../src/sandbox/core/commands.js';
+import { EVENT_LOG_LIMIT } from '../../../src/sandbox/core/event-log.js';
+import type { StatusChange } from '../../../src/sandbox/core/events.js';
+import { DEFAULT_RETRY_COMPRESSION } from '../../../src/sandbox/core/retry-schedule.js';
+import { createTenant, type TenantState } from '../../../src/sandbox/core/tenant.js';
 
 /** How a store's tenants start. */
 export interface SandboxStoreOptions {
@@ -47,9 +49,6 @@ export interface SandboxStore {
   /** Replaces every tenant with a copy of a snapshot. */
   restore(snapshot: StoreSnapshot): void;
 }
-
-/** Default start of manual clocks. */
-export const DEFAULT_START = Date.UTC(2026, 0, 1);
 
 /** A new, empty store. */
 export function createStore(options: SandboxStoreOptions = {}): SandboxStore {
