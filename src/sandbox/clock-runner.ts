@@ -17,6 +17,8 @@ export interface ClockRunnerSettings {
   store: TenantStore;
   deliveries: DeliveryRunner;
   wallNow: () => number;
+  /** Called after status changes (the state file saves). */
+  changed(): Promise<void>;
   onError(error: unknown): void;
 }
 
@@ -45,6 +47,10 @@ export function createClockRunner(settings: ClockRunnerSettings): ClockRunner {
   const { store, deliveries } = settings;
   const queues = createSerialQueues();
   const now = (tenant: TenantState) => clockNow(tenant.clock, settings.wallNow());
+  const finish = async (changes: StatusChange[]) => {
+    if (changes.length > 0) await settings.changed();
+    return changes;
+  };
 
   const advance = (id: string, seconds: number) => {
     // Note: a clock moved past what a Date holds answers 500 until reset, so the JS API keeps the control API's bound.
@@ -68,7 +74,7 @@ export function createClockRunner(settings: ClockRunnerSettings): ClockRunner {
         changes.push(...ran.changes);
         attempts += await deliveries.flush(id);
       }
-      return { transitions: changes, deliveryAttempts: attempts };
+      return { transitions: await finish(changes), deliveryAttempts: attempts };
     });
   };
 
@@ -76,7 +82,7 @@ export function createClockRunner(settings: ClockRunnerSettings): ClockRunner {
     queues.run(id, async () => {
       const changes = await store.transaction(id, (tenant) => runDue(tenant, now(tenant)));
       await deliveries.flush(id);
-      return changes;
+      return finish(changes);
     });
 
   let ticker: ReturnType<typeof setInterval> | undefined;

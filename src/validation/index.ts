@@ -7,4 +7,4 @@ export { validateResponse, type ResponseInput } from './response.js';
 export { validateWebhookBody } from './webhook.js';
 export { problemDetails, requestProblem, responseProblem, type ProblemContext, type ProblemInit } from './problem.js';
 export { problemCatalogue, type ProblemSpec } from '../../generated/operations/operations.js';
-export type { HeadersLike, OperationSpec, ParameterSpec, RawBody, ResponseSpec, Variant, Violation, ViolationLocation } from './types.js';
+export type { Api, HeadersLike, OperationSpec, ParameterSpec, RawBody, ResponseSpec, Variant, Violation, ViolationLocation } from './types.js';

@@ -1,5 +1,5 @@
 // Finds the operation a concrete request path and method address in a variant, with its path parameters.
-import type { OperationSpec, Variant } from './types.js';
+import type { Api, OperationSpec } from './types.js';
 import { operationsOf } from './spec.js';
 
 /** What a method and path address: an operation and its path parameters, a path that has other methods, or nothing. */
@@ -15,9 +15,9 @@ interface Route {
   literals: number;
 }
 
-const routes = new Map<Variant, Route[]>();
+const routes = new Map<Api, Route[]>();
 
-function routesOf(variant: Variant): Route[] {
+function routesOf(variant: Api): Route[] {
   let found = routes.get(variant);
   if (!found) {
     found = operationsOf(variant).map((operation) => {
@@ -55,7 +55,7 @@ function fit(route: Route, segments: string[]): Record<string, string> | undefin
 }
 
 /** The operation of `variant` that `method` and `path` (a pathname; a query string is ignored) address. */
-export function matchOperation(variant: Variant, method: string, path: string): OperationMatch {
+export function matchOperation(variant: Api, method: string, path: string): OperationMatch {
   const segments = path.split('?')[0]!.split('/');
   const upper = method.toUpperCase();
   const allowed: string[] = [];

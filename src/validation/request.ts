@@ -3,7 +3,7 @@ import { mediaTypeOf, readBody, type BodyInput } from './body.js';
 import { readParameters, type ParameterTexts } from './parameters.js';
 import { describeErrors } from './describe.js';
 import { resolveOperation } from './spec.js';
-import type { HeadersLike, OperationSpec, ParameterSpec, Variant, Violation } from './types.js';
+import type { Api, HeadersLike, OperationSpec, ParameterSpec, Violation } from './types.js';
 
 /** A request as it arrived: path parameters (as matchOperation decoded them), query, headers and body. */
 export interface RequestInput extends BodyInput {
@@ -80,7 +80,7 @@ function checkBody(operation: OperationSpec, input: RequestInput): BodyCheck {
  * missing Idempotency-Key is 400 `idempotency_key_missing`; anything else that breaks the contract is 422
  * `validation_failed`, with every violation.
  */
-export function validateRequest(variant: Variant, operation: OperationSpec | string, input: RequestInput): RequestValidation {
+export function validateRequest(variant: Api, operation: OperationSpec | string, input: RequestInput): RequestValidation {
   const spec = resolveOperation(variant, operation);
   const body = checkBody(spec, input);
   if (body.unreadable.length > 0) return reject(400, 'bad_request', body.unreadable);

@@ -3,7 +3,7 @@ import { mediaTypeOf, readBody, type BodyInput } from './body.js';
 import { describeErrors } from './describe.js';
 import { readParameters } from './parameters.js';
 import { declaredResponse, resolveOperation } from './spec.js';
-import type { HeadersLike, OperationSpec, ResponseSpec, Variant, Violation } from './types.js';
+import type { Api, HeadersLike, OperationSpec, ResponseSpec, Violation } from './types.js';
 
 /** A response as sent or received; `body` is a parsed value, `rawBody` the text or bytes (parsed here). */
 export interface ResponseInput extends BodyInput {
@@ -36,7 +36,7 @@ function checkContent(response: ResponseSpec, status: number, input: ResponseInp
  * a declared header missing or malformed, a media type it does not declare, a body that breaks the schema. Empty when
  * the response fits.
  */
-export function validateResponse(variant: Variant, operation: OperationSpec | string, input: ResponseInput): Violation[] {
+export function validateResponse(variant: Api, operation: OperationSpec | string, input: ResponseInput): Violation[] {
   const spec = resolveOperation(variant, operation);
   const declared = declaredResponse(variant, spec, input.status);
   if (!declared) {

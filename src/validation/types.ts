@@ -1,5 +1,5 @@
 // The shapes every part of src/validation shares: a violation, and the headers it reads.
-export type { OperationSpec, ParameterSpec, ResponseSpec, Variant } from '../../generated/operations/operations.js';
+export type { Api, OperationSpec, ParameterSpec, ResponseSpec, Variant } from '../../generated/operations/operations.js';
 
 /** Which part of a message a violation is in. */
 export type ViolationLocation = 'path' | 'query' | 'header' | 'body' | 'status';

@@ -1,5 +1,5 @@
 // The control routes held to their document (generated/openapi/sandbox.yaml): its enums are the sandbox's own lists,
-// every operation it declares is served, and the plain request checks accept and refuse what its schemas do.
+// every operation it declares is served, and the generated request checks accept and refuse what its schemas do.
 import { describe, expect, it } from 'vitest';
 import { LIFECYCLES, REASON_CODES, TRIGGERS } from '../../generated/sandbox/lifecycles.js';
 import { operationsOf } from '../../src/validation/index.js';
@@ -85,7 +85,7 @@ const SAMPLES: [string, string, unknown[]][] = [
   ['forceAppealStatus', '/_sandbox/appeals/apl_1/status', [{ status: 'under_review' }, { status: 'succeeded' }]],
 ];
 
-describe('the plain request checks', () => {
+describe('the generated request checks', () => {
   it.each(SAMPLES)('of %s refuse exactly the bodies its schema refuses', async (operationId, path, bodies) => {
     const op = controlSpec.operation(operationId)!;
     const validate = controlValidator(`${operationId} request`, controlSpec.bodySchema(controlSpec.requestBody(op))!);

@@ -115,7 +115,9 @@ describe('webhook endpoints', () => {
     const response = await call(controlSandbox(), 'POST', '/_sandbox/webhook-endpoints', A, body);
     const text = await response.text();
     const problem = JSON.parse(text);
-    expect([response.status, problem.code, problem.errors.map((e: { pointer: string }) => e.pointer)]).toEqual([422, 'validation_failed', [pointer]]);
+    // Note: one member may break several keywords of its schema (a short secret: its length and its pattern).
+    const pointers = new Set(problem.errors.map((e: { pointer: string }) => e.pointer));
+    expect([response.status, problem.code, [...pointers]]).toEqual([422, 'validation_failed', [pointer]]);
     expect(text).not.toContain('whsec_short');
   });
 

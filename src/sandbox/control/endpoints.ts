@@ -2,7 +2,7 @@
 import { addEndpoint, removeEndpoint } from '../core/index.js';
 import { generateWebhookSecret } from '../options.js';
 import type { SandboxRuntime } from '../runtime.js';
-import { oneOf, resourceId, webhookSecret, webhookUrl } from './checks.js';
+import { webhookUrlProblem } from './checks.js';
 import type { ControlOperation } from './handler.js';
 import { dataReply, noContent, problemReply } from './reply.js';
 import { endpointView } from './views.js';
@@ -16,7 +16,10 @@ export const WEBHOOK_LAYOUTS = ['later', 'earlier'] as const;
 /** POST /_sandbox/webhook-endpoints: 201; `secret` is in the answer only when the sandbox generated it. */
 export const createWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'createWebhookEndpoint',
-  body: { required: ['url'], properties: { url: webhookUrl, secret: webhookSecret, layout: oneOf(WEBHOOK_LAYOUTS) } },
+  refine(body) {
+    const detail = webhookUrlProblem(body.url);
+    return detail ? [{ pointer: '/url', detail }] : [];
+  },
   idempotency: 'record',
   run({ tenant, body }) {
     const input = body as { url: string; secret?: string; layout?: (typeof WEBHOOK_LAYOUTS)[number] };
@@ -38,7 +41,6 @@ export const listWebhookEndpoints = (runtime: SandboxRuntime): ControlOperation 
 /** DELETE /_sandbox/webhook-endpoints/{endpointId}. */
 export const deleteWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'deleteWebhookEndpoint',
-  params: { endpointId: resourceId },
   idempotency: 'record',
   async run({ tenant, params }) {
     const removed = await runtime.store.transaction(tenant, (state) => removeEndpoint(state, params.endpointId!));

@@ -22,7 +22,8 @@ export function createFaultInterceptor(settings: FaultInterceptorSettings): { in
     const fault = settings.book.take(tenant, operation.operationId);
     if (!fault) return undefined;
     const where = occurrence(new URL(request.url).pathname);
-    const answer = (status: number, body: unknown, headers?: Record<string, string>) => checkedResponse(settings.validators, operation, where, status, body, headers);
+    const judge = (status: number, headers: Headers, body: unknown) => settings.validators.response?.({ operation, status, headers, body });
+    const answer = (status: number, body: unknown, headers?: Record<string, string>) => checkedResponse(judge, operation.operationId, where, status, body, headers);
     if (fault.kind === 'rate_limit') {
       const retryAfter = String(fault.retry_after ?? 1);
       const detail = `A rate_limit fault (${fault.id}) refused this request; retry after ${retryAfter} s (Retry-After).`;

@@ -2,7 +2,6 @@
 import { iso } from '../core/index.js';
 import { nextId } from '../core/ids.js';
 import type { SandboxRuntime } from '../runtime.js';
-import { integer, oneOf } from './checks.js';
 import { MAX_FAULTS, type Fault } from './fault-book.js';
 import type { ControlOperation } from './handler.js';
 import { dataReply, noContent, problemReply } from './reply.js';
@@ -21,12 +20,8 @@ export const FAULT_KINDS = ['rate_limit', 'server_error', 'timeout'] as const sa
 /** POST /_sandbox/faults: 201 with the fault; 422 limit_reached past MAX_FAULTS. */
 export const createFault = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'createFault',
-  body: {
-    required: ['operation_id', 'kind'],
-    properties: { operation_id: oneOf(FAULT_OPERATIONS), kind: oneOf(FAULT_KINDS), count: integer(1, 100), retry_after: integer(0, 3600) },
-  },
-  refine: (body) =>
-    body.retry_after !== undefined && body.kind !== 'rate_limit' ? [{ pointer: '/retry_after', detail: 'Only a rate_limit fault takes retry_after.' }] : [],
+  // Note: the document says this with `not`, whose violation could only name the whole body.
+  refine: (body) => (body.retry_after !== undefined && body.kind !== 'rate_limit' ? [{ pointer: '/retry_after', detail: 'Only a rate_limit fault takes retry_after.' }] : []),
   idempotency: 'record',
   async run({ tenant, body }) {
     const input = body as { operation_id: Fault['operation_id']; kind: Fault['kind']; count?: number; retry_after?: number };

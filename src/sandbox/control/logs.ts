@@ -1,7 +1,6 @@
 // The tenant's event log (listEvents) and delivery log (listDeliveries, redeliverDelivery).
-import { DEFAULT_LIMIT, redeliver, runDue, type Delivery } from '../core/index.js';
+import { redeliver, runDue, type Delivery } from '../core/index.js';
 import type { SandboxRuntime } from '../runtime.js';
-import { integer, oneOf, resourceId, type QueryRule } from './checks.js';
 import type { ControlOperation } from './handler.js';
 import { dataReply, problemReply } from './reply.js';
 import { deliveryView, newestFirst, statusChangeView } from './views.js';
@@ -9,18 +8,12 @@ import { deliveryView, newestFirst, statusChangeView } from './views.js';
 /** The attempts one delivery may have (DeliveryAttempt.number); a redelivery past them is refused. */
 export const MAX_ATTEMPTS = 100;
 
-const PAGE: Record<string, QueryRule> = {
-  limit: { integer: true, rule: integer(1, 100), default: DEFAULT_LIMIT },
-  offset: { integer: true, rule: integer(0, 2_147_483_647), default: 0 },
-};
-
 /** The states of a delivery (DeliveryState). */
 export const DELIVERY_STATES = ['scheduled', 'due', 'delivered', 'failed', 'abandoned'] as const satisfies readonly Delivery['state'][];
 
 /** GET /_sandbox/events: newest first, optionally one object's only. */
 export const listEvents = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'listEvents',
-  query: { ...PAGE, object_id: { rule: resourceId } },
   run({ tenant, query }) {
     const { object_id: objectId } = query;
     return runtime.store.transaction(tenant, (state) => {
@@ -33,7 +26,6 @@ export const listEvents = (runtime: SandboxRuntime): ControlOperation => ({
 /** GET /_sandbox/deliveries: the newest event first, optionally one event's or one state's only. */
 export const listDeliveries = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'listDeliveries',
-  query: { ...PAGE, event_id: { rule: resourceId }, state: { rule: oneOf(DELIVERY_STATES) } },
   run({ tenant, query }) {
     const { event_id: eventId, state: wanted } = query;
     return runtime.store.transaction(tenant, (state) => {
@@ -48,7 +40,6 @@ export const listDeliveries = (runtime: SandboxRuntime): ControlOperation => ({
 /** POST /_sandbox/deliveries/{deliveryId}/redeliver: a new attempt, due now; it is sent after this answers. */
 export const redeliverDelivery = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'redeliverDelivery',
-  params: { deliveryId: resourceId },
   idempotency: 'record',
   async run({ tenant, params }) {
     const reply = await runtime.store.transaction(tenant, (state) => {

@@ -1,41 +1,48 @@
-// The control API (openapi/sandbox/): every operation of its document at its path under /_sandbox, each through
-// controlHandler. This file only routes; each operation's work is in the file named beside it.
+// The control API (openapi/sandbox/): every operation of its generated index at its method and path under /_sandbox,
+// each through the request pipeline. What is written here is only which work an operationId runs.
 import { Hono } from 'hono';
-import type { ControlRoutes } from '../http/control.js';
+import { operationsOf } from '../../validation/index.js';
+import { CONTROL_PREFIX, type ControlRoutes } from '../http/control.js';
+import { honoPath } from '../http/app.js';
+import { pipeline } from '../http/pipeline.js';
 import type { SandboxRuntime } from '../runtime.js';
 import { advanceClock, resetTenant, retrieveClock } from './clock.js';
 import { createWebhookEndpoint, deleteWebhookEndpoint, deleteWebhookEndpoints, listWebhookEndpoints } from './endpoints.js';
 import { createFault, deleteFaults, listFaults } from './faults.js';
-import { controlHandler, type ControlOperation } from './handler.js';
+import { controlBinding, controlWork, type ControlOperation } from './handler.js';
 import { listDeliveries, listEvents, redeliverDelivery } from './logs.js';
 import { forceStatus } from './statuses.js';
 
-type Method = 'GET' | 'POST' | 'DELETE';
-
-/** Each operation's method and path relative to /_sandbox (hono's `:name` for the document's `{name}`). */
-const TABLE: [Method, string, (runtime: SandboxRuntime) => ControlOperation][] = [
-  ['GET', '/clock', retrieveClock],
-  ['POST', '/clock/advance', advanceClock],
-  ['POST', '/reset', resetTenant],
-  ['GET', '/events', listEvents],
-  ['GET', '/deliveries', listDeliveries],
-  ['POST', '/deliveries/:deliveryId/redeliver', redeliverDelivery],
-  ['POST', '/webhook-endpoints', createWebhookEndpoint],
-  ['GET', '/webhook-endpoints', listWebhookEndpoints],
-  ['DELETE', '/webhook-endpoints', deleteWebhookEndpoints],
-  ['DELETE', '/webhook-endpoints/:endpointId', deleteWebhookEndpoint],
-  ['POST', '/payments/:paymentId/status', (runtime) => forceStatus(runtime, 'payment')],
-  ['POST', '/payouts/:payoutId/status', (runtime) => forceStatus(runtime, 'payout')],
-  ['POST', '/appeals/:appealId/status', (runtime) => forceStatus(runtime, 'appeal')],
-  ['POST', '/faults', createFault],
-  ['GET', '/faults', listFaults],
-  ['DELETE', '/faults', deleteFaults],
-];
-
-/** The control API's routes, the default of createSandbox's `control` option. */
-export const controlRoutes: ControlRoutes = (runtime) => {
-  const app = new Hono();
-  for (const [method, path, operation] of TABLE) app.on(method, path, controlHandler(runtime, operation(runtime)));
-  return app;
+/** Each control operation's work by operationId; test/sandbox/routes.test.ts holds the keys to the generated index. */
+export const CONTROL_OPERATIONS: Readonly<Record<string, (runtime: SandboxRuntime) => ControlOperation>> = {
+  retrieveClock,
+  advanceClock,
+  resetTenant,
+  listEvents,
+  listDeliveries,
+  redeliverDelivery,
+  createWebhookEndpoint,
+  listWebhookEndpoints,
+  deleteWebhookEndpoints,
+  deleteWebhookEndpoint,
+  forcePaymentStatus: (runtime) => forceStatus(runtime, 'payment'),
+  forcePayoutStatus: (runtime) => forceStatus(runtime, 'payout'),
+  forceAppealStatus: (runtime) => forceStatus(runtime, 'appeal'),
+  createFault,
+  listFaults,
+  deleteFaults,
 };
 
+/** The control API's routes, relative to CONTROL_PREFIX: the default of createSandbox's `control` option. */
+export const controlRoutes: ControlRoutes = (runtime) => {
+  const app = new Hono();
+  const operations = new Map(Object.entries(CONTROL_OPERATIONS).map(([id, make]) => [id, make(runtime)]));
+  const binding = controlBinding(runtime, new Map([...operations].map(([id, op]) => [id, op.refine])));
+  for (const route of operationsOf('sandbox')) {
+    const op = operations.get(route.operationId);
+    if (!op) throw new Error(`The control API has no work for ${route.operationId}`);
+    const handle = pipeline(binding, route, controlWork(op), runtime);
+    app.on(route.method, honoPath(route.path.slice(CONTROL_PREFIX.length)), (c) => handle(c.req.raw, c.req.param() as Record<string, string>));
+  }
+  return app;
+};

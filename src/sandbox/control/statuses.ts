@@ -1,9 +1,8 @@
 // Forcing a payment, payout or appeal into another status (forcePaymentStatus, forcePayoutStatus, forceAppealStatus):
 // only the transitions the contract's lifecycle table lists from the object's status, as the core decides.
 import { REASON_CODES } from '../../../generated/sandbox/lifecycles.js';
-import { execute, runDue, statusesOf, type ObjectKind } from '../core/index.js';
+import { execute, runDue, type ObjectKind } from '../core/index.js';
 import type { SandboxRuntime } from '../runtime.js';
-import { oneOf, resourceId, type Rule } from './checks.js';
 import type { ControlOperation } from './handler.js';
 import { dataReply } from './reply.js';
 import { statusChangeView } from './views.js';
@@ -13,13 +12,8 @@ const PARAMS = { payment: 'paymentId', payout: 'payoutId', appeal: 'appealId' } 
 
 /** POST /_sandbox/{payments,payouts,appeals}/{id}/status: 200 with the status change, 404, or 422 from the core. */
 export function forceStatus(runtime: SandboxRuntime, kind: ObjectKind): ControlOperation {
-  const properties: Record<string, Rule> = { status: oneOf(statusesOf(kind)) };
-  // Note: only payments carry a reason_code, so only their request may name one (ForcePayoutStatusRequest has none).
-  if (kind === 'payment') properties.reason_code = oneOf(REASON_CODES);
   return {
     operationId: OPERATIONS[kind],
-    params: { [PARAMS[kind]]: resourceId },
-    body: { required: ['status'], properties },
     idempotency: 'record',
     async run({ tenant, params, body }) {
       const { status, reason_code } = body as { status: string; reason_code?: (typeof REASON_CODES)[number] };

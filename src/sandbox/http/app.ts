@@ -1,10 +1,13 @@
-// The sandbox as one hono app: each variant's operations at the spec's paths, the control API under /_sandbox, and a
-// problem for anything else. It only routes; what a request does is in operation-handler.ts and the core.
+// The sandbox as one hono app: each variant's operations at the paths and methods of its generated operation index,
+// the control API under /_sandbox, and a problem for anything else. It only routes; what a request goes through is
+// pipeline.ts, and what it does is the core's.
 import { Hono } from 'hono';
+import { operationsOf } from '../../validation/index.js';
 import type { SandboxRuntime } from '../runtime.js';
+import { merchantWork, variantBinding } from '../variants/merchant-api.js';
 import type { VariantAdapter } from '../variants/operation.js';
 import { CONTROL_PREFIX, type ControlRoutes } from './control.js';
-import { operationHandler } from './operation-handler.js';
+import { pipeline } from './pipeline.js';
 import { httpProblem, jsonResponse, occurrence, problemBody } from './problem.js';
 
 /** `/payments/{id}` (the spec) as `/payments/:id` (hono). */
@@ -14,9 +17,12 @@ export const honoPath = (template: string) => template.replace(/\{([^}]+)\}/g, '
 export function createApp(runtime: SandboxRuntime, variants: readonly VariantAdapter[], control?: ControlRoutes): Hono {
   const app = new Hono();
   for (const variant of variants) {
-    for (const op of variant.operations) {
-      const handle = operationHandler(variant, op, runtime);
-      app.on(op.method, honoPath(op.path), (c) => handle(c.req.raw, c.req.param() as Record<string, string>));
+    const binding = variantBinding(variant, runtime);
+    for (const route of operationsOf(variant.index)) {
+      const work = merchantWork(variant, route.operationId, runtime);
+      if (!work) throw new Error(`Variant ${variant.name} has no work for ${route.operationId}`);
+      const handle = pipeline(binding, route, work, runtime);
+      app.on(route.method, honoPath(route.path), (c) => handle(c.req.raw, c.req.param() as Record<string, string>));
     }
   }
   if (control) app.route(CONTROL_PREFIX, control(runtime));

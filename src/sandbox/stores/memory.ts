@@ -8,24 +8,33 @@ import type { TenantState } from '../core/tenant.js';
 import { createSerialQueues } from '../serial.js';
 import type { TenantStore, TenantStoreSettings } from './types.js';
 
-/** The memory store, with what tests read besides the interface. */
+/** The memory store, with what the state file and tests read besides the interface. */
 export interface MemoryStore extends TenantStore {
   /** The ids of the tenants that exist. */
   tenantIds(): string[];
-  /** The tenants as they are (not copies); read them outside any await. */
+  /** The tenants as they are (not copies), for the state file to serialize; read them outside any await. */
   entries(): [string, TenantState][];
+  /** Replaces every tenant with a copy of `tenants` (the state file, loaded before the sandbox serves). */
+  restore(tenants: Map<string, TenantState>): void;
+}
+
+const memoryStores = new WeakSet<TenantStore>();
+
+/** Whether a store is a memory store (the state file works with nothing else). */
+export function isMemoryStore(store: TenantStore): store is MemoryStore {
+  return memoryStores.has(store);
 }
 
 /** A new, empty memory store. */
 export function createMemoryStore(settings: TenantStoreSettings): MemoryStore {
-  const tenants = new Map<string, TenantState>();
+  let tenants = new Map<string, TenantState>();
   const tenant = (id: string) => {
     let state = tenants.get(id);
     if (!state) tenants.set(id, (state = settings.newTenant(id)));
     return state;
   };
   const queues = createSerialQueues();
-  return {
+  const store: MemoryStore = {
     // Note: the tenant is looked up when the work runs, not when it is queued, so that a reset queued before is seen.
     transaction: (id, work) => queues.run(id, () => work(tenant(id))),
     dueTenants: (wallNow) =>
@@ -34,5 +43,8 @@ export function createMemoryStore(settings: TenantStoreSettings): MemoryStore {
     close: () => Promise.resolve(),
     tenantIds: () => [...tenants.keys()],
     entries: () => [...tenants],
+    restore: (loaded) => void (tenants = structuredClone(loaded)),
   };
+  memoryStores.add(store);
+  return store;
 }

@@ -1,8 +1,8 @@
-// Variant A: bearer token (the token names the tenant), paths without a prefix, path parameter `{id}`. Payments come
+// Variant A: bearer token (the token names the tenant). Payments come
 // with reason_code (retrieve, create, cancel, refund), without it in lists, and in the confirmed shape from confirm.
 import { confirmedPayment, listPayment, one, page, paymentWithReason } from '../shapes.js';
 import { tenantIdOf } from '../tenants.js';
-import { payoutAppealBalanceRoutes, route, type Authentication, type VariantAdapter } from './operation.js';
+import { PAYOUT_APPEAL_BALANCE_SHAPES, type Authentication, type VariantAdapter } from './operation.js';
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
@@ -15,15 +15,16 @@ function authenticate(headers: Headers): Authentication {
 /** Variant A's adapter. */
 export const variantA: VariantAdapter = {
   name: 'A',
+  index: 'a',
   authenticate,
   challenge: { 'www-authenticate': 'Bearer realm="merchant-payments-sandbox"' },
-  operations: [
-    route('POST', '/payments', 'createPayment', one(paymentWithReason)),
-    route('GET', '/payments', 'listPayments', page(listPayment)),
-    route('GET', '/payments/{id}', 'retrievePayment', one(paymentWithReason)),
-    route('POST', '/payments/{id}/confirm', 'confirmPayment', one(confirmedPayment)),
-    route('POST', '/payments/{id}/cancel', 'cancelPayment', one(paymentWithReason)),
-    route('POST', '/payments/{id}/refund', 'refundPayment', one(paymentWithReason)),
-    ...payoutAppealBalanceRoutes('', 'id', 'id'),
-  ],
+  shapes: {
+    createPayment: one(paymentWithReason),
+    listPayments: page(listPayment),
+    retrievePayment: one(paymentWithReason),
+    confirmPayment: one(confirmedPayment),
+    cancelPayment: one(paymentWithReason),
+    refundPayment: one(paymentWithReason),
+    ...PAYOUT_APPEAL_BALANCE_SHAPES,
+  },
 };

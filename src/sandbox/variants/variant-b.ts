@@ -1,11 +1,9 @@
 // Variant B: the X-Public-Key / X-Secret-Key pair (the public key names the tenant; the first secret key seen with it
-// is remembered and any other is refused), paths under /merchant/v1, one payment shape (no reason_code) everywhere.
+// is remembered and any other is refused), one payment shape (no reason_code) everywhere.
 import { listPayment, one, page } from '../shapes.js';
 import type { TenantStore } from '../stores/types.js';
 import { pairSecret, tenantIdOf } from '../tenants.js';
-import { payoutAppealBalanceRoutes, route, type Authentication, type VariantAdapter } from './operation.js';
-
-const PREFIX = '/merchant/v1';
+import { PAYOUT_APPEAL_BALANCE_SHAPES, type Authentication, type VariantAdapter } from './operation.js';
 
 async function authenticate(headers: Headers, store: TenantStore): Promise<Authentication> {
   const publicKey = headers.get('x-public-key');
@@ -22,14 +20,15 @@ async function authenticate(headers: Headers, store: TenantStore): Promise<Authe
 /** Variant B's adapter. */
 export const variantB: VariantAdapter = {
   name: 'B',
+  index: 'b',
   authenticate,
   challenge: {},
-  operations: [
-    route('POST', `${PREFIX}/payments`, 'createPayment', one(listPayment)),
-    route('GET', `${PREFIX}/payments`, 'listPayments', page(listPayment)),
-    route('GET', `${PREFIX}/payments/{paymentId}`, 'retrievePayment', one(listPayment)),
-    route('POST', `${PREFIX}/payments/{paymentId}/cancel`, 'cancelPayment', one(listPayment)),
-    route('POST', `${PREFIX}/payments/{paymentId}/refund`, 'refundPayment', one(listPayment)),
-    ...payoutAppealBalanceRoutes(PREFIX, 'payoutId', 'appealId'),
-  ],
+  shapes: {
+    createPayment: one(listPayment),
+    listPayments: page(listPayment),
+    retrievePayment: one(listPayment),
+    cancelPayment: one(listPayment),
+    refundPayment: one(listPayment),
+    ...PAYOUT_APPEAL_BALANCE_SHAPES,
+  },
 };

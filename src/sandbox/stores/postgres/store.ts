@@ -38,18 +38,13 @@ export const MIGRATIONS_TABLE = 'sandbox_pgmigrations';
 const MIGRATION_LOCK = '7241865325823965';
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
-/** Thrown when `pg` or `node-pg-migrate` is not installed: the command answers it with exit 2 and the install to run. */
-export class MissingPackageError extends Error {
-  override name = 'MissingPackageError';
-}
-
 /** Loads an optional peer dependency, or says which package to install. */
 async function load<T>(name: string, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new MissingPackageError(`The sandbox's postgres store needs the \`${name}\` package: npm install pg node-pg-migrate`, { cause: error });
+    throw new Error(`The sandbox's postgres store needs the \`${name}\` package: npm install pg node-pg-migrate`, { cause: error });
   }
 }
 

@@ -1,0 +1,138 @@
+// The one request pipeline of every operation, merchant and control alike: credentials (401), faults where the API
+// takes them, the body within its cap (400), the Idempotency-Key held, the request checked against the contract
+// (400/422, the key let go), the operation's work, and its answer checked against the contract. What differs between
+// the APIs is the data of an ApiBinding; what differs between operations, the data of an OperationWork.
+import { fingerprint, type Answer } from '../core/index.js';
+import type { SandboxRuntime } from '../runtime.js';
+import type { Authentication } from '../variants/operation.js';
+import { readJsonBody } from './body.js';
+import { checkedResponse } from './checked-response.js';
+import type { OperationRef, RequestRejection } from './hooks.js';
+import { holdKey, type KeyHold } from './idempotency.js';
+import { httpProblem, occurrence, problemBody, type FieldError, type ProblemInput } from './problem.js';
+
+/** An operation as the generated index names it, with the API it belongs to. */
+export interface Route {
+  operationId: string;
+  method: string;
+  /** The path template as the document writes it. */
+  path: string;
+}
+
+/** What an operation's work answers: a status and a JSON body (none for a 204), or a problem; `changed` the state. */
+export type Outcome = ({ status: number; body?: unknown } | { problem: ProblemInput & { request_id?: string | undefined } }) & { changed?: boolean };
+
+/** The parts of a request the work and the checks read. */
+export interface RequestParts {
+  tenant: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: Headers;
+  /** The parsed JSON body; undefined when there was none. */
+  body: unknown;
+}
+
+/** What the work is given: the request's parts, the declared query values (defaults filled in) and the key held. */
+export interface WorkInput extends RequestParts {
+  values: Record<string, unknown>;
+  hold: KeyHold | undefined;
+  /** This request's id, which a problem the key keeps carries. */
+  requestId: string;
+}
+
+/** What the contract cannot say about an operation: its work, and how it is keyed. */
+export interface OperationWork {
+  /**
+   * How a sent Idempotency-Key is held: its scope and the request's fingerprint, and who keeps the answer (`core`: the
+   * command's own transaction; `pipeline`: after the work). Absent: the operation reads no key.
+   */
+  key?: { scope: string; print(parts: RequestParts): unknown; keptBy: 'core' | 'pipeline' } | undefined;
+  run(input: WorkInput): Promise<Outcome>;
+  /** The outcome an answer kept under the key replays. */
+  replay(answer: Answer): Outcome;
+}
+
+/** A request check's verdict: a rejection, or the declared query values. */
+export type RequestVerdict = { rejection: RequestRejection } | { values: Record<string, unknown> };
+
+/** What differs between the APIs, as data: credentials, faults, the contract's checks, and what follows the work. */
+export interface ApiBinding {
+  /** How the contract's checks and the fault interceptor name an operation of this API. */
+  ref(route: Route): OperationRef;
+  authenticate(headers: Headers): Authentication | Promise<Authentication>;
+  /** The 401's detail and headers (a `WWW-Authenticate` challenge). */
+  unauthorized(headers: Headers, detail: string): { detail: string; headers: Record<string, string> };
+  /** Whether the runtime's interceptor (faults) sees this API's requests. */
+  intercepted: boolean;
+  checkRequest(ref: OperationRef, parts: RequestParts): RequestVerdict | Promise<RequestVerdict>;
+  checkResponse(ref: OperationRef, status: number, headers: Headers, body: unknown): FieldError[] | undefined | Promise<FieldError[] | undefined>;
+  /** After the work: deliveries due sent, and anything else the API does once its state changed. */
+  settle(tenant: string, changed: boolean): Promise<void>;
+}
+
+/** The request handler of one operation: `(request, path parameters) => response`. */
+export function pipeline(binding: ApiBinding, route: Route, work: OperationWork, runtime: SandboxRuntime) {
+  const ref = binding.ref(route);
+  return async (request: Request, params: Record<string, string>): Promise<Response> => {
+    const url = new URL(request.url);
+    const where = occurrence(url.pathname);
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      checkedResponse((s, h, b) => binding.checkResponse(ref, s, h, b), route.operationId, where, status, body, headers);
+    const problem = (p: ProblemInput, headers?: Record<string, string>) => send(p.status, problemBody(p, where), headers);
+
+    const auth = await binding.authenticate(request.headers);
+    if (!auth.ok) {
+      const refused = binding.unauthorized(request.headers, auth.detail);
+      return problem(httpProblem('unauthorized', refused.detail), refused.headers);
+    }
+    if (binding.intercepted) {
+      const intercepted = await runtime.intercept?.({ operation: ref, tenant: auth.tenant, request });
+      if (intercepted) return intercepted;
+    }
+    // Note: read even where the operation takes no body, so that the request check can refuse one that was sent.
+    const read = await readJsonBody(request, runtime.maxBodyBytes);
+    if (!read.ok) return problem(httpProblem('bad_request', read.detail, [{ pointer: '', detail: read.detail }]));
+    const parts: RequestParts = { tenant: auth.tenant, params, query: url.searchParams, headers: request.headers, body: read.value };
+
+    const ran = await runHeld(binding, ref, work, runtime, parts, where.requestId);
+    if ('rejection' in ran) return problem(rejectionProblem(ran.rejection));
+    const { outcome, replayed } = ran;
+    await binding.settle(auth.tenant, outcome.changed === true || ran.keyed || auth.learned === true);
+    const headers: Record<string, string> = replayed ? { 'idempotent-replayed': 'true' } : {};
+    if (!('problem' in outcome)) return send(outcome.status, outcome.body, headers);
+    const kept = outcome.problem.request_id;
+    return send(outcome.problem.status, problemBody(outcome.problem, kept === undefined ? where : { instance: where.instance, requestId: kept }), headers);
+  };
+}
+
+type Ran = { outcome: Outcome; replayed: boolean; keyed: boolean } | { rejection: RequestRejection };
+
+/** Holds the key (if any) while the request is checked, then runs the work, or answers at once (replay, 409, 422). */
+async function runHeld(binding: ApiBinding, ref: OperationRef, work: OperationWork, runtime: SandboxRuntime, parts: RequestParts, requestId: string): Promise<Ran> {
+  const key = work.key === undefined ? undefined : (parts.headers.get('idempotency-key') ?? undefined);
+  let hold: KeyHold | undefined;
+  if (key !== undefined && work.key) {
+    const held = await holdKey(runtime, parts.tenant, work.key.scope, key, fingerprint(work.key.print(parts)));
+    if ('answer' in held) return { outcome: work.replay(held.answer), replayed: held.answer.replayed === true, keyed: false };
+    hold = held.hold;
+  }
+  let outcome: Outcome;
+  try {
+    const verdict = await binding.checkRequest(ref, parts);
+    if ('rejection' in verdict) {
+      await hold?.release();
+      return verdict;
+    }
+    outcome = await work.run({ ...parts, values: verdict.values, hold, requestId });
+  } catch (error) {
+    await hold?.release();
+    throw error;
+  }
+  if (hold && work.key?.keptBy === 'pipeline') await hold.keep(outcome);
+  return { outcome, replayed: false, keyed: hold !== undefined };
+}
+
+function rejectionProblem(r: RequestRejection): ProblemInput {
+  const title = r.status === 400 ? 'Bad request' : 'Unprocessable request';
+  return { status: r.status, code: r.code ?? (r.status === 400 ? 'bad_request' : 'validation_failed'), title, detail: r.detail, errors: r.errors };
+}
