@@ -17,8 +17,6 @@ export interface ClockRunnerSettings {
   store: TenantStore;
   deliveries: DeliveryRunner;
   wallNow: () => number;
-  /** Called after status changes (the state file saves). */
-  changed(): Promise<void>;
   onError(error: unknown): void;
 }
 
@@ -35,7 +33,7 @@ export interface ClockRunner {
    * with ClockAdvanceError, the clock unmoved, outside 0 to MAX_ADVANCE_SECONDS.
    */
   advance(tenant: string, seconds: number): Promise<Advanced>;
-  /** Runs and delivers what is due on the tenant's clock now. */
+  /** Runs and delivers what is due on the tenant's clock now, unless another transaction holds the tenant (its holder does it). */
   tick(tenant: string): Promise<StatusChange[]>;
   /** Every `intervalMs`, ticks the real-clock tenants that have something due; the timer does not keep the process alive. */
   startTicker(intervalMs: number): void;
@@ -47,10 +45,6 @@ export function createClockRunner(settings: ClockRunnerSettings): ClockRunner {
   const { store, deliveries } = settings;
   const queues = createSerialQueues();
   const now = (tenant: TenantState) => clockNow(tenant.clock, settings.wallNow());
-  const finish = async (changes: StatusChange[]) => {
-    if (changes.length > 0) await settings.changed();
-    return changes;
-  };
 
   const advance = (id: string, seconds: number) => {
     // Note: a clock moved past what a Date holds answers 500 until reset, so the JS API keeps the control API's bound.
@@ -74,15 +68,17 @@ export function createClockRunner(settings: ClockRunnerSettings): ClockRunner {
         changes.push(...ran.changes);
         attempts += await deliveries.flush(id);
       }
-      return { transitions: await finish(changes), deliveryAttempts: attempts };
+      return { transitions: changes, deliveryAttempts: attempts };
     });
   };
 
   const tick = (id: string) =>
     queues.run(id, async () => {
-      const changes = await store.transaction(id, (tenant) => runDue(tenant, now(tenant)));
+      // Note: a tenant whose row another transaction holds (here, or another instance's tick) is being worked on already.
+      const ran = await store.tryTransaction(id, (tenant) => runDue(tenant, now(tenant)));
+      if (ran === undefined) return [];
       await deliveries.flush(id);
-      return finish(changes);
+      return ran.result;
     });
 
   let ticker: ReturnType<typeof setInterval> | undefined;

@@ -8,43 +8,32 @@ import type { TenantState } from '../core/tenant.js';
 import { createSerialQueues } from '../serial.js';
 import type { TenantStore, TenantStoreSettings } from './types.js';
 
-/** The memory store, with what the state file and tests read besides the interface. */
+/** The memory store, with what tests read besides the interface. */
 export interface MemoryStore extends TenantStore {
   /** The ids of the tenants that exist. */
   tenantIds(): string[];
-  /** The tenants as they are (not copies), for the state file to serialize; read them outside any await. */
+  /** The tenants as they are (not copies); read them outside any await. */
   entries(): [string, TenantState][];
-  /** Replaces every tenant with a copy of `tenants` (the state file, loaded before the sandbox serves). */
-  restore(tenants: Map<string, TenantState>): void;
-}
-
-const memoryStores = new WeakSet<TenantStore>();
-
-/** Whether a store is a memory store (the state file works with nothing else). */
-export function isMemoryStore(store: TenantStore): store is MemoryStore {
-  return memoryStores.has(store);
 }
 
 /** A new, empty memory store. */
 export function createMemoryStore(settings: TenantStoreSettings): MemoryStore {
-  let tenants = new Map<string, TenantState>();
+  const tenants = new Map<string, TenantState>();
   const tenant = (id: string) => {
     let state = tenants.get(id);
     if (!state) tenants.set(id, (state = settings.newTenant(id)));
     return state;
   };
   const queues = createSerialQueues();
-  const store: MemoryStore = {
+  return {
     // Note: the tenant is looked up when the work runs, not when it is queued, so that a reset queued before is seen.
     transaction: (id, work) => queues.run(id, () => work(tenant(id))),
+    tryTransaction: (id, work) => (queues.busy(id) || !tenants.has(id) ? Promise.resolve(undefined) : queues.run(id, () => ({ result: work(tenant(id)) }))),
     dueTenants: (wallNow) =>
       Promise.resolve([...tenants].filter(([, t]) => t.clock.mode === 'real' && hasDueWork(t, clockNow(t.clock, wallNow), wallNow)).map(([id]) => id)),
     reset: (id) => queues.run(id, () => void tenants.delete(id)),
     close: () => Promise.resolve(),
     tenantIds: () => [...tenants.keys()],
     entries: () => [...tenants],
-    restore: (loaded) => void (tenants = structuredClone(loaded)),
   };
-  memoryStores.add(store);
-  return store;
 }

@@ -13,6 +13,13 @@ export interface TenantStore {
    * runs inside a transaction.
    */
   transaction<T>(tenant: string, work: (state: TenantState) => T): Promise<T>;
+  /**
+   * Runs `work` as `transaction` does, but only when no other transaction holds the tenant, here or in another
+   * instance; otherwise resolves to undefined at once, without waiting and without making the tenant. For due work
+   * (the real-clock ticker): the instance holding the tenant is already running it, so waiting would only queue
+   * every instance behind it, and run the work again, with nothing left, once each got the tenant.
+   */
+  tryTransaction<T>(tenant: string, work: (state: TenantState) => T): Promise<{ result: T } | undefined>;
   /** The real-clock tenants with something due at `wallNow` (ms): a timer, or an attempt waiting to be sent. */
   dueTenants(wallNow: number): Promise<string[]>;
   /** Forgets a tenant; it starts afresh on next use. */

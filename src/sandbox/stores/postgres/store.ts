@@ -38,13 +38,18 @@ export const MIGRATIONS_TABLE = 'sandbox_pgmigrations';
 const MIGRATION_LOCK = '7241865325823965';
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
+/** Thrown when `pg` or `node-pg-migrate` is not installed: the command answers it with exit 2 and the install to run. */
+export class MissingPackageError extends Error {
+  override name = 'MissingPackageError';
+}
+
 /** Loads an optional peer dependency, or says which package to install. */
 async function load<T>(name: string, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new Error(`The sandbox's postgres store needs the \`${name}\` package: npm install pg node-pg-migrate`, { cause: error });
+    throw new MissingPackageError(`The sandbox's postgres store needs the \`${name}\` package: npm install pg node-pg-migrate`, { cause: error });
   }
 }
 
@@ -71,6 +76,8 @@ async function migrate(pool: PostgresPool): Promise<void> {
 }
 
 const TENANT_SELECT = `SELECT version, ${TENANT_COLUMNS.map((column) => (column === 'rest' ? 'rest::text' : column)).join(', ')} FROM sandbox_tenants WHERE id = $1 FOR UPDATE`;
+// Note: a row another transaction holds is left out rather than waited for: due work an instance is already doing.
+const TENANT_TRY_SELECT = `${TENANT_SELECT} SKIP LOCKED`;
 const TENANT_INSERT = `INSERT INTO sandbox_tenants (id, version, ${TENANT_COLUMNS.join(', ')})
   VALUES ($1, nextval('sandbox_versions'), ${TENANT_COLUMNS.map((_column, index) => `$${index + 2}`).join(', ')})
   ON CONFLICT (id) DO NOTHING RETURNING version`;
@@ -137,9 +144,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     }
   }
 
-  /** The tenant's state, locked: `candidate` (this instance's last) unless another instance wrote since. */
-  async function open(client: PostgresClient, tenant: string, candidate: Cached | undefined): Promise<Cached> {
-    let { rows } = await client.query(TENANT_SELECT, [tenant]);
+  /**
+   * The tenant's state, locked: `candidate` (this instance's last) unless another instance wrote since. With
+   * `skipLocked`, undefined when the row is held by another transaction or does not exist.
+   */
+  async function open(client: PostgresClient, tenant: string, candidate: Cached | undefined, skipLocked = false): Promise<Cached | undefined> {
+    let { rows } = await client.query(skipLocked ? TENANT_TRY_SELECT : TENANT_SELECT, [tenant]);
+    if (rows.length === 0 && skipLocked) return undefined;
     if (rows.length === 0) {
       const state = options.newTenant(tenant);
       const row = tenantRow(state);
@@ -156,26 +167,37 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     return { version, ...loaded };
   }
 
+  /** Runs `work` on the locked tenant and writes what it changed; undefined when `skipLocked` found the row held. */
+  const run = <T>(tenant: string, work: (state: TenantState) => T, skipLocked: boolean) =>
+    serialised(tenant, async () => {
+      // Note: out of the cache until committed, as work changes the state in place and a failure must leave no trace.
+      const candidate = cache.get(tenant);
+      cache.delete(tenant);
+      const ran = await inTransaction(async (client) => {
+        const current = await open(client, tenant, candidate, skipLocked);
+        if (current === undefined) return undefined;
+        const result = work(current.state);
+        const { statements, row, rowChanged, next } = changes(tenant, current.state, current.baseline);
+        let version = current.version;
+        if (rowChanged) {
+          for (const statement of statements) await client.query(statement.text, statement.values);
+          version = String((await client.query(TENANT_UPDATE, [tenant, ...row])).rows[0]!.version);
+        }
+        return { result, committed: { version, state: current.state, baseline: next } };
+      });
+      if (ran === undefined) {
+        if (candidate) cache.set(tenant, candidate);
+        return undefined;
+      }
+      cache.set(tenant, ran.committed);
+      return { result: ran.result };
+    });
+
   return {
-    transaction: (tenant, work) =>
-      serialised(tenant, async () => {
-        // Note: out of the cache until committed, as work changes the state in place and a failure must leave no trace.
-        const candidate = cache.get(tenant);
-        cache.delete(tenant);
-        const { result, committed } = await inTransaction(async (client) => {
-          const current = await open(client, tenant, candidate);
-          const result = work(current.state);
-          const { statements, row, rowChanged, next } = changes(tenant, current.state, current.baseline);
-          let version = current.version;
-          if (rowChanged) {
-            for (const statement of statements) await client.query(statement.text, statement.values);
-            version = String((await client.query(TENANT_UPDATE, [tenant, ...row])).rows[0]!.version);
-          }
-          return { result, committed: { version, state: current.state, baseline: next } };
-        });
-        cache.set(tenant, committed);
-        return result;
-      }),
+    transaction: async (tenant, work) => (await run(tenant, work, false))!.result,
+
+    // Note: a tenant this instance is already working on is skipped here too, before a connection is taken.
+    tryTransaction: (tenant, work) => (queues.has(tenant) ? Promise.resolve(undefined) : run(tenant, work, true)),
 
     async dueTenants(wallNow) {
       const client = await db.connect();
