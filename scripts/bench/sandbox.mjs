@@ -14,8 +14,10 @@ import { interleaved, summarize } from './stats.mjs';
 
 const SECTION = 'sandbox';
 const SECRET = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
-const CREDENTIALS = { 'x-public-key': 'pk_bench', 'x-secret-key': 'sk_bench' };
-const PAYMENT = JSON.stringify({ amount: '42.50', currency: 'EUR', expires_in: 1800, requisite: { type: 'card', bank: 'Example Bank' }, metadata: { order_id: 'order-1042' } });
+/** The credentials every bench request sends (Variant B). */
+export const CREDENTIALS = { 'x-public-key': 'pk_bench', 'x-secret-key': 'sk_bench' };
+/** A Create Payment body. */
+export const PAYMENT = JSON.stringify({ amount: '42.50', currency: 'EUR', expires_in: 1800, requisite: { type: 'card', bank: 'Example Bank' }, metadata: { order_id: 'order-1042' } });
 /** An id Prism's examples answer for; the sandbox's is created before the run. */
 const PRISM_PAYMENT_ID = 'pay_8f3k2m9q4w7x';
 const MB = 2 ** 20;
@@ -34,7 +36,7 @@ const COMMANDS = {
 };
 
 /** Builds dist when it is missing or older than a file of src/ or generated/, as `npm run build` would. */
-function ensureBuilt() {
+export function ensureBuilt() {
   const built = path.join(root, 'dist/src/sandbox/command.js');
   const newest = (dir) => readdirSync(dir, { withFileTypes: true, recursive: true })
     // Note: only what tsc reads; a README edited in src/ needs no build.
@@ -46,7 +48,7 @@ function ensureBuilt() {
 }
 
 /** A port that was free on 127.0.0.1 a moment ago. */
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer().once('error', reject);
     server.listen(0, '127.0.0.1', () => {
@@ -56,10 +58,13 @@ function freePort() {
   });
 }
 
-/** Starts one of COMMANDS; stop() sends SIGTERM to its pid (SIGKILL after 5 s) and resolves once it has exited. */
-async function start(name) {
+/**
+ * Starts one of COMMANDS, or `command` (its arguments for a port) under `name`, with `env` added; stop() sends SIGTERM
+ * to its pid (SIGKILL after 5 s) and resolves once it has exited.
+ */
+export async function start(name, { command = COMMANDS[name], env = {} } = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, COMMANDS[name](port), { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0', WEBHOOK_SECRET: SECRET } });
+  const child = spawn(process.execPath, command(port), { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0', WEBHOOK_SECRET: SECRET, ...env } });
   let output = '';
   const keep = (chunk) => { output = (output + chunk).slice(-4000); };
   child.stdout.on('data', keep);
@@ -107,7 +112,7 @@ async function coldStart({ names, runs, warmup }) {
 }
 
 /** Requests per second one autocannon run gets from `url`; every answer must be a 2xx. */
-async function load(url, { seconds, connections, request }) {
+export async function load(url, { seconds, connections, request }) {
   const result = await autocannon({ url, connections, pipelining: 1, duration: seconds, requests: [request] });
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) throw new Error(`${url}${request.path}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} time-outs`);

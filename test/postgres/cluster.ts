@@ -22,8 +22,14 @@ export interface Cluster {
 
 const watchdog = fileURLToPath(new URL('./watchdog.mjs', import.meta.url));
 
+/** Options of startCluster. */
+export interface ClusterOptions {
+  /** Whether commits reach the disk (default false: tests need no durability, and fsync costs milliseconds here). */
+  fsync?: boolean;
+}
+
 /** Starts a cluster; a failed start leaves nothing behind and rejects with the command's output. */
-export async function startCluster(): Promise<Cluster> {
+export async function startCluster({ fsync = false }: ClusterOptions = {}): Promise<Cluster> {
   const bin = binaries();
   // Note: PostgreSQL refuses to run as root, and CI runs as root: then the folder and the server are the postgres user's.
   const asRoot = process.getuid?.() === 0;
@@ -47,7 +53,7 @@ export async function startCluster(): Promise<Cluster> {
     if (asRoot) await chown(dir, ...postgresIds());
     await run('initdb', ['-D', data, '--auth=trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
     const port = await freePort();
-    const server = `-p ${port} -k '${dir}' -c listen_addresses=127.0.0.1 -c fsync=off`;
+    const server = `-p ${port} -k '${dir}' -c listen_addresses=127.0.0.1 -c fsync=${fsync ? 'on' : 'off'}`;
     await run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', '-o', server, 'start']).catch(
       (error: Error) => Promise.reject(new Error(`${error.message}\nserver.log:\n${readLog(dir)}`)),
     );
