@@ -14,6 +14,7 @@ import { defineConfig } from 'vitest/config';
 const processes = [
   'test/package/readme.test.ts', // npm pack and install, then the README's commands in a new project
   'test/package/tarball.test.ts', // npm pack, install, publint, attw and the installed bins
+  'test/package/postgres-store.test.ts', // npm pack and install, a PostgreSQL cluster, the installed sandbox on it
   'test/docs/site.test.ts', // Redocly build-docs and Chromium
   'test/docs/snippets.test.ts', // tsc over the docs' snippets
   'test/mock/command.test.ts', // the mock command, which starts Prism

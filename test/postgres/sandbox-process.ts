@@ -2,7 +2,7 @@
 // several of them on one database; each is pushed onto the caller's list, to be stopped by its pid.
 import path from 'node:path';
 import { root } from '../../scripts/lib/tools.mjs';
-import { spawnTiedNode, type PipedChild } from '../../src/mock/children.js';
+import { spawnTiedNode, type PipedChild, type TiedNodeOptions } from '../../src/mock/children.js';
 import { fromSource } from '../mock/processes.js';
 
 /** The sandbox command's source. */
@@ -17,9 +17,14 @@ export interface SandboxProcess {
   url: string;
 }
 
-/** Starts `merchant-payments sandbox --port 0 …args` with `env` over process.env; resolves once it listens. */
+/** Starts `merchant-payments sandbox --port 0 …args` from its source with `env` over process.env; resolves once it listens. */
 export function startSandbox(args: string[], env: NodeJS.ProcessEnv, started: PipedChild[]): Promise<SandboxProcess> {
-  const child = spawnTiedNode(SANDBOX_COMMAND, ['--port', '0', ...args], { cwd: root, nodeArgs: fromSource, env: { ...process.env, ...env } });
+  return startListening(SANDBOX_COMMAND, ['--port', '0', ...args], { cwd: root, nodeArgs: fromSource, env: { ...process.env, ...env } }, started);
+}
+
+/** Starts a script that runs the sandbox (its source, or an installed bin); resolves once it prints where it listens. */
+export function startListening(script: string, args: string[], options: TiedNodeOptions, started: PipedChild[]): Promise<SandboxProcess> {
+  const child = spawnTiedNode(script, args, options);
   started.push(child);
   let stdout = '';
   let stderr = '';
