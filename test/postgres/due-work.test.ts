@@ -65,6 +65,11 @@ describe('an attempt whose sender died', () => {
     const payment = (await clientA(first).POST('/payments', { body: paymentBody() })).data!.data;
     await clientA(first).POST('/payments/{id}/cancel', { params: { path: { id: payment.id } } });
     const tenant = first.tenantId({ accessToken: 'token-a' });
+    // Note: the cancel's answer does not wait for its webhook; the first instance takes the attempt just after.
+    const leased = () => second.store.transaction(tenant, (state) => state.sending.length);
+    for (const deadline = Date.now() + 30_000; (await leased()) === 0; await new Promise((resolve) => setTimeout(resolve, 20))) {
+      if (Date.now() > deadline) expect.fail('the first instance never took the attempt');
+    }
 
     await second.runtime.deliver(tenant);
     expect(hooks.requests).toHaveLength(0);
