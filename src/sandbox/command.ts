@@ -1,21 +1,24 @@
 // merchant-payments sandbox (alias merchant-payments-sandbox): the stateful sandbox of both variants as a command. The
 // dispatcher and bin/merchant-payments-sandbox.mjs call main; tests run this file with tsx.
-//   merchant-payments sandbox [--port <port>] [--host <host>] [--clock real|manual] [--seed <seed>] [--state <file>]
-//                             [--webhook-url <url>]... [-- <command> [args...]]   (the secret from WEBHOOK_SECRET)
+//   merchant-payments sandbox [--port <port>] [--host <host>] [--clock real|manual] [--seed <seed>] [--store memory|postgres]
+//                             [--webhook-url <url>]... [-- <command> [args...]]   (the secret from WEBHOOK_SECRET, the
+//                             database from DATABASE_URL or PG*)
 // With a command after `--`, the sandbox runs only while the command does, and the exit code is the command's.
 import { isEntry, runCommand } from '../cli/entry.js';
 import { parseCommandLine } from '../cli/parse-flags.js';
 import { supervise } from '../cli/supervise.js';
 import { hasUserInfo } from './control/checks.js';
-import { createSandbox, type Sandbox } from './create-sandbox.js';
+import { openSandbox, type Sandbox } from './create-sandbox.js';
 import { generateWebhookSecret } from './options.js';
+import { MissingPackageError } from './stores/postgres/store.js';
 
 const NAME = 'merchant-payments-sandbox';
 /** The variable that tells the command where the sandbox listens. */
 const URL_VARIABLE = 'MERCHANT_PAYMENTS_SANDBOX_URL';
 const SECRET_VARIABLE = 'WEBHOOK_SECRET';
+const DATABASE_VARIABLE = 'DATABASE_URL';
 const usage = `usage: merchant-payments sandbox [--port <port>] [--host <host>] [--clock real|manual] [--seed <seed>]
-                                 [--state <file>] [--webhook-url <url>]... [-- <command> [args...]]
+                                 [--store memory|postgres] [--webhook-url <url>]... [-- <command> [args...]]
    or: ${NAME} (the same flags)
 
 Serves a stateful sandbox of both variants on one port: Variant A at /payments… (Authorization: Bearer <token>),
@@ -26,8 +29,9 @@ Variant B at /merchant/v1/… (X-Public-Key and X-Secret-Key). Each token or pub
   --clock real|manual     real (default): objects move on after short delays; manual: nothing happens until a
                           tenant's clock is advanced (POST /_sandbox/clock/advance)
   --seed <seed>           seed of the ids, for reproducible runs (default "sandbox")
-  --state <file>          load the state from <file> at start and save it there after every change; a file that
-                          is not a sandbox state file stops start-up and is left as it is
+  --store memory|postgres memory (default): tenants live in this process and are forgotten when it stops; postgres:
+                          in the PostgreSQL database named by ${DATABASE_VARIABLE} (or the PG* variables), kept across
+                          restarts and shared by every sandbox on it (needs: npm install pg node-pg-migrate)
   --webhook-url <url>     send every tenant's status-change webhooks to <url> (repeat for several); tenants see
                           that they have such an endpoint, never its URL; a URL with a user name or password is
                           refused
@@ -36,11 +40,13 @@ Variant B at /merchant/v1/… (X-Public-Key and X-Secret-Key). Each token or pub
                           left running and the sandbox, and exit with its code. SIGINT, SIGTERM and SIGHUP are passed on.
 
 The whsec_ secret webhooks are signed with comes from ${SECRET_VARIABLE} only (a flag would show in ps and shell
-history); without it, a new secret is generated and printed once.
+history); without it, a new secret is generated and printed once. Likewise, the database comes from ${DATABASE_VARIABLE}
+or the standard PG* variables (PGHOST, PGPORT, PGDATABASE, PGUSER, PGPASSWORD), never from a flag.
 
 Exit codes: 0 stopped by SIGINT, SIGTERM or SIGHUP (without a command); with a command, the command's code (128 + n
-when a signal n ended it, 127 when it could not be started); 1 the sandbox could not start (port in use, unusable
-state file, bad secret) or the process that launched it is gone; 2 usage error.`;
+when a signal n ended it, 127 when it could not be started); 1 the sandbox could not start (port in use, database
+unreachable, bad secret) or the process that launched it is gone; 2 usage error (--store postgres without pg and
+node-pg-migrate installed, too).`;
 
 function fail(message: string, code = 2): never {
   console.error(`${NAME}: ${message}`);
@@ -58,6 +64,8 @@ export async function main(args: string[]): Promise<void> {
       host: { type: 'string' },
       clock: { type: 'string' },
       seed: { type: 'string' },
+      store: { type: 'string' },
+      // Note: parsed only to say what replaced it.
       state: { type: 'string' },
       'webhook-url': { type: 'string', multiple: true },
     },
@@ -66,6 +74,9 @@ export async function main(args: string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a TCP port from 0 to 65535, got "${flags.port}"`);
   const clock = flags.clock ?? 'real';
   if (clock !== 'real' && clock !== 'manual') fail(`--clock must be "real" or "manual", got "${clock}"`);
+  if (flags.state !== undefined) fail(`--state was removed: to keep the sandbox's state across restarts, run it with --store postgres and ${DATABASE_VARIABLE} set (see the sandbox guide)`);
+  const store = flags.store ?? 'memory';
+  if (store !== 'memory' && store !== 'postgres') fail(`--store must be "memory" or "postgres", got "${store}"`);
   for (const target of flags['webhook-url'] ?? []) {
     // Note: not quoted, since its user name or password is the problem.
     if (hasUserInfo(target)) fail("a --webhook-url must be without a user name or password; pass a credential through the receiver's own configuration instead");
@@ -74,17 +85,24 @@ export async function main(args: string[]): Promise<void> {
   const webhookSecret = given ?? generateWebhookSecret();
 
   let sandbox: Sandbox;
+  try {
+    sandbox = await openSandbox({ clock, seed: flags.seed, store, webhookUrls: flags['webhook-url'] ?? [], webhookSecret });
+  } catch (error) {
+    if (error instanceof MissingPackageError) fail(`--store postgres needs the pg and node-pg-migrate packages: npm install pg node-pg-migrate`);
+    const { message } = error as Error;
+    fail(store === 'postgres' ? `cannot use the PostgreSQL database named by ${databaseNamedBy()}: ${withoutPassword(message)}` : message, 1);
+  }
   let url: string;
   try {
-    sandbox = createSandbox({ clock, seed: flags.seed, stateFile: flags.state, webhookUrls: flags['webhook-url'] ?? [], webhookSecret });
     // Note: this process serves nothing else, so the lighter globals of @hono/node-server change nothing a user sees.
     ({ url } = await sandbox.listen({ port, host: flags.host ?? '127.0.0.1', overrideGlobalObjects: true }));
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
+    await sandbox.close().catch(() => {});
     // Note: the options' own messages never quote the secret; a taken port gets a sentence of its own.
     fail(code === 'EADDRINUSE' ? `port ${port} is already in use; stop whatever holds it or pass another --port` : message, 1);
   }
-  console.log(`${NAME}: listening on ${url} (clock ${clock}; Variant A at ${url}/payments, Variant B at ${url}/merchant/v1/payments)`);
+  console.log(`${NAME}: listening on ${url} (clock ${clock}; store ${store}; Variant A at ${url}/payments, Variant B at ${url}/merchant/v1/payments)`);
   // Note: origin and path only, as a query string may carry a token.
   for (const target of flags['webhook-url'] ?? []) console.log(`${NAME}: sending webhooks to ${new URL(target).origin}${new URL(target).pathname}`);
   // Note: printed once, by design, as `stripe listen` prints its secret: the receiver needs it to verify deliveries.
@@ -96,6 +114,26 @@ export async function main(args: string[]): Promise<void> {
     env: { ...process.env, [URL_VARIABLE]: url, ...(given === undefined ? { [SECRET_VARIABLE]: webhookSecret } : {}) },
     close: () => sandbox.close(),
   });
+}
+
+/** Which variable names the database: DATABASE_URL when set, else the PG* variables `pg` reads. */
+function databaseNamedBy(): string {
+  return process.env[DATABASE_VARIABLE] ? DATABASE_VARIABLE : `the PG* variables (${DATABASE_VARIABLE} is not set)`;
+}
+
+// Note: pg's messages do not quote the password, but a driver's error may quote the URL; neither reaches stderr.
+function withoutPassword(message: string): string {
+  const url = process.env[DATABASE_VARIABLE];
+  let text = url ? message.split(url).join(DATABASE_VARIABLE) : message;
+  for (const secret of [process.env.PGPASSWORD, ...passwordsOf(url)]) if (secret) text = text.split(secret).join('***');
+  return text;
+}
+
+/** The password of a URL as written and decoded. */
+function passwordsOf(url: string | undefined): string[] {
+  if (!url || !URL.canParse(url)) return [];
+  const { password } = new URL(url);
+  return password === '' ? [] : [password, decodeURIComponent(password)];
 }
 
 if (isEntry(import.meta.url)) await runCommand(main);

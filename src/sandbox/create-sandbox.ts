@@ -1,9 +1,9 @@
-// createSandbox: a tenant store (memory by default) with the variants' HTTP layer, the webhook outbox, the clock runner
-// and the state file around it, served in-process (`fetch`) or over HTTP (`listen`).
+// createSandbox and openSandbox: a tenant store (memory by default, or postgres) with the variants' HTTP layer, the
+// webhook outbox and the clock runner around it, served in-process (`fetch`) or over HTTP (`listen`).
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import { applyServerTimeouts, type ServerTimeouts } from '../shared/server-timeouts.js';
-import { addEndpoint, clockNow, createTenant, DEFAULT_START, EVENT_LOG_LIMIT, forgetUnanswered, requeueTaken, type TenantState } from './core/index.js';
+import { addEndpoint, clockNow, createTenant, DEFAULT_START, EVENT_LOG_LIMIT, type TenantState } from './core/index.js';
 import { createClockRunner } from './clock-runner.js';
 import { createFaultBook } from './control/fault-book.js';
 import { createFaultInterceptor } from './control/fault-intercept.js';
@@ -12,11 +12,9 @@ import { createDeliveryRunner, LEASE_MARGIN_MS } from './delivery/runner.js';
 import { prepareAttempt, sendAttempt } from './delivery/send-attempt.js';
 import { abortable } from './http/abortable.js';
 import { createApp } from './http/app.js';
-import { resolveOptions, type SandboxOptions } from './options.js';
-import { createSaver } from './persistence/saver.js';
-import { encodeState, loadState, writeAtomically, type SandboxState } from './persistence/state-file.js';
+import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.js';
 import type { SandboxRuntime } from './runtime.js';
-import { createMemoryStore, isMemoryStore, type MemoryStore } from './stores/memory.js';
+import { createMemoryStore } from './stores/memory.js';
 import type { TenantStore, TenantStoreSettings } from './stores/types.js';
 import { tenantIdOf } from './tenants.js';
 import { variantA } from './variants/variant-a.js';
@@ -47,7 +45,7 @@ export interface Sandbox {
   fetch(request: Request): Promise<Response>;
   /** Serves the sandbox over HTTP (default 127.0.0.1:4020; port 0 picks a free one). */
   listen(options?: ListenOptions): Promise<{ url: string }>;
-  /** Stops the server and the ticker, and waits for deliveries in flight and the last save. */
+  /** Stops the server and the ticker, waits for deliveries in flight, and closes the store (a postgres store's pool). */
   close(): Promise<void>;
   /** Moves a tenant's clock forward by `seconds` (0 to 365 days, else ClockAdvanceError), running and delivering what falls due; resolves when all is sent. */
   advance(tenant: SandboxTenant, seconds: number): Promise<void>;
@@ -59,40 +57,67 @@ export interface Sandbox {
   tenantId(tenant: SandboxTenant): string;
   /** The secret deliveries are signed with, unless an endpoint has its own. */
   readonly webhookSecret: string;
-  /** The store the tenants are kept in (the `store` option's, or a memory store). */
+  /** The store the tenants are kept in (a memory store, a postgres store, or the `store` factory's). */
   readonly store: TenantStore;
   /** The parts the control API is built on. */
   readonly runtime: SandboxRuntime;
 }
 
-/** Creates a sandbox; with `stateFile`, loads it first and throws StateFileError if it cannot be used. */
+/**
+ * Creates a sandbox on the memory store (the default) or on the store a `store` factory makes, at once. A
+ * `store: 'postgres'` sandbox connects and migrates first, so it is opened with `await openSandbox(...)` instead, and
+ * this throws a TypeError saying so.
+ */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const settings = resolveOptions(options);
-  const { now: wallNow, onError } = settings;
+  const { store } = settings;
+  if (store === 'postgres') throw new TypeError("store: 'postgres' connects and migrates before it serves: create it with `await openSandbox({ store: 'postgres' })`.");
+  const storeSettings = tenantStoreSettings(settings);
+  return assemble(settings, store === 'memory' ? createMemoryStore(storeSettings) : store(storeSettings));
+}
+
+/**
+ * Opens a sandbox on any store, resolving once the store is ready: with `store: 'postgres'`, once it has connected to
+ * `databaseUrl` (default DATABASE_URL, else the PG* variables) and migrated the database. Rejects with the store's
+ * error (a missing `pg` or `node-pg-migrate` names the npm install that adds them).
+ */
+export async function openSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const settings = resolveOptions(options);
+  const { store: choice } = settings;
+  const storeSettings = tenantStoreSettings(settings);
+  let store: TenantStore;
+  if (choice === 'postgres') {
+    // Note: loaded only here, so that the memory path never imports the postgres store.
+    const { createPostgresStore } = await import('./stores/postgres/index.js');
+    store = await createPostgresStore({ ...storeSettings, connectionString: settings.databaseUrl });
+  } else {
+    store = choice === 'memory' ? createMemoryStore(storeSettings) : choice(storeSettings);
+  }
+  try {
+    return assemble(settings, store);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** How the sandbox's stores make a tenant: its clock, seed and settings, and the operator's endpoints. */
+function tenantStoreSettings(settings: ResolvedOptions): TenantStoreSettings {
+  const { now: wallNow } = settings;
   const start = settings.start === undefined ? DEFAULT_START : Number(settings.start);
   const tenantSettings = { clock: settings.clock, seed: settings.seed, retryCompression: settings.retryCompression, eventLogLimit: EVENT_LOG_LIMIT };
-  const storeSettings: TenantStoreSettings = {
+  return {
     newTenant(id) {
       const tenant = createTenant(id, { ...tenantSettings, start: settings.clock === 'manual' ? start : wallNow() });
       for (const url of settings.webhookUrls) addEndpoint(tenant, { url }, clockNow(tenant.clock, wallNow()));
       return tenant;
     },
   };
-  const store = (settings.store ?? createMemoryStore)(storeSettings);
-  const { stateFile } = settings;
-  const memory = stateFile === undefined ? undefined : stateStore(store);
-  const loaded = stateFile === undefined ? undefined : loadState(stateFile);
-  if (memory && loaded) memory.restore(resumed(loaded, storeSettings));
-  const saver = createSaver(async () => {
-    if (memory === undefined || stateFile === undefined) return;
-    // Note: tenants are serialized as they are (v8 copies them); a snapshot would clone them once more first.
-    const tenants = new Map(memory.entries());
-    // Note: the digests are also written where a build before they moved into the tenant looks for them.
-    const keys = new Map([...tenants].flatMap(([id, t]) => (t.secretKeyDigest === undefined ? [] : [[id, Buffer.from(t.secretKeyDigest, 'base64url')] as const])));
-    await writeAtomically(stateFile, encodeState({ tenants, keys }));
-  });
-  const save = () => (stateFile === undefined ? Promise.resolve() : saver.save());
-  const changed = () => save().catch(onError);
+}
+
+/** The sandbox around a store that is ready. */
+function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
+  const { now: wallNow, onError } = settings;
   const now = (tenant: TenantState) => clockNow(tenant.clock, wallNow());
 
   const deliveries = createDeliveryRunner({
@@ -109,14 +134,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }),
     wallNow,
     leaseMs: settings.deliveryTimeoutMs + LEASE_MARGIN_MS,
-    changed,
     onError,
   });
   const clocks = createClockRunner({
     store,
     deliveries,
     wallNow,
-    changed,
     onError,
   });
   if (settings.clock === 'real') clocks.startTicker(settings.tickMs);
@@ -130,10 +153,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     maxBodyBytes: settings.maxBodyBytes,
     now,
     authenticate: async (headers) => (headers.has('authorization') ? variantA : variantB).authenticate(headers, store),
-    async settle(id, wasChanged) {
+    async settle(id) {
       // Note: what the command made due (a cancel's webhook) is sent now; the answer does not wait for receivers.
       void deliveries.flush(id);
-      if (wasChanged) await save();
     },
     advance: (id, seconds) => clocks.advance(id, seconds),
     async deliver(id) {
@@ -143,9 +165,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     async reset(id) {
       await store.reset(id);
       faults.clear(id);
-      await save();
     },
-    save,
+    // Note: every store has committed before a transaction resolves, so there is nothing left to save.
+    save: () => Promise.resolve(),
     onError,
   };
   const app = createApp(runtime, [variantA, variantB], settings.control ?? controlRoutes);
@@ -179,7 +201,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         });
       }
       await deliveries.idle();
-      await saver.idle();
       await store.close();
     },
     async advance(tenant, seconds) {
@@ -192,27 +213,4 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     store,
     runtime,
   };
-}
-
-/** The memory store a state file is kept from; another store keeps its tenants itself. */
-function stateStore(store: TenantStore): MemoryStore {
-  if (!isMemoryStore(store)) throw new TypeError('stateFile works with the memory store only; a store of its own keeps the tenants itself.');
-  return store;
-}
-
-/** A loaded state's tenants, ready to serve: what was under way when the file was saved ended with that process. */
-function resumed(loaded: SandboxState, settings: TenantStoreSettings): Map<string, TenantState> {
-  const { tenants } = loaded;
-  // Note: a file saved before the digests moved into the tenant has them beside it, for tenants that may not exist yet.
-  for (const [id, digest] of loaded.keys) {
-    const tenant = tenants.get(id) ?? settings.newTenant(id);
-    tenants.set(id, tenant);
-    tenant.secretKeyDigest ??= Buffer.from(digest).toString('base64url');
-  }
-  for (const tenant of tenants.values()) {
-    // Note: a keyed call in progress must not answer 409 for ever, and an attempt being sent is sent again.
-    forgetUnanswered(tenant);
-    requeueTaken(tenant);
-  }
-  return tenants;
 }

@@ -23,10 +23,14 @@ export interface SandboxOptions {
   webhookSecret?: string;
   /** Endpoints every tenant starts with (later layout, signed with webhookSecret). */
   webhookUrls?: readonly string[];
-  /** A file to load the state from at start and save it to after every change (with the memory store only). */
-  stateFile?: string;
-  /** Makes the store the tenants are kept in, from the settings the sandbox gives it. Default: a memory store (createMemoryStore). */
-  store?: (settings: TenantStoreSettings) => TenantStore;
+  /**
+   * Where the tenants are kept. `memory` (default): in this process, forgotten when it ends (tests, CI). `postgres`: in
+   * PostgreSQL, durable and shared by every sandbox on the same database; it needs `pg` and `node-pg-migrate` installed
+   * and is opened with `await openSandbox(...)`, since it connects and migrates first. Or a factory of a store of your own.
+   */
+  store?: SandboxStoreChoice;
+  /** The database of `store: 'postgres'`; default DATABASE_URL, else the PG* variables (read by `pg`). */
+  databaseUrl?: string;
   /** The fetch deliveries go through (default globalThis.fetch); a fetch handler delivers in-process. */
   fetch?: (request: Request) => Promise<Response>;
   /**
@@ -57,9 +61,12 @@ export interface SandboxOptions {
   onError?: (error: unknown) => void;
 }
 
+/** The `store` option: a store by name, or a factory of one. */
+export type SandboxStoreChoice = 'memory' | 'postgres' | ((settings: TenantStoreSettings) => TenantStore);
+
 /** The options with every default filled in. */
-export type ResolvedOptions = Required<Omit<SandboxOptions, 'stateFile' | 'control' | 'intercept' | 'start' | 'validate' | 'store'>> &
-  Pick<SandboxOptions, 'stateFile' | 'control' | 'intercept' | 'start' | 'store'> & { validate: SandboxValidators };
+export type ResolvedOptions = Required<Omit<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'validate'>> &
+  Pick<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start'> & { validate: SandboxValidators };
 
 export { generateWebhookSecret };
 
@@ -84,12 +91,18 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     faultHoldMs: options.faultHoldMs ?? DEFAULT_FAULT_HOLD_MS,
     retryCompression: options.retryCompression ?? 60,
     onError: options.onError ?? reportError,
-    stateFile: options.stateFile,
+    databaseUrl: options.databaseUrl,
     control: options.control,
     intercept: options.intercept,
     start: options.start,
-    store: options.store,
+    store: options.store ?? 'memory',
   };
+  if (!(resolved.store === 'memory' || resolved.store === 'postgres' || typeof resolved.store === 'function')) {
+    throw new TypeError(`store must be "memory", "postgres" or a function that makes a TenantStore, got ${String(resolved.store)}.`);
+  }
+  // Note: the message never quotes the URL, which may hold a password.
+  if (resolved.databaseUrl !== undefined && resolved.store !== 'postgres') throw new TypeError('databaseUrl is the database of store: "postgres"; it means nothing with another store.');
+  if ('stateFile' in options) throw new TypeError('stateFile was removed: a sandbox that keeps its state across restarts uses store: "postgres" (see the sandbox guide).');
   if (resolved.clock !== 'manual' && resolved.clock !== 'real') throw new TypeError(`clock must be "manual" or "real", got ${String(resolved.clock)}.`);
   try {
     secretKeyList(resolved.webhookSecret);

@@ -1,5 +1,5 @@
 // What the HTTP layer and the control API work with: the store, the credentials, the validators and the modules
-// around the core (clock runner, deliveries, state file), behind one object.
+// around the core (clock runner, deliveries), behind one object.
 import type { Advanced } from './clock-runner.js';
 import type { FaultBook } from './control/fault-book.js';
 import type { TenantState } from './core/index.js';
@@ -19,7 +19,7 @@ export interface SandboxRuntime {
   now(tenant: TenantState): number;
   /** The tenant named by either variant's credentials (bearer token, or key pair); the control API's way in. */
   authenticate(headers: Headers): Promise<Authentication>;
-  /** After a command's transaction: sends what fell due (without waiting for receivers) and, when `changed`, saves the state file. */
+  /** After a command's transaction: sends what fell due, without waiting for receivers (`changed` is kept for callers; the store has committed already). */
   settle(tenant: string, changed: boolean): Promise<void>;
   /** Moves a tenant's clock forward, running and delivering what falls due, in order. */
   advance(tenant: string, seconds: number): Promise<Advanced>;
@@ -29,8 +29,8 @@ export interface SandboxRuntime {
   faults: FaultBook;
   /** Forgets a tenant: its state (its remembered secret key with it) and its faults. */
   reset(tenant: string): Promise<void>;
-  /** Told about failures of the sandbox itself (a request that threw, a save that failed). */
+  /** Told about failures of the sandbox itself (a request that threw, a delivery runner that failed). */
   onError(error: unknown): void;
-  /** Saves the state file (a no-op without one). */
+  /** Resolves at once: every store commits inside its transaction, so there is nothing left to save (kept for custom control routes). */
   save(): Promise<void>;
 }

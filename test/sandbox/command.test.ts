@@ -1,10 +1,9 @@
 // The merchant-payments-sandbox command, run from its source with tsx, on free ports of 127.0.0.1; every process it
 // starts is stopped by pid.
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
 import { collectOutput, spawnTiedNode, stopChild } from '../../src/mock/children.js';
 import { freePort, freePorts, waitForPort } from '../../src/mock/ports.js';
@@ -16,13 +15,11 @@ const listenerCommand = path.join(root, 'test/mock/listener-command.mjs');
 const started: ChildProcess[] = [];
 /** Processes below the sandbox: SIGKILLed by pid if a test leaves any behind. */
 const below = new Set<number>();
-const dir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-command-'));
 afterEach(async () => {
   await Promise.all(started.splice(0).map((child) => stopChild(child)));
   killAll(below);
   below.clear();
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the command to completion; resolves to its exit code and output. */
 const run = (args: string[], env: NodeJS.ProcessEnv = process.env) => runSource(command, args, env, started);
@@ -96,15 +93,6 @@ console.log(JSON.stringify(lines));`;
     const code = await Promise.race([exited, new Promise<'timeout'>((resolve) => setTimeout(resolve, seconds * 1000, 'timeout'))]);
     if (code === 'timeout') throw new Error(`timed out after ${seconds} s waiting for the sandbox to exit; its output:\n${output()}`);
     expect(code).toBe(128 + 9);
-  });
-
-  it('exits 1 with a clear message on a state file it cannot read, and leaves the file as it was', async () => {
-    const file = path.join(dir, 'foreign.json');
-    writeFileSync(file, '{"not":"a state file"}');
-    const { code, stderr } = await run(['--port', String(await freePort()), '--state', file]);
-    expect(code).toBe(1);
-    expect(stderr).toContain(`${file} is not a sandbox state file`);
-    expect(readFileSync(file, 'utf8')).toBe('{"not":"a state file"}');
   });
 
   it('exits 2 on a usage error and 0 on --help', async () => {

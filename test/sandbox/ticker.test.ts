@@ -23,7 +23,6 @@ describe('the real-clock ticker', () => {
       store,
       deliveries: { flush: async (tenant) => (visited.push(tenant), 0), idle: async () => {} },
       wallNow: () => wall,
-      changed: async () => {},
       onError: (error) => {
         throw error;
       },

@@ -12,7 +12,7 @@ export const MAX_PARALLEL_ATTEMPTS = 16;
 /** How long past the delivery time-out a taken attempt may stay unrecorded before it is taken again. */
 export const LEASE_MARGIN_MS = 60_000;
 
-/** What the runner needs: the store, how to read and send one attempt, the wall clock, and whom to tell when the log changed. */
+/** What the runner needs: the store, how to read and send one attempt, and the wall clock. */
 export interface DeliveryRunnerSettings {
   store: TenantStore;
   /** What an attempt sends, read inside the transaction that takes it; or its outcome, when there is nothing to send. */
@@ -21,8 +21,6 @@ export interface DeliveryRunnerSettings {
   wallNow: () => number;
   /** How long a taken attempt is leased (the delivery time-out plus LEASE_MARGIN_MS). */
   leaseMs: number;
-  /** Called after outcomes were recorded (the state file saves). */
-  changed(): Promise<void>;
   /** Told about a failure of the runner itself (never about a failed delivery, which is logged in the outbox). */
   onError(error: unknown): void;
 }
@@ -70,9 +68,7 @@ export function createDeliveryRunner(settings: DeliveryRunnerSettings): Delivery
   const flush = async (id: string) => {
     const first = await take(id, MAX_PARALLEL_ATTEMPTS);
     if (first.length === 0) return 0;
-    const sent = (await Promise.all(first.map((taken) => worker(id, taken)))).reduce((a, b) => a + b, 0);
-    await settings.changed();
-    return sent;
+    return (await Promise.all(first.map((taken) => worker(id, taken)))).reduce((a, b) => a + b, 0);
   };
   return {
     flush(id) {
