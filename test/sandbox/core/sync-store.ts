@@ -1,6 +1,6 @@
 // The core tests' synchronous store: tenants made on first use, commands run at once, whole-store snapshots
-// (structuredClone). The sandbox itself runs on a TenantStore (src/sandbox/stores/); this keeps the core's tests free
-// of promises, so that a model-based run stays one synchronous sequence.
+// (structuredClone). The sandbox itself runs on a TenantStore (src/sandbox/stores/); this keeps the core's unit tests
+// free of promises. The model-based test (model.ts) goes through a TenantStore, so that it runs on every store.
 import { advance, runDue, type DeliverNow } from '../../../src/sandbox/core/advance.js';
 import { clockNow, DEFAULT_START, type ClockMode } from '../../../src/sandbox/core/clock.js';
 import { execute, type Command, type CommandResult, type ResultOf } from '../../../src/sandbox/core/commands.js';
