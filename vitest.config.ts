@@ -48,6 +48,19 @@ const prism = [
 /** Files that need the PostgreSQL cluster the `postgres` project's global setup starts (initdb, pg_ctl). */
 const postgres = ['test/postgres/**/*.test.ts'];
 
+/**
+ * Sandbox behaviour files that run on both stores: on memory in the fast lane, and again in the `postgres` project,
+ * where test/postgres/global-setup.ts provides `sandboxStore: 'postgres'` to test/sandbox/fixtures.ts.
+ */
+const bothStores = [
+  'test/sandbox/store-lane.test.ts',
+  'test/sandbox/merchant-flow.test.ts',
+  'test/sandbox/lifecycles-http.test.ts',
+  'test/sandbox/idempotency.test.ts',
+  'test/sandbox/control-clock.test.ts',
+  'test/sandbox/deliveries.test.ts',
+];
+
 export default defineConfig({
   // The alias lets examples/ import the package by its name, as a user would (tsconfig.json maps it too).
   resolve: {
@@ -86,7 +99,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'postgres', include: postgres, globalSetup: ['test/postgres/global-setup.ts'] },
+        test: { name: 'postgres', include: [...postgres, ...bothStores], globalSetup: ['test/postgres/global-setup.ts'] },
       },
     ],
   },

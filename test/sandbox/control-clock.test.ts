@@ -2,24 +2,24 @@
 // variant's credentials, the document's bounds (400, 422), and the optional Idempotency-Key (replay, 409, 422 reused).
 import { describe, expect, it } from 'vitest';
 import { ClockAdvanceError, createSandboxControlClient } from '../../src/sandbox/index.js';
-import { controlA, controlB, controlSandbox } from './control-fixtures.js';
+import { controlA, controlB, openControlSandbox } from './control-fixtures.js';
 import { call, clientA, clientB, HOOK_URL, ORIGIN, paymentBody, receiver } from './fixtures.js';
 
 const A = { authorization: 'Bearer token-a' };
 
 describe('retrieveClock', () => {
   it('answers the tenant’s time and mode, for either variant’s credentials', async () => {
-    const sandbox = controlSandbox();
+    const sandbox = await openControlSandbox();
     const a = await controlA(sandbox).GET('/_sandbox/clock');
     const b = await controlB(sandbox).GET('/_sandbox/clock');
     expect([a.response.status, a.data?.data]).toEqual([200, { now: '2026-01-01T00:00:00Z', mode: 'manual' }]);
     expect(b.data?.data).toEqual({ now: '2026-01-01T00:00:00Z', mode: 'manual' });
-    const real = await controlA(controlSandbox({ clock: 'real' })).GET('/_sandbox/clock');
+    const real = await controlA(await openControlSandbox({ clock: 'real' })).GET('/_sandbox/clock');
     expect(real.data?.data.mode).toBe('real');
   });
 
   it('answers 401 without credentials, and to a Variant B secret key other than the first one seen', async () => {
-    const sandbox = controlSandbox();
+    const sandbox = await openControlSandbox();
     const none = await call(sandbox, 'GET', '/_sandbox/clock', {});
     const body = await none.json();
     expect([none.status, body.code, body.detail]).toEqual([401, 'unauthorized', expect.stringContaining('either variant')]);
@@ -32,7 +32,7 @@ describe('retrieveClock', () => {
 describe('advanceClock', () => {
   it('runs what falls due and makes its deliveries before it answers, counting both', async () => {
     const hooks = receiver();
-    const sandbox = controlSandbox({ webhookUrls: [HOOK_URL], fetch: hooks.fetch });
+    const sandbox = await openControlSandbox({ webhookUrls: [HOOK_URL], fetch: hooks.fetch });
     const payment = (await clientA(sandbox).POST('/payments', { body: paymentBody() })).data!.data;
     const { data, response } = await controlA(sandbox).POST('/_sandbox/clock/advance', { body: { seconds: 60 } });
     expect(response.status).toBe(200);
@@ -44,7 +44,7 @@ describe('advanceClock', () => {
   });
 
   it('moves only the calling tenant’s clock', async () => {
-    const sandbox = controlSandbox();
+    const sandbox = await openControlSandbox();
     await controlA(sandbox).POST('/_sandbox/clock/advance', { body: { seconds: 3600 } });
     expect((await controlA(sandbox).GET('/_sandbox/clock')).data?.data.now).toBe('2026-01-01T01:00:00Z');
     expect((await controlA(sandbox, 'token-other').GET('/_sandbox/clock')).data?.data.now).toBe('2026-01-01T00:00:00Z');
@@ -59,7 +59,7 @@ describe('advanceClock', () => {
     [{ seconds: 1, minutes: 1 }, ['/minutes']],
     [[60], ['']],
   ])('refuses %j with 422 validation_failed naming %j', async (body, pointers) => {
-    const response = await call(controlSandbox(), 'POST', '/_sandbox/clock/advance', A, body);
+    const response = await call(await openControlSandbox(), 'POST', '/_sandbox/clock/advance', A, body);
     const problem = await response.json();
     expect([response.status, problem.code, problem.errors.map((e: { pointer: string }) => e.pointer)]).toEqual([422, 'validation_failed', pointers]);
   });
@@ -67,14 +67,14 @@ describe('advanceClock', () => {
   it('bounds a problem that quotes the request: 100 field errors at most, each detail bounded', async () => {
     // Note: 151 violations: 150 unknown properties and the missing seconds.
     const body = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`${'k'.repeat(1200)}${i}`, i]));
-    const response = await call(controlSandbox(), 'POST', '/_sandbox/clock/advance', A, body);
+    const response = await call(await openControlSandbox(), 'POST', '/_sandbox/clock/advance', A, body);
     const problem = await response.json();
     expect([response.status, problem.errors.length, problem.errors.at(-1).detail]).toEqual([422, 100, 'And 52 more violations, not listed.']);
     expect(Math.max(...problem.errors.map((e: { detail: string }) => e.detail.length))).toBeLessThanOrEqual(1024);
   });
 
   it('takes 365 days at most, and refuses a body that is not JSON, or not sent as JSON, with 400', async () => {
-    const sandbox = controlSandbox();
+    const sandbox = await openControlSandbox();
     expect((await call(sandbox, 'POST', '/_sandbox/clock/advance', A, { seconds: 31_536_000 })).status).toBe(200);
     const malformed = await call(sandbox, 'POST', '/_sandbox/clock/advance', A, '{"seconds":');
     expect([malformed.status, (await malformed.json()).code]).toEqual([400, 'bad_request']);
@@ -88,7 +88,7 @@ describe('advanceClock', () => {
 
 describe('sandbox.advance', () => {
   it.each([9e12, 31_536_001, -1, Number.NaN, Infinity])('refuses %d as the control API does, with ClockAdvanceError, and the clock still works', async (seconds) => {
-    const sandbox = controlSandbox();
+    const sandbox = await openControlSandbox();
     const tenant = { accessToken: 'token-a' };
     const refused = await sandbox.advance(tenant, seconds).then(() => undefined, (error: unknown) => error);
     expect(refused).toBeInstanceOf(ClockAdvanceError);
@@ -102,7 +102,7 @@ describe('sandbox.advance', () => {
 
 describe('the optional Idempotency-Key', () => {
   it('replays the first answer to the same key and body, and moves the clock once', async () => {
-    const sandbox = controlSandbox();
+    const sandbox = await openControlSandbox();
     const headers = { ...A, 'idempotency-key': 'adv-1' };
     const first = await call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 60 });
     const again = await call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 60 });
@@ -112,7 +112,7 @@ describe('the optional Idempotency-Key', () => {
   });
 
   it('keeps the key of an advance longer than its own retention', async () => {
-    const sandbox = controlSandbox();
+    const sandbox = await openControlSandbox();
     const headers = { ...A, 'idempotency-key': 'adv-long' };
     await call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 3 * 86_400 });
     const again = await call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 3 * 86_400 });
@@ -121,7 +121,7 @@ describe('the optional Idempotency-Key', () => {
   });
 
   it('keeps the key of an advance still running past its own retention: a retry is 409, and after the answer replays', async () => {
-    const late = heldPastADay();
+    const late = await heldPastADay();
     const sandbox = late.sandbox;
     await clientA(sandbox).POST('/payments', { body: paymentBody() });
     const headers = { ...A, 'idempotency-key': 'adv-running' };
@@ -139,7 +139,7 @@ describe('the optional Idempotency-Key', () => {
   });
 
   it('lets the control client retry a timed-out advance with its key: the clock moves once', async () => {
-    const late = heldPastADay();
+    const late = await heldPastADay();
     await clientA(late.sandbox).POST('/payments', { body: paymentBody() });
     const handled: Promise<Response>[] = [];
     const seen: (number | string)[] = [];
@@ -170,7 +170,7 @@ describe('the optional Idempotency-Key', () => {
   });
 
   it('answers 422 idempotency_key_reused to another body, and runs without a key every time', async () => {
-    const sandbox = controlSandbox();
+    const sandbox = await openControlSandbox();
     const headers = { ...A, 'idempotency-key': 'adv-2' };
     await call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 60 });
     const other = await call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 61 });
@@ -187,7 +187,7 @@ describe('the optional Idempotency-Key', () => {
       await held;
       return new Response(null, { status: 204 });
     };
-    const sandbox = controlSandbox({ webhookUrls: [HOOK_URL], fetch });
+    const sandbox = await openControlSandbox({ webhookUrls: [HOOK_URL], fetch });
     await clientA(sandbox).POST('/payments', { body: paymentBody() });
     const headers = { ...A, 'idempotency-key': 'adv-3' };
     const first = call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 60 });
@@ -199,7 +199,7 @@ describe('the optional Idempotency-Key', () => {
   });
 
   it('is read only where the document declares it, and a body only where one is taken', async () => {
-    const sandbox = controlSandbox();
+    const sandbox = await openControlSandbox();
     expect((await call(sandbox, 'GET', '/_sandbox/clock', { ...A, 'idempotency-key': 'not a key' })).status).toBe(200);
     const reset = await call(sandbox, 'POST', '/_sandbox/reset', A, { everything: true });
     const problem = await reset.json();
@@ -207,7 +207,7 @@ describe('the optional Idempotency-Key', () => {
   });
 
   it('refuses a malformed key with 422 at /Idempotency-Key, and scopes keys to the tenant', async () => {
-    const sandbox = controlSandbox();
+    const sandbox = await openControlSandbox();
     const bad = await call(sandbox, 'POST', '/_sandbox/clock/advance', { ...A, 'idempotency-key': 'no spaces' }, { seconds: 1 });
     expect([bad.status, (await bad.json()).errors[0].pointer]).toEqual([422, '/Idempotency-Key']);
     const key = { 'idempotency-key': 'shared' };
@@ -221,7 +221,7 @@ describe('the optional Idempotency-Key', () => {
  * A sandbox whose receiver fails every delivery (retried on the contract's own schedule) until token-a's clock has run
  * more than a day, then holds the next one until released: an advance of days is still running past its key's retention.
  */
-function heldPastADay() {
+async function heldPastADay() {
   let release!: () => void;
   let reached!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -232,13 +232,13 @@ function heldPastADay() {
     await held;
     return new Response(null, { status: 204 });
   };
-  const sandbox = controlSandbox({ webhookUrls: [HOOK_URL], fetch, retryCompression: 1 });
+  const sandbox = await openControlSandbox({ webhookUrls: [HOOK_URL], fetch, retryCompression: 1 });
   return { sandbox, holding, release };
 }
 
 describe('resetTenant', () => {
   it('clears the tenant alone: objects, events, endpoints, faults and clock; ids start again from the seed', async () => {
-    const sandbox = controlSandbox({ webhookUrls: [HOOK_URL], fetch: receiver().fetch });
+    const sandbox = await openControlSandbox({ webhookUrls: [HOOK_URL], fetch: receiver().fetch });
     const control = controlA(sandbox);
     const first = (await clientA(sandbox).POST('/payments', { body: paymentBody() })).data!.data;
     const other = (await clientB(sandbox).POST('/merchant/v1/payments', { body: paymentBody() })).data!.data;
@@ -264,7 +264,7 @@ describe('resetTenant', () => {
   });
 
   it('keeps a real clock real, and lets a Variant B tenant pair a new secret key', async () => {
-    const sandbox = controlSandbox({ clock: 'real' });
+    const sandbox = await openControlSandbox({ clock: 'real' });
     await controlB(sandbox, 'pk_r', 'sk_1').POST('/_sandbox/reset');
     expect((await controlB(sandbox, 'pk_r', 'sk_2').GET('/_sandbox/clock')).data?.data.mode).toBe('real');
     expect((await controlB(sandbox, 'pk_r', 'sk_1').GET('/_sandbox/clock')).response.status).toBe(401);

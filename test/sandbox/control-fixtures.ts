@@ -2,10 +2,10 @@
 // (generated/openapi/sandbox.yaml), independently of the sandbox's own checks, and each test fails on any violation.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { afterEach, expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { createSandboxControlClient, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
-import { newSandbox, ORIGIN } from './fixtures.js';
+import { newSandbox, openTestSandbox, ORIGIN } from './fixtures.js';
 
 /** The control document, bundled. */
 export const controlSpec = await BundledSpec.open('Sandbox control', 'sandbox');
@@ -40,15 +40,22 @@ export async function controlViolations(request: Request, response: Response): P
   return validate(JSON.parse(text)) ? [] : (validate.errors ?? []).map((e) => `${op.operationId} ${response.status} ${e.instancePath} ${e.message}`);
 }
 
-const found: string[] = [];
-afterEach(() => {
-  const seen = found.splice(0);
-  expect(seen, 'answers under /_sandbox that break the control document').toEqual([]);
-});
-
 /** A sandbox (fixtures.ts: seed `test`, both contract checks) whose every /_sandbox answer is held to the control document. */
 export function controlSandbox(options: SandboxOptions = {}): Sandbox {
-  const sandbox = newSandbox(options);
+  return checked(newSandbox(options));
+}
+
+/** controlSandbox's sandbox on the run's store (fixtures.ts, openTestSandbox). */
+export async function openControlSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  return checked(await openTestSandbox(options));
+}
+
+/** The sandbox with every /_sandbox answer checked, failing the test that made it on any violation. */
+function checked(sandbox: Sandbox): Sandbox {
+  const found: string[] = [];
+  // Note: per test rather than a module-level afterEach, which a worker that keeps its modules (isolate: false)
+  // registers for the first file it runs only.
+  onTestFinished(() => void expect(found, 'answers under /_sandbox that break the control document').toEqual([]));
   const handle = sandbox.fetch;
   const fetch = async (request: Request) => {
     const copy = request.clone();

@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { addEndpoint } from '../../src/sandbox/core/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { clientA, HOOK_URL, newSandbox, paymentBody, receiver } from './fixtures.js';
+import { clientA, HOOK_URL, openTestSandbox, paymentBody, receiver, STORE } from './fixtures.js';
 
 const TENANT = { accessToken: 'token-a' };
 const deliveriesOf = (sandbox: Sandbox) => sandbox.store.transaction(sandbox.tenantId(TENANT), (tenant) => [...tenant.deliveries.values()]);
@@ -27,7 +27,7 @@ describe('webhook deliveries', () => {
       wall += 1000;
       return hooks.fetch(request);
     };
-    const sandbox = newSandbox({ webhookUrls: [HOOK_URL], fetch, now: () => wall });
+    const sandbox = await openTestSandbox({ webhookUrls: [HOOK_URL], fetch, now: () => wall });
     await cancelOne(sandbox);
     expect(hooks.requests).toHaveLength(1);
     await sandbox.advance(TENANT, 60);
@@ -52,7 +52,7 @@ describe('webhook deliveries', () => {
       if (hooks.requests.length === 0) await held;
       return hooks.fetch(request);
     };
-    const sandbox = newSandbox({ webhookUrls: [HOOK_URL], fetch });
+    const sandbox = await openTestSandbox({ webhookUrls: [HOOK_URL], fetch });
     const client = clientA(sandbox);
     const payment = (await client.POST('/payments', { body: paymentBody() })).data!.data;
     await client.POST('/payments/{id}/cancel', { params: { path: { id: payment.id } } });
@@ -71,7 +71,7 @@ describe('webhook deliveries', () => {
 
   it('sends the earlier layout to an endpoint that asks for it: no X-Timestamp, data shaped like the create request', async () => {
     const hooks = receiver({ allowEarlierLayout: true });
-    const sandbox = newSandbox({ fetch: hooks.fetch });
+    const sandbox = await openTestSandbox({ fetch: hooks.fetch });
     await addHook(sandbox, { url: HOOK_URL, layout: 'earlier' });
     const body = paymentBody({ metadata: { order_id: 'o-1' } });
     await clientA(sandbox).POST('/payments', { body: body as never });
@@ -82,7 +82,7 @@ describe('webhook deliveries', () => {
 
   it('does not send payout or appeal events in the earlier layout, and logs why', async () => {
     const hooks = receiver({ allowEarlierLayout: true });
-    const sandbox = newSandbox({ fetch: hooks.fetch });
+    const sandbox = await openTestSandbox({ fetch: hooks.fetch });
     const client = clientA(sandbox);
     const payment = (await client.POST('/payments', { body: paymentBody({ amount: '9.05' }) })).data!.data;
     await addHook(sandbox, { url: HOOK_URL, layout: 'earlier' });
@@ -96,7 +96,7 @@ describe('webhook deliveries', () => {
   it("signs with the endpoint's own secret when it has one", async () => {
     const secret = `whsec_${Buffer.from('another-endpoint-secret-24-bytes').toString('base64')}`;
     const got: { headers: Headers; body: string }[] = [];
-    const sandbox = newSandbox({ fetch: async (r) => (got.push({ headers: r.headers, body: await r.text() }), new Response(null, { status: 204 })) });
+    const sandbox = await openTestSandbox({ fetch: async (r) => (got.push({ headers: r.headers, body: await r.text() }), new Response(null, { status: 204 })) });
     await addHook(sandbox, { url: HOOK_URL, secret });
     await cancelOne(sandbox);
     const [delivery] = got;
@@ -115,7 +115,7 @@ describe('webhook deliveries', () => {
       if (request.url.endsWith('/moved')) return Promise.resolve(new Response(null, { status: 302, headers: { location: 'http://elsewhere.test/' } }));
       return new Promise<Response>(() => {});
     };
-    const sandbox = newSandbox({ webhookUrls: ['http://merchant.test/moved', 'http://merchant.test/silent'], fetch, deliveryTimeoutMs: 50 });
+    const sandbox = await openTestSandbox({ webhookUrls: ['http://merchant.test/moved', 'http://merchant.test/silent'], fetch, deliveryTimeoutMs: 50 });
     await cancelOne(sandbox);
     const outcomes = (await deliveriesOf(sandbox)).map((d) => d.attempts[0]!.outcome!.error);
     expect(outcomes).toEqual(['redirect: the endpoint answered with a redirect, which deliveries do not follow.', 'timeout: no complete answer within 50 ms.']);
@@ -125,15 +125,19 @@ describe('webhook deliveries', () => {
   it('moves a real clock by itself: a payment is processed and its webhooks sent without an advance', async () => {
     let wall = Date.now();
     const hooks = receiver();
-    const sandbox = newSandbox({ clock: 'real', tickMs: 5, now: () => wall, webhookUrls: [HOOK_URL], fetch: (r) => hooks.fetch(r) });
+    const sandbox = await openTestSandbox({ clock: 'real', tickMs: 5, now: () => wall, webhookUrls: [HOOK_URL], fetch: (r) => hooks.fetch(r) });
     await clientA(sandbox).POST('/payments', { body: paymentBody() });
     wall += 60_000;
     for (let i = 0; i < 200 && hooks.events.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(hooks.later.map((e) => e.data.status)).toEqual(['pending', 'succeeded']);
   });
 
-  it('keeps the event log, deliveries and timers within the limit while the endpoint answers 500 to everything', async () => {
-    const sandbox = newSandbox({ webhookUrls: [HOOK_URL], fetch: async () => new Response('down', { status: 500 }) });
+  // Note: not on postgres: the test lowers eventLogLimit on the state a transaction handed out and reads that object
+  // live between requests, which only the memory store promises (its tenants are the objects themselves); a postgres
+  // store's cached copy is an implementation detail. The database-side bound is test/postgres/sandbox-store.test.ts's
+  // "keeps the event log and its deliveries within their bound in the database".
+  it.skipIf(STORE === 'postgres')('keeps the event log, deliveries and timers within the limit while the endpoint answers 500 to everything', async () => {
+    const sandbox = await openTestSandbox({ webhookUrls: [HOOK_URL], fetch: async () => new Response('down', { status: 500 }) });
     // Note: the memory store hands out the tenant's own state, so the test reads it as the sandbox changes it.
     const state = await sandbox.store.transaction(sandbox.tenantId(TENANT), (tenant) => tenant);
     state.eventLogLimit = 50;

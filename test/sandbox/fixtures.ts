@@ -1,11 +1,13 @@
 // Shared set-up for the sandbox's HTTP tests: sandboxes whose every response and webhook body is checked against the
 // bundled specs by Ajv (independently of the sandbox's own code), typed clients on sandbox.fetch, and a receiver.
+// The files that matter most for a store open theirs with openTestSandbox, on the store of the project that runs them:
+// memory in the fast lane, postgres when the `postgres` project runs the same files (vitest.config.ts).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { afterEach } from 'vitest';
+import { inject, onTestFinished } from 'vitest';
 import { createVariantAClient, createVariantBClient } from '../../src/index.js';
 import { createFetchWebhookHandler, type VerifiedWebhookEvent, type WebhookEvent } from '../../src/webhooks/index.js';
-import { contractValidators, createSandbox, type Sandbox, type SandboxOptions, type SandboxValidators } from '../../src/sandbox/index.js';
+import { contractValidators, createSandbox, openSandbox, type Sandbox, type SandboxOptions, type SandboxValidators } from '../../src/sandbox/index.js';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 
 /** The origin in-process requests use; nothing listens there. */
@@ -78,15 +80,43 @@ export const bothChecks: SandboxValidators = {
   },
 };
 
-const open: Sandbox[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
+const defaults = (options: SandboxOptions): SandboxOptions => ({ seed: 'test', webhookSecret: SECRET, validate: bothChecks, ...options });
 
-/** A sandbox with a fixed seed and secret and both contract checks, closed after the test. */
+/** A sandbox on the memory store with a fixed seed and secret and both contract checks, closed after the test. */
 export function newSandbox(options: SandboxOptions = {}): Sandbox {
-  const sandbox = createSandbox({ seed: 'test', webhookSecret: SECRET, validate: bothChecks, ...options });
-  open.push(sandbox);
+  const sandbox = createSandbox(defaults(options));
+  // Note: onTestFinished rather than a module-level afterEach, which a worker that keeps its modules (isolate: false)
+  // registers for the first file it runs only.
+  onTestFinished(() => sandbox.close());
+  return sandbox;
+}
+
+/** The store this run's sandboxes of openTestSandbox use: `postgres` where the postgres project's global setup says so. */
+export const STORE: 'memory' | 'postgres' = inject('sandboxStore') ?? 'memory';
+
+const databases = new WeakMap<Sandbox, string>();
+
+/** The database a postgres sandbox of openOnStore keeps its tenants in. */
+export const databaseOf = (sandbox: Sandbox) => databases.get(sandbox);
+
+/**
+ * Opens a sandbox on STORE; the caller closes it. On postgres, each sandbox gets a database of its own, so that it
+ * starts with no tenants, as a memory one does, and two sandboxes of one test never share one.
+ */
+export async function openOnStore(options: SandboxOptions = {}): Promise<Sandbox> {
+  if (STORE === 'memory') return createSandbox(options);
+  // Note: imported here, so that the fast lane never loads pg.
+  const { freshDatabase } = await import('../postgres/database.js');
+  const databaseUrl = await freshDatabase();
+  const sandbox = await openSandbox({ ...options, store: 'postgres', databaseUrl });
+  databases.set(sandbox, databaseUrl);
+  return sandbox;
+}
+
+/** newSandbox's sandbox on STORE, closed (with its store's pool) when the test ends. */
+export async function openTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const sandbox = await openOnStore(defaults(options));
+  onTestFinished(() => sandbox.close());
   return sandbox;
 }
 

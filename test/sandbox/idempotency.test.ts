@@ -1,13 +1,13 @@
 // Idempotency-Key at the door: a replay is marked Idempotent-Replayed, another body is 422, a second request while
 // the first is still being checked is 409, a missing key is 400; a rejected request leaves the key free.
 import { describe, expect, it } from 'vitest';
-import { call, newSandbox, paymentBody } from './fixtures.js';
+import { call, openTestSandbox, paymentBody } from './fixtures.js';
 
 const A = { authorization: 'Bearer token-a' };
 
 describe('Idempotency-Key over HTTP', () => {
   it('replays the first answer with Idempotent-Replayed: true, and creates nothing more', async () => {
-    const sandbox = newSandbox();
+    const sandbox = await openTestSandbox();
     const first = await call(sandbox, 'POST', '/payments', { ...A, 'idempotency-key': 'k-1' }, paymentBody());
     const again = await call(sandbox, 'POST', '/payments', { ...A, 'idempotency-key': 'k-1' }, paymentBody());
     expect([first.status, first.headers.get('idempotent-replayed')]).toEqual([200, null]);
@@ -18,7 +18,7 @@ describe('Idempotency-Key over HTTP', () => {
   });
 
   it('answers 422 idempotency_key_reused to the same key with another body', async () => {
-    const sandbox = newSandbox();
+    const sandbox = await openTestSandbox();
     await call(sandbox, 'POST', '/payments', { ...A, 'idempotency-key': 'k-2' }, paymentBody());
     const other = await call(sandbox, 'POST', '/payments', { ...A, 'idempotency-key': 'k-2' }, paymentBody({ amount: '1.00' }));
     expect([other.status, (await other.json()).code]).toEqual([422, 'idempotency_key_reused']);
@@ -29,7 +29,7 @@ describe('Idempotency-Key over HTTP', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     let checks = 0;
     // Note: a request check that takes its time, as a real service's work does: the key is held meanwhile.
-    const sandbox = newSandbox({ validate: { request: async () => void (++checks === 1 && (await gate)) } });
+    const sandbox = await openTestSandbox({ validate: { request: async () => void (++checks === 1 && (await gate)) } });
     const headers = { ...A, 'idempotency-key': 'k-3' };
     const first = call(sandbox, 'POST', '/payments', headers, paymentBody());
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -43,13 +43,13 @@ describe('Idempotency-Key over HTTP', () => {
   });
 
   it('answers 400 idempotency_key_missing to a state-changing request without a key', async () => {
-    const sandbox = newSandbox();
+    const sandbox = await openTestSandbox();
     const response = await call(sandbox, 'POST', '/merchant/v1/payments', { 'x-public-key': 'p', 'x-secret-key': 's' }, paymentBody());
     expect([response.status, (await response.json()).code]).toEqual([400, 'idempotency_key_missing']);
   });
 
   it('answers a rejected request with the check’s problem and leaves its key free for the corrected request', async () => {
-    const sandbox = newSandbox({
+    const sandbox = await openTestSandbox({
       validate: {
         request: ({ body }) =>
           (body as { amount?: string }).amount === 'bad' ? { status: 422, detail: 'See errors.', errors: [{ pointer: '/amount', detail: 'Must be a decimal string.' }] } : undefined,
@@ -63,7 +63,7 @@ describe('Idempotency-Key over HTTP', () => {
   });
 
   it('scopes a key to its tenant and operation', async () => {
-    const sandbox = newSandbox();
+    const sandbox = await openTestSandbox();
     const create = (auth: Record<string, string>) => call(sandbox, 'POST', '/payments', { ...auth, 'idempotency-key': 'shared' }, paymentBody());
     await create(A);
     const otherTenant = await create({ authorization: 'Bearer token-b' });
@@ -74,7 +74,7 @@ describe('Idempotency-Key over HTTP', () => {
   });
 
   it('forgets a key after 24 hours on the tenant clock', async () => {
-    const sandbox = newSandbox();
+    const sandbox = await openTestSandbox();
     const headers = { ...A, 'idempotency-key': 'k-6' };
     await call(sandbox, 'POST', '/payments', headers, paymentBody());
     await sandbox.advance({ accessToken: 'token-a' }, 24 * 3600);

@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LIFECYCLES, REASON_CODES } from '../../generated/sandbox/lifecycles.js';
 import { MAGIC_VALUES, type MagicValue } from '../../src/sandbox/core/magic-values.js';
 import { DEFAULT_OUTCOMES, OUTCOMES, STEP_DELAY_SECONDS } from '../../src/sandbox/core/outcomes.js';
-import { createSandbox, createSandboxControlClient, type SandboxControlClient } from '../../src/sandbox/index.js';
+import { createSandboxControlClient, type SandboxControlClient } from '../../src/sandbox/index.js';
+import { openOnStore } from './fixtures.js';
 import { callOperation, findOperation, newCredentials, typedClient, unique, VARIANTS, type AnyClient, type Result, type Variant } from './operations.js';
 
 type Kind = keyof typeof LIFECYCLES;
@@ -21,7 +22,7 @@ const capitalised = (kind: Kind) => kind[0]!.toUpperCase() + kind.slice(1);
 const operationIdOf = (kind: Kind, trigger: string) => `${trigger.slice('api:'.length)}${capitalised(kind)}`;
 const isApi = (trigger: string) => trigger.startsWith('api:');
 
-const sandbox = createSandbox({ clock: 'manual', seed: 'lifecycles' });
+const sandbox = await openOnStore({ clock: 'manual', seed: 'lifecycles' });
 afterAll(() => sandbox.close());
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 // the webhook (with the package's receiver, and independently with standardwebhooks), retrieve the new status.
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { clientA, clientB, HOOK_URL, newSandbox, receiver, SECRET, type Received } from './fixtures.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { clientA, clientB, HOOK_URL, openTestSandbox, receiver, SECRET, type Received } from './fixtures.js';
 
 /** What standardwebhooks makes of a later-layout delivery under the contract's header names. */
 const standardVerify = (r: Received) =>
@@ -15,7 +16,7 @@ const standardVerify = (r: Received) =>
 describe('the merchant flow', () => {
   it('Variant A: create, advance, receive the verified webhooks, retrieve the new status', async () => {
     const hooks = receiver();
-    const sandbox = newSandbox({ webhookUrls: [HOOK_URL], fetch: hooks.fetch });
+    const sandbox = await openTestSandbox({ webhookUrls: [HOOK_URL], fetch: hooks.fetch });
     const client = clientA(sandbox);
     const created = await client.POST('/payments', { body: { amount: '42.50', currency: 'EUR', requisite: { type: 'card' } } });
     expect(created.error).toBeUndefined();
@@ -39,7 +40,7 @@ describe('the merchant flow', () => {
 
   it('Variant B: create, advance, receive the verified webhooks, retrieve the new status', async () => {
     const hooks = receiver();
-    const sandbox = newSandbox({ webhookUrls: [HOOK_URL], fetch: hooks.fetch });
+    const sandbox = await openTestSandbox({ webhookUrls: [HOOK_URL], fetch: hooks.fetch });
     const client = clientB(sandbox);
     const created = await client.POST('/merchant/v1/payments', { body: { amount: '9.01', currency: 'USD', requisite: { type: 'card' } } });
     const payment = created.data!.data;
@@ -56,7 +57,7 @@ describe('the merchant flow', () => {
 
   it('sends a webhook as soon as a call changes a status, without waiting for the clock', async () => {
     const hooks = receiver();
-    const sandbox = newSandbox({ webhookUrls: [HOOK_URL], fetch: hooks.fetch });
+    const sandbox = await openTestSandbox({ webhookUrls: [HOOK_URL], fetch: hooks.fetch });
     const client = clientA(sandbox);
     const payment = (await client.POST('/payments', { body: { amount: '10.00', currency: 'EUR', requisite: { type: 'card' } } })).data!.data;
     const canceled = await client.POST('/payments/{id}/cancel', { params: { path: { id: payment.id } } });
@@ -66,7 +67,7 @@ describe('the merchant flow', () => {
   });
 
   it('lets a receiver call the sandbox back while its delivery is in flight', async () => {
-    let sandbox: ReturnType<typeof newSandbox>;
+    let sandbox: Sandbox;
     const seen: string[] = [];
     const fetch = async (request: Request) => {
       const event = (await request.json()) as { data: { id: string } };
@@ -74,7 +75,7 @@ describe('the merchant flow', () => {
       seen.push(again.data!.data.status);
       return new Response(null, { status: 204 });
     };
-    sandbox = newSandbox({ webhookUrls: [HOOK_URL], fetch });
+    sandbox = await openTestSandbox({ webhookUrls: [HOOK_URL], fetch });
     await clientA(sandbox).POST('/payments', { body: { amount: '10.00', currency: 'EUR', requisite: { type: 'card' } } });
     await sandbox.advance({ accessToken: 'token-a' }, 60);
     expect(seen).toEqual(['pending', 'succeeded']);
