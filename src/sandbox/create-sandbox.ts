@@ -152,6 +152,7 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
     intercept: settings.intercept ?? faulting.intercept,
     maxBodyBytes: settings.maxBodyBytes,
     now,
+    wallNow,
     authenticate: async (headers) => (headers.has('authorization') ? variantA : variantB).authenticate(headers, store),
     async settle(id) {
       // Note: what the command made due (a cancel's webhook) is sent now; the answer does not wait for receivers.

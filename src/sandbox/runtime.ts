@@ -17,6 +17,8 @@ export interface SandboxRuntime {
   maxBodyBytes: number;
   /** The tenant's clock, now (ms since the epoch); read inside a transaction. */
   now(tenant: TenantState): number;
+  /** The wall clock (ms since the epoch; the `now` option), which leases count on whatever the tenants' clocks do. */
+  wallNow(): number;
   /** The tenant named by either variant's credentials (bearer token, or key pair); the control API's way in. */
   authenticate(headers: Headers): Promise<Authentication>;
   /** After a command's transaction: sends what fell due, without waiting for receivers (`changed` is kept for callers; the store has committed already). */

@@ -55,7 +55,7 @@ describe('createPostgresStore', () => {
     await Promise.all([storeOn(database), storeOn(database), storeOn(database)]);
     await storeOn(database);
     const { rows } = await poolOn(database).query(`SELECT name FROM ${MIGRATIONS_TABLE}`);
-    expect(rows.map((row) => row.name)).toEqual(['1767225600000_sandbox-tenants']);
+    expect(rows.map((row) => row.name)).toEqual(['1767225600000_sandbox-tenants', '1776000000000_sandbox-idempotency-lease']);
   });
 
   it('round-trips a tenant through its lifecycles: a second instance loads a state deep-equal to one kept in memory, bigints included', async () => {
@@ -70,8 +70,8 @@ describe('createPostgresStore', () => {
         okBody(run(s, { type: 'createPayout', idempotency_key: 'payout-1', body: { amount: '10.00', currency: 'EUR', requisite: { type: 'card', card_number: '4111111111111111' } } as never }));
         okBody(run(s, { type: 'createAppeal', idempotency_key: 'appeal-1', body: { transaction_id: paid!, amount: '5.00', currency: 'EUR' } as never }));
         run(s, { type: 'refundPayment', idempotency_key: 'refund-1', id: paid! });
-        // Note: a key still in progress (a control call awaiting its advance) expires at Infinity with no answer.
-        beginIdempotent(s, 'forceStatus', 'in-progress', 'print', s.time);
+        // Note: a key still in progress (a control call awaiting its advance) expires at Infinity with no answer, leased on the wall clock.
+        beginIdempotent(s, 'forceStatus', 'in-progress', 'print', s.time, Date.parse('2026-01-01T00:00:00Z'));
       },
       (s) => void advance(s, 5, Date.now()),
     ];

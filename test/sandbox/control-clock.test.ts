@@ -1,9 +1,10 @@
 // The control API's clock (retrieveClock, advanceClock), resetTenant, and what every control call shares: either
 // variant's credentials, the document's bounds (400, 422), and the optional Idempotency-Key (replay, 409, 422 reused).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { IDEMPOTENCY_LEASE_MS } from '../../src/sandbox/core/index.js';
 import { ClockAdvanceError, createSandboxControlClient } from '../../src/sandbox/index.js';
 import { controlA, controlB, openControlSandbox } from './control-fixtures.js';
-import { call, clientA, clientB, HOOK_URL, ORIGIN, paymentBody, receiver } from './fixtures.js';
+import { call, clientA, clientB, heldReceiver, HOOK_URL, moveWall, ORIGIN, paymentBody, receiver } from './fixtures.js';
 
 const A = { authorization: 'Bearer token-a' };
 
@@ -196,6 +197,27 @@ describe('the optional Idempotency-Key', () => {
     expect([second.status, (await second.json()).code]).toEqual([409, 'idempotency_request_in_progress']);
     release();
     expect((await first).status).toBe(200);
+  });
+
+  it('renews the key of an advance while it runs: a retry long past the lease, on the wall clock, is still 409', async () => {
+    // Note: the renewal timer and the wall clock move together, as they do in a live process.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    onTestFinished(() => void vi.useRealTimers());
+    let wall = Date.parse('2026-01-01T00:00:00Z');
+    const { fetch, holding, release } = heldReceiver();
+    const sandbox = await openControlSandbox({ webhookUrls: [HOOK_URL], fetch, now: () => wall });
+    await clientA(sandbox).POST('/payments', { body: paymentBody() });
+    const headers = { ...A, 'idempotency-key': 'adv-renewed' };
+    const first = call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 60 });
+    await holding;
+    await moveWall((ms) => (wall += ms), 3 * IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_LEASE_MS / 10);
+    const retry = await call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 60 });
+    expect([retry.status, (await retry.json()).code]).toEqual([409, 'idempotency_request_in_progress']);
+    release();
+    const answered = await first;
+    const replay = await call(sandbox, 'POST', '/_sandbox/clock/advance', headers, { seconds: 60 });
+    expect([answered.status, replay.status, replay.headers.get('idempotent-replayed')]).toEqual([200, 200, 'true']);
+    expect((await controlA(sandbox).GET('/_sandbox/clock')).data?.data.now).toBe('2026-01-01T00:01:00Z');
   });
 
   it('is read only where the document declares it, and a body only where one is taken', async () => {

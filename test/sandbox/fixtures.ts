@@ -4,10 +4,13 @@
 // memory in the fast lane, postgres when the `postgres` project runs the same files (vitest.config.ts).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { inject, onTestFinished } from 'vitest';
+import { expect, inject, onTestFinished, vi } from 'vitest';
 import { createVariantAClient, createVariantBClient } from '../../src/index.js';
 import { createFetchWebhookHandler, type VerifiedWebhookEvent, type WebhookEvent } from '../../src/webhooks/index.js';
 import { contractValidators, createSandbox, openSandbox, type Sandbox, type SandboxOptions, type SandboxValidators } from '../../src/sandbox/index.js';
+import { beginIdempotent, fingerprint } from '../../src/sandbox/core/index.js';
+import { tenantIdOf } from '../../src/sandbox/tenants.js';
+import { COMMANDS } from '../../src/sandbox/variants/operation.js';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 
 /** The origin in-process requests use; nothing listens there. */
@@ -163,3 +166,48 @@ export function call(sandbox: Sandbox, method: string, path: string, headers: Re
 
 /** A create-payment body. */
 export const paymentBody = (over: Record<string, unknown> = {}) => ({ amount: '42.50', currency: 'EUR', requisite: { type: 'card' }, ...over });
+
+/**
+ * Holds `key` for a create-payment of `body` on token-a's tenant as a request whose process then died would have: the
+ * hold taken through the sandbox's store, then never renewed, answered or let go.
+ */
+export async function abandonedHold(sandbox: Sandbox, key: string, body: unknown): Promise<void> {
+  const print = fingerprint(COMMANDS.createPayment({ id: '', query: new URLSearchParams(), body }));
+  const taken = await sandbox.store.transaction(tenantIdOf('a', 'token-a'), (state) =>
+    beginIdempotent(state, 'createPayment', key, print, sandbox.runtime.now(state), sandbox.runtime.wallNow()));
+  if (taken.kind !== 'proceed') throw new Error(`the key ${key} was taken already`);
+}
+
+/** A webhook receiver that holds every delivery until `release()`; `holding` resolves once the first one arrives. */
+export function heldReceiver() {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let reached!: () => void;
+  const holding = new Promise<void>((resolve) => (reached = resolve));
+  const fetch = async () => {
+    reached();
+    await held;
+    return new Response(null, { status: 204 });
+  };
+  return { fetch, holding, release };
+}
+
+/**
+ * Moves an injected wall clock `by` ms in steps of `step`, firing the faked intervals due at each (vi.useFakeTimers),
+ * so that timers and the wall clock move together as they do in a live process.
+ */
+export async function moveWall(move: (ms: number) => void, by: number, step: number): Promise<void> {
+  for (let moved = 0; moved < by; moved += step) {
+    move(step);
+    await vi.advanceTimersByTimeAsync(step);
+  }
+}
+
+/** Sends a create-payment with `headers` twice: the first runs (200), the second replays it, and the tenant has one payment. */
+export async function expectRunsOnceThenReplays(sandbox: Sandbox, headers: Record<string, string>): Promise<void> {
+  const ran = await call(sandbox, 'POST', '/payments', headers, paymentBody());
+  const again = await call(sandbox, 'POST', '/payments', headers, paymentBody());
+  expect([ran.status, ran.headers.get('idempotent-replayed'), again.status, again.headers.get('idempotent-replayed')]).toEqual([200, null, 200, 'true']);
+  expect(await again.json()).toEqual(await ran.json());
+  expect((await (await call(sandbox, 'GET', '/payments', { authorization: headers.authorization! })).json()).pagination.total).toBe(1);
+}

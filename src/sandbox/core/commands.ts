@@ -105,7 +105,9 @@ export function execute<C extends Command>(tenant: TenantState, command: C, now:
   }
   const { idempotency_key: key, request_id: requestId, ...request } = command as C & Keyed;
   if (!key) return done(failure('idempotency_key_missing', 'This request changes state and needs an Idempotency-Key header.'));
-  const check = beginIdempotent(tenant, command.type, key, fingerprint(request), at);
+  // Note: the key is taken and answered within this call, so no other request ever reads its lease; with no wall clock
+  // here, a key another request holds is never taken as abandoned.
+  const check = beginIdempotent(tenant, command.type, key, fingerprint(request), at, -Infinity);
   if (check.kind === 'answer') return done(check.answer);
   let handled: Handled;
   try {

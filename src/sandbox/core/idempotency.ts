@@ -9,6 +9,9 @@ import { deepFreeze } from './freeze.js';
 /** How long a key is kept: "at least 24 hours" (IdempotencyKey parameter). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
+/** How long a key in progress stays held on the wall clock unless renewed: several renewals long, yet within a client's retries of 409. */
+export const IDEMPOTENCY_LEASE_MS = 30_000;
+
 /** What is kept for one key. */
 export interface IdempotencyRecord {
   fingerprint: string;
@@ -16,6 +19,11 @@ export interface IdempotencyRecord {
   expires: number;
   /** The first answer, frozen (its body shares the record version it returned); absent while still in progress. */
   answer?: Answer;
+  /**
+   * While in progress: until when its holder is taken to be alive, on the wall clock (ms since the epoch), not the
+   * tenant's, which may stand still or jump; a record in progress past it was abandoned by a holder that died.
+   */
+  heldUntil?: number;
 }
 
 /** What to do with a request that carries a key. */
@@ -44,17 +52,18 @@ export function pruneIdempotency(tenant: TenantState, now: number): void {
   }
 }
 
-/** Forgets every record still in progress: after a restart from the state file, no request holds them any more. */
-export function forgetUnanswered(tenant: TenantState): void {
-  for (const [key, record] of tenant.idempotency) if (!record.answer) tenant.idempotency.delete(key);
-}
-
-/** Looks a key up: the answer to give at once (replay, 409, 422), or `proceed` after marking the key in progress. */
-export function beginIdempotent(tenant: TenantState, operation: string, key: string, print: string, now: number): IdempotencyCheck {
+/**
+ * Looks a key up: the answer to give at once (replay, 409, 422), or `proceed` after marking the key in progress, held
+ * until `wallNow` plus the lease; a key whose holder let its lease pass is taken anew by a request with the same body.
+ */
+export function beginIdempotent(tenant: TenantState, operation: string, key: string, print: string, now: number, wallNow: number): IdempotencyCheck {
   pruneIdempotency(tenant, now);
-  const record = tenant.idempotency.get(scoped(operation, key));
-  if (!record) {
-    tenant.idempotency.set(scoped(operation, key), { fingerprint: print, expires: Infinity, answer: undefined });
+  const scope = scoped(operation, key);
+  const record = tenant.idempotency.get(scope);
+  // Note: a record in progress with no lease was written before leases existed, by a holder long gone.
+  const abandoned = record !== undefined && !record.answer && (record.heldUntil ?? -Infinity) <= wallNow;
+  if (!record || (abandoned && record.fingerprint === print)) {
+    tenant.idempotency.set(scope, { fingerprint: print, expires: Infinity, answer: undefined, heldUntil: wallNow + IDEMPOTENCY_LEASE_MS });
     return { kind: 'proceed' };
   }
   if (record.fingerprint !== print) {
@@ -73,9 +82,18 @@ export function completeIdempotent(tenant: TenantState, operation: string, key: 
   if (!record) return;
   record.answer = deepFreeze(answer);
   record.expires = now + IDEMPOTENCY_RETENTION_MS;
+  delete record.heldUntil;
   // Note: to the end of the Map, which keeps answered records in expiry order for pruneIdempotency.
   tenant.idempotency.delete(scope);
   tenant.idempotency.set(scope, record);
+}
+
+/** Extends the lease of a key still in progress from `wallNow`; false when the key is no longer in progress (answered or let go). */
+export function renewIdempotent(tenant: TenantState, operation: string, key: string, wallNow: number): boolean {
+  const record = tenant.idempotency.get(scoped(operation, key));
+  if (!record || record.answer) return false;
+  record.heldUntil = wallNow + IDEMPOTENCY_LEASE_MS;
+  return true;
 }
 
 /** Forgets a key whose first request ended without an answer worth replaying (it failed inside the service). */

@@ -7,7 +7,7 @@ export { execute, KEYED_COMMANDS, type Command, type CommandResult, type ResultO
 export type { ForceStatusInput } from './control.js';
 export { EVENT_LOG_LIMIT, eventAt } from './event-log.js';
 export { EVENT_TYPES, type StatusChange, type StatusChangeEvent } from './events.js';
-export { IDEMPOTENCY_RETENTION_MS, beginIdempotent, completeIdempotent, fingerprint, forgetUnanswered, releaseIdempotent } from './idempotency.js';
+export { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, beginIdempotent, completeIdempotent, fingerprint, releaseIdempotent, renewIdempotent } from './idempotency.js';
 export { creationRow, findRow, isFinal, rowsFrom, statusesOf, type LifecycleRow, type StatusOf, type Trigger } from './lifecycle.js';
 export { MAGIC_VALUES, outcomeFor, type MagicValue } from './magic-values.js';
 export { DEFAULT_LIMIT, type ListQuery } from './objects.js';

@@ -54,7 +54,7 @@ describe('Idempotency-Key', () => {
     const command = createPayment('k-3');
     const { idempotency_key: _key, ...request } = command;
     // Note: an adapter holds the key like this while it awaits (validation, a hang injected by the control API).
-    expect(beginIdempotent(store.tenant(T), 'createPayment', 'k-3', fingerprint(request), store.now(T))).toEqual({ kind: 'proceed' });
+    expect(beginIdempotent(store.tenant(T), 'createPayment', 'k-3', fingerprint(request), store.now(T), Date.now())).toEqual({ kind: 'proceed' });
     expect(problemOf(store.execute(T, command).answer)).toEqual([409, 'idempotency_request_in_progress']);
     expect(ok(store.execute(T, { type: 'listPayments' }).answer).pagination.total).toBe(0);
   });

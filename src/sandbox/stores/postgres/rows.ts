@@ -103,17 +103,19 @@ const PARTS: Part[] = [
     name: 'idempotency',
     ordered: true,
     entries: (state) => state.idempotency,
-    // Note: completing a key sets its answer and expiry on the same record, and moves it to the Map's end.
+    // Note: completing a key sets its answer and expiry on the same record, and moves it to the Map's end; renewing a
+    // key's lease moves only its heldUntil.
     signature: (value) => {
       const record = value as TenantState['idempotency'] extends Map<string, infer R> ? R : never;
-      return [record, record.fingerprint, record.expires, record.answer];
+      return [record, record.fingerprint, record.expires, record.answer, record.heldUntil];
     },
     upsert: (tenant, rows) => ({
-      text: `INSERT INTO sandbox_idempotency (tenant_id, scope, key, position, fingerprint, expires_at, answer)
-        SELECT $1, scope, key, position, fingerprint, expires_at, answer::json
-        FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[], $6::float8[], $7::text[]) AS r(scope, key, position, fingerprint, expires_at, answer)
+      text: `INSERT INTO sandbox_idempotency (tenant_id, scope, key, position, fingerprint, expires_at, answer, held_until)
+        SELECT $1, scope, key, position, fingerprint, expires_at, answer::json, held_until
+        FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[], $6::float8[], $7::text[], $8::float8[])
+          AS r(scope, key, position, fingerprint, expires_at, answer, held_until)
         ON CONFLICT (tenant_id, scope, key) DO UPDATE SET position = excluded.position, fingerprint = excluded.fingerprint,
-          expires_at = excluded.expires_at, answer = excluded.answer`,
+          expires_at = excluded.expires_at, answer = excluded.answer, held_until = excluded.held_until`,
       values: idempotencyColumns(tenant, rows),
     }),
     remove: (tenant, keys) => ({
@@ -161,7 +163,7 @@ function splitScopes(keys: string[]): [string[], string[]] {
 }
 
 function idempotencyColumns(tenant: string, rows: { key: string; value: unknown; position: number }[]): unknown[] {
-  const records = rows.map((r) => r.value as { fingerprint: string; expires: number; answer?: unknown });
+  const records = rows.map((r) => r.value as { fingerprint: string; expires: number; answer?: unknown; heldUntil?: number });
   return [
     tenant,
     ...splitScopes(rows.map((r) => r.key)),
@@ -169,6 +171,7 @@ function idempotencyColumns(tenant: string, rows: { key: string; value: unknown;
     records.map((record) => record.fingerprint),
     records.map((record) => record.expires),
     records.map((record) => (record.answer === undefined ? null : json(record.answer))),
+    records.map((record) => record.heldUntil ?? null),
   ];
 }
 
@@ -232,7 +235,7 @@ export interface TenantRows {
   objects: { kind: ObjectKind; id: string; position: string; record: unknown; request: unknown }[];
   plans: { key: string; position: string; steps: unknown }[];
   timers: { seq: string; body: unknown }[];
-  idempotency: { scope: string; key: string; position: string; fingerprint: string; expires_at: number; answer: unknown }[];
+  idempotency: { scope: string; key: string; position: string; fingerprint: string; expires_at: number; answer: unknown; held_until: number | null }[];
   events: { position: string; change: unknown }[];
   deliveries: { id: string; position: string; body: unknown }[];
 }
@@ -243,7 +246,7 @@ export const LOAD_QUERIES = {
   plans: 'SELECT key, position, steps FROM sandbox_plans WHERE tenant_id = $1 ORDER BY position',
   // Note: the timer array is kept with the earliest last (timers.ts).
   timers: 'SELECT seq, body FROM sandbox_timers WHERE tenant_id = $1 ORDER BY due_at DESC, seq DESC',
-  idempotency: 'SELECT scope, key, position, fingerprint, expires_at, answer FROM sandbox_idempotency WHERE tenant_id = $1 ORDER BY position',
+  idempotency: 'SELECT scope, key, position, fingerprint, expires_at, answer, held_until FROM sandbox_idempotency WHERE tenant_id = $1 ORDER BY position',
   events: 'SELECT position, change FROM sandbox_events WHERE tenant_id = $1 ORDER BY position',
   deliveries: 'SELECT id, position, body FROM sandbox_deliveries WHERE tenant_id = $1 ORDER BY position',
 } as const satisfies Record<Exclude<keyof TenantRows, 'tenant'>, string>;
@@ -267,7 +270,12 @@ export function fromRows(id: string, rows: TenantRows): { state: TenantState; ba
     idempotency: new Map(
       rows.idempotency.map((row) => [
         `${row.scope}${SEPARATOR}${row.key}`,
-        { fingerprint: row.fingerprint, expires: row.expires_at, answer: row.answer === null ? undefined : deepFreeze(row.answer) },
+        {
+          fingerprint: row.fingerprint,
+          expires: row.expires_at,
+          answer: row.answer === null ? undefined : deepFreeze(row.answer),
+          ...(row.held_until === null ? {} : { heldUntil: row.held_until }),
+        },
       ]),
     ),
     endpoints: t.endpoints,
