@@ -167,8 +167,6 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
       await store.reset(id);
       faults.clear(id);
     },
-    // Note: every store has committed before a transaction resolves, so there is nothing left to save.
-    save: () => Promise.resolve(),
     onError,
   };
   const app = createApp(runtime, [variantA, variantB], settings.control ?? controlRoutes);

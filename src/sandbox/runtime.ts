@@ -33,6 +33,4 @@ export interface SandboxRuntime {
   reset(tenant: string): Promise<void>;
   /** Told about failures of the sandbox itself (a request that threw, a delivery runner that failed). */
   onError(error: unknown): void;
-  /** Resolves at once: every store commits inside its transaction, so there is nothing left to save (kept for custom control routes). */
-  save(): Promise<void>;
 }

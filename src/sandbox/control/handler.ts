@@ -58,7 +58,7 @@ export function controlBinding(runtime: SandboxRuntime, refines: ReadonlyMap<str
       return violations.length > 0 ? (responseProblem(violations, {}).errors ?? []) : undefined;
     },
     // Note: every store has committed inside its transactions; what a control operation makes due it sends itself.
-    settle: () => runtime.save(),
+    settle: () => Promise.resolve(),
   };
 }
 
