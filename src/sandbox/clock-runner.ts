@@ -18,6 +18,8 @@ export interface ClockRunnerSettings {
   deliveries: DeliveryRunner;
   wallNow: () => number;
   onError(error: unknown): void;
+  /** Told, in ms, how late a tick ran a tenant's earliest due timer (the metrics' due-work lag). */
+  onDueLag?(ms: number): void;
 }
 
 /** What an advance ran: the status changes that fell due, and how many delivery attempts were made. */
@@ -75,7 +77,11 @@ export function createClockRunner(settings: ClockRunnerSettings): ClockRunner {
   const tick = (id: string) =>
     queues.run(id, async () => {
       // Note: a tenant whose row another transaction holds (here, or another instance's tick) is being worked on already.
-      const ran = await store.tryTransaction(id, (tenant) => runDue(tenant, now(tenant)));
+      const ran = await store.tryTransaction(id, (tenant) => {
+        const next = peekTimer(tenant.timers);
+        if (next !== undefined && next.at <= now(tenant)) settings.onDueLag?.(now(tenant) - next.at);
+        return runDue(tenant, now(tenant));
+      });
       if (ran === undefined) return [];
       await deliveries.flush(id);
       return ran.result;

@@ -1,6 +1,7 @@
 // createSandbox and openSandbox: a tenant store (memory by default, or postgres) with the variants' HTTP layer, the
 // webhook outbox and the clock runner around it, served in-process (`fetch`) or over HTTP (`listen`).
 import type { Server } from 'node:http';
+import type { Registry } from 'prom-client';
 import { createAdaptorServer } from '@hono/node-server';
 import { applyServerTimeouts, type ServerTimeouts } from '../shared/server-timeouts.js';
 import { addEndpoint, clockNow, createTenant, DEFAULT_START, EVENT_LOG_LIMIT, type TenantState } from './core/index.js';
@@ -14,6 +15,7 @@ import { abortable } from './http/abortable.js';
 import { createApp } from './http/app.js';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.js';
 import type { SandboxRuntime } from './runtime.js';
+import { createSignals } from './signals.js';
 import { createMemoryStore } from './stores/memory.js';
 import type { TenantStore, TenantStoreSettings } from './stores/types.js';
 import { tenantIdOf } from './tenants.js';
@@ -45,8 +47,12 @@ export interface Sandbox {
   fetch(request: Request): Promise<Response>;
   /** Serves the sandbox over HTTP (default 127.0.0.1:4020; port 0 picks a free one). */
   listen(options?: ListenOptions): Promise<{ url: string }>;
-  /** Stops the server and the ticker, waits for deliveries in flight, and closes the store (a postgres store's pool). */
-  close(): Promise<void>;
+  /**
+   * Stops gracefully: stops accepting connections and the ticker, lets the requests in flight finish and the
+   * deliveries in flight be recorded, for at most `graceMs` (default SHUTDOWN_GRACE_MS, 10 s) in all, then closes
+   * whatever connections are left and the store (a postgres store's pool).
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
   /** Moves a tenant's clock forward by `seconds` (0 to 365 days, else ClockAdvanceError), running and delivering what falls due; resolves when all is sent. */
   advance(tenant: SandboxTenant, seconds: number): Promise<void>;
   /** A tenant's clock, now (read in a transaction of the store). */
@@ -61,7 +67,12 @@ export interface Sandbox {
   readonly store: TenantStore;
   /** The parts the control API is built on. */
   readonly runtime: SandboxRuntime;
+  /** This sandbox's own prom-client registry, which `GET /metrics` serves. */
+  readonly metrics: Registry;
 }
+
+/** How long close() lets requests and deliveries in flight finish before it cuts them off. */
+export const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * Creates a sandbox on the memory store (the default) or on the store a `store` factory makes, at once. A
@@ -119,6 +130,7 @@ function tenantStoreSettings(settings: ResolvedOptions): TenantStoreSettings {
 function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
   const { now: wallNow, onError } = settings;
   const now = (tenant: TenantState) => clockNow(tenant.clock, wallNow());
+  const signals = createSignals(store, settings.logger);
 
   const deliveries = createDeliveryRunner({
     store,
@@ -135,12 +147,14 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
     wallNow,
     leaseMs: settings.deliveryTimeoutMs + LEASE_MARGIN_MS,
     onError,
+    onOutcome: signals.delivered,
   });
   const clocks = createClockRunner({
     store,
     deliveries,
     wallNow,
     onError,
+    onDueLag: signals.dueLag,
   });
   if (settings.clock === 'real') clocks.startTicker(settings.tickMs);
 
@@ -170,16 +184,36 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
     onError,
   };
   const app = createApp(runtime, [variantA, variantB], settings.control ?? controlRoutes);
-  const handle = (request: Request) => Promise.resolve(app.fetch(request));
+  const handle = (request: Request) => signals.handle(request, (r) => Promise.resolve(app.fetch(r)));
   const idOf = (tenant: SandboxTenant) => ('accessToken' in tenant ? tenantIdOf('a', tenant.accessToken) : tenantIdOf('b', tenant.publicKey));
 
   let server: Server | undefined;
+  // Note: counted per response until its last byte is written, so that close() never cuts an answer being sent.
+  let answering = 0;
+  let drainedNow: (() => void) | undefined;
+  const drained = (deadline: number) =>
+    answering === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+          drainedNow = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
   return {
     fetch: (request) => abortable(handle(request), request.signal),
     async listen({ port = 4020, host = '127.0.0.1', overrideGlobalObjects = false, timeouts } = {}) {
       if (server) throw new Error('This sandbox is already listening; close() it first.');
       // Note: bounds what a slow or silent peer can hold: by default the headers in 10 s, the whole request in 30 s.
       const http = applyServerTimeouts(createAdaptorServer({ fetch: handle, overrideGlobalObjects }) as Server, timeouts);
+      http.on('request', (_request, response) => {
+        answering += 1;
+        response.once('close', () => {
+          answering -= 1;
+          if (answering === 0) drainedNow?.();
+        });
+      });
       await new Promise<void>((resolve, reject) => {
         http.once('error', reject);
         http.listen(port, host, () => resolve());
@@ -188,18 +222,22 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
       const { port: bound } = http.address() as { port: number };
       return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` };
     },
-    async close() {
+    async close({ graceMs = SHUTDOWN_GRACE_MS } = {}) {
+      const deadline = Date.now() + graceMs;
       clocks.stopTicker();
+      // Note: a request a fault holds is answered now rather than after its hold.
       faulting.release();
       const closing = server;
       server = undefined;
       if (closing) {
-        await new Promise<void>((resolve) => {
-          closing.close(() => resolve());
-          closing.closeAllConnections();
-        });
+        // Note: close() stops accepting and ends the idle connections; those with a request in flight end once it is answered.
+        const closed = new Promise<void>((resolve) => closing.close(() => resolve()));
+        await drained(deadline);
+        closing.closeAllConnections();
+        await closed;
       }
-      await deliveries.idle();
+      // Note: an attempt not recorded by the deadline keeps its lease, and is taken again once the lease runs out.
+      await Promise.race([deliveries.idle(), new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref())]);
       await store.close();
     },
     async advance(tenant, seconds) {
@@ -211,5 +249,6 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
     webhookSecret: settings.webhookSecret,
     store,
     runtime,
+    metrics: signals.registry,
   };
 }

@@ -1,12 +1,13 @@
 // Public entry of `./sandbox`: a stateful sandbox of both variants, in-process or over HTTP, and the typed client of its
 // control API (/_sandbox) with its named types.
-export { createSandbox, openSandbox, type ListenOptions, type Sandbox, type SandboxTenant } from './create-sandbox.js';
+export { createSandbox, openSandbox, SHUTDOWN_GRACE_MS, type ListenOptions, type Sandbox, type SandboxTenant } from './create-sandbox.js';
+export { createSandboxLogger, READY_TIMEOUT_MS, SIGNAL_PATHS } from './signals.js';
 export type { SandboxOptions, SandboxStoreChoice } from './options.js';
 export type { OperationRef, RequestCheck, RequestInterceptor, RequestRejection, ResponseCheck, SandboxValidators, WebhookCheck } from './http/hooks.js';
 export { CONTROL_PREFIX, type ControlRoutes } from './http/control.js';
 export { contractValidators } from './http/contract-validators.js';
 export type { SandboxRuntime } from './runtime.js';
-export type { TenantStore, TenantStoreSettings } from './stores/types.js';
+export type { PoolStats, TenantStore, TenantStoreSettings } from './stores/types.js';
 export { ClockAdvanceError } from './clock-advance-error.js';
 export {
   createSandboxControlClient,

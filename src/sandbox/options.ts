@@ -2,6 +2,7 @@
 import { secretKeyList } from '../webhooks/crypto.js';
 import { checkLimits, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../webhooks/deliver.js';
 import { generateWebhookSecret } from '../webhooks/secret.js';
+import { pino, type Logger } from 'pino';
 import type { ClockMode } from './core/index.js';
 import { hasUserInfo } from './control/checks.js';
 import { DEFAULT_FAULT_HOLD_MS } from './control/fault-intercept.js';
@@ -59,14 +60,19 @@ export interface SandboxOptions {
   retryCompression?: number;
   /** Told about failures of the sandbox itself (default: one line on stderr, without the stack). */
   onError?: (error: unknown) => void;
+  /**
+   * A pino logger for one JSON line per request (request id, method, path, operation, status, duration, tenant id);
+   * default: a silent one. `createSandboxLogger` makes one with the credentials' headers redacted.
+   */
+  logger?: Logger;
 }
 
 /** The `store` option: a store by name, or a factory of one. */
 export type SandboxStoreChoice = 'memory' | 'postgres' | ((settings: TenantStoreSettings) => TenantStore);
 
 /** The options with every default filled in. */
-export type ResolvedOptions = Required<Omit<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'validate'>> &
-  Pick<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start'> & { validate: SandboxValidators };
+export type ResolvedOptions = Required<Omit<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'validate' | 'logger'>> &
+  Pick<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start'> & { validate: SandboxValidators; logger: Logger };
 
 export { generateWebhookSecret };
 
@@ -94,6 +100,8 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     databaseUrl: options.databaseUrl,
     control: options.control,
     intercept: options.intercept,
+    // Note: silent and writing nowhere, so that tests and library users see no output and no stream is opened on stdout.
+    logger: options.logger ?? pino({ level: 'silent' }, { write() {} }),
     start: options.start,
     store: options.store ?? 'memory',
   };

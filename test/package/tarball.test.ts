@@ -99,12 +99,13 @@ describe('a project that installs the tarball', () => {
     copyFileSync(path.join(root, 'test/package/consumer/consumer.ts'), path.join(project, 'consumer.ts'));
   }, 120_000);
 
-  it('gets only openapi-fetch, secure-json-parse, hono (the sandbox), fast-check, yaml, junit-report-builder and @redocly/cli (the conformance kit) besides the package: Prism is an optional peer, and the mock says how to add it', () => {
+  it('gets only openapi-fetch, secure-json-parse, hono, prom-client and pino (the sandbox), fast-check, yaml, junit-report-builder and @redocly/cli (the conformance kit) besides the package: Prism is an optional peer, and the mock says how to add it', () => {
     expect(readFileSync(path.join(project, 'node_modules/@merchant-payments/contract/package.json'), 'utf8')).toContain('"version"');
     expect(existsSync(path.join(project, 'node_modules/openapi-fetch'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/secure-json-parse'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/hono'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/@hono/node-server'))).toBe(true);
+    for (const signal of ['prom-client', 'pino']) expect(existsSync(path.join(project, 'node_modules', signal))).toBe(true);
     for (const kit of ['fast-check', 'yaml', 'junit-report-builder', '@redocly/cli']) expect(existsSync(path.join(project, 'node_modules', kit))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/@stoplight/prism-cli'))).toBe(false);
     const mock = run(mockBin(), ['--variant', 'b'], project);

@@ -23,6 +23,8 @@ export interface DeliveryRunnerSettings {
   leaseMs: number;
   /** Told about a failure of the runner itself (never about a failed delivery, which is logged in the outbox). */
   onError(error: unknown): void;
+  /** Told each attempt's outcome (the metrics); `sent` false when there was nothing to send. */
+  onOutcome?(outcome: DeliveryOutcome, sent: boolean): void;
 }
 
 /** Sends due attempts and waits for those in flight. */
@@ -52,7 +54,9 @@ export function createDeliveryRunner(settings: DeliveryRunnerSettings): Delivery
       return leaseDue(tenant, wall, settings.leaseMs, limit).map((due) => ({ due, prepared: settings.prepare(tenant, due), sentAt }));
     });
   const attempt = async (id: string, { due, prepared, sentAt }: Taken) => {
+    const sent = !('ok' in prepared);
     const outcome = 'ok' in prepared ? prepared : await settings.send(prepared);
+    settings.onOutcome?.(outcome, sent);
     // Note: an attempt taken again after its lease ran out may have its outcome recorded already; this one is then late.
     await store.transaction(id, (tenant) => void (awaitsOutcome(tenant, due) && recordAttempt(tenant, due, outcome, sentAt)));
   };

@@ -8,6 +8,7 @@ import { merchantWork, variantBinding } from '../variants/merchant-api.js';
 import type { VariantAdapter } from '../variants/operation.js';
 import { CONTROL_PREFIX, type ControlRoutes } from './control.js';
 import { pipeline } from './pipeline.js';
+import { noteOf } from './request-note.js';
 import { httpProblem, jsonResponse, occurrence, problemBody } from './problem.js';
 
 /** `/payments/{id}` (the spec) as `/payments/:id` (hono). */
@@ -27,7 +28,7 @@ export function createApp(runtime: SandboxRuntime, variants: readonly VariantAda
   }
   if (control) app.route(CONTROL_PREFIX, control(runtime));
   const answer = (request: Request, status: 404 | 500, detail: string) => {
-    const where = occurrence(new URL(request.url).pathname);
+    const where = noteOf(request)?.where ?? occurrence(new URL(request.url).pathname);
     return jsonResponse(status, problemBody(httpProblem(status === 404 ? 'not_found' : 'internal_error', detail), where));
   };
   app.notFound((c) => answer(c.req.raw, 404, `No operation of either variant is ${c.req.method} ${new URL(c.req.url).pathname}.`));

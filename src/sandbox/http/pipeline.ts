@@ -9,6 +9,7 @@ import { readJsonBody } from './body.js';
 import { checkedResponse } from './checked-response.js';
 import type { OperationRef, RequestRejection } from './hooks.js';
 import { holdKey, type KeyHold } from './idempotency.js';
+import { noteOf } from './request-note.js';
 import { httpProblem, occurrence, problemBody, type FieldError, type ProblemInput } from './problem.js';
 
 /** An operation as the generated index names it, with the API it belongs to. */
@@ -75,7 +76,9 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
   const ref = binding.ref(route);
   return async (request: Request, params: Record<string, string>): Promise<Response> => {
     const url = new URL(request.url);
-    const where = occurrence(url.pathname);
+    const note = noteOf(request);
+    const where = note?.where ?? occurrence(url.pathname);
+    if (note) note.operation = route.operationId;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
       checkedResponse((s, h, b) => binding.checkResponse(ref, s, h, b), route.operationId, where, status, body, headers);
     const problem = (p: ProblemInput, headers?: Record<string, string>) => send(p.status, problemBody(p, where), headers);
@@ -85,6 +88,7 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
       const refused = binding.unauthorized(request.headers, auth.detail);
       return problem(httpProblem('unauthorized', refused.detail), refused.headers);
     }
+    if (note) note.tenant = auth.tenant;
     if (binding.intercepted) {
       const intercepted = await runtime.intercept?.({ operation: ref, tenant: auth.tenant, request });
       if (intercepted) return intercepted;

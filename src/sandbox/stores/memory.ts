@@ -33,6 +33,7 @@ export function createMemoryStore(settings: TenantStoreSettings): MemoryStore {
       Promise.resolve([...tenants].filter(([, t]) => t.clock.mode === 'real' && hasDueWork(t, clockNow(t.clock, wallNow), wallNow)).map(([id]) => id)),
     reset: (id) => queues.run(id, () => void tenants.delete(id)),
     close: () => Promise.resolve(),
+    ready: () => Promise.resolve(),
     tenantIds: () => [...tenants.keys()],
     entries: () => [...tenants],
   };

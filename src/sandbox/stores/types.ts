@@ -26,6 +26,20 @@ export interface TenantStore {
   reset(tenant: string): Promise<void>;
   /** Releases what the store holds open (a pool it made); the sandbox calls it from close(). */
   close(): Promise<void>;
+  /**
+   * Resolves when the store answers and its schema is the one this code expects; rejects with an Error whose message
+   * says why, and never names the database's address. `GET /readyz` calls it; a store without it counts as ready.
+   */
+  ready?(): Promise<void>;
+  /** The connections of the store's pool, for `/metrics`; absent for a store without one. */
+  poolStats?(): PoolStats;
+}
+
+/** How a store's connection pool is used: every connection, those idle, and the callers waiting for one. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 /** What every store is made with. */

@@ -1,6 +1,7 @@
 // The durable TenantStore: every tenant in PostgreSQL, shared by any number of sandbox instances. A transaction locks
 // the tenant's row, runs the command on the state (cached per instance, reloaded when another instance wrote), writes
 // what changed and commits before it resolves.
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TenantState } from '../../core/tenant.js';
 import type { TenantStore, TenantStoreSettings } from '../types.js';
@@ -12,6 +13,10 @@ export interface PostgresPool {
   connect(): Promise<PostgresClient>;
   /** Closes every connection. */
   end(): Promise<void>;
+  /** `pg`'s counts of connections (all, idle) and of callers waiting for one; read by `/metrics` when present. */
+  readonly totalCount?: number;
+  readonly idleCount?: number;
+  readonly waitingCount?: number;
 }
 
 /** What the store needs of a pooled `pg` client. */
@@ -37,6 +42,13 @@ export const MIGRATIONS_TABLE = 'sandbox_pgmigrations';
 // Note: a blocking lock of our own, where node-pg-migrate's try-lock would fail every instance but one started together.
 const MIGRATION_LOCK = '7241865325823965';
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+/** The migrations this code ships, by the names node-pg-migrate records (the file name without `.js`). */
+function expectedMigrations(): string[] {
+  return readdirSync(MIGRATIONS_DIR)
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => file.slice(0, -'.js'.length));
+}
 
 /** Thrown when `pg` or `node-pg-migrate` is not installed: the command answers it with exit 2 and the install to run. */
 export class MissingPackageError extends Error {
@@ -222,5 +234,24 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       cache.clear();
       if (ownPool) await db.end();
     },
+
+    async ready() {
+      const client = await db.connect().catch((error: Error) => {
+        // Note: pg's message may quote the host; the probe says only what failed, the address stays in the operator's config.
+        throw new Error(`the database did not accept a connection (${(error as NodeJS.ErrnoException).code ?? 'no error code'})`, { cause: error });
+      });
+      try {
+        const { rows } = await client.query(`SELECT name FROM ${MIGRATIONS_TABLE}`).catch((error: Error) => {
+          throw new Error(`the store's migrations table ${MIGRATIONS_TABLE} cannot be read`, { cause: error });
+        });
+        const applied = new Set(rows.map((row) => row.name as string));
+        const missing = expectedMigrations().filter((name) => !applied.has(name));
+        if (missing.length > 0) throw new Error(`the database lacks the store's migrations ${missing.join(', ')}`);
+      } finally {
+        client.release();
+      }
+    },
+
+    poolStats: () => ({ total: db.totalCount ?? 0, idle: db.idleCount ?? 0, waiting: db.waitingCount ?? 0 }),
   };
 }

@@ -1,0 +1,124 @@
+// The operator's signals of a running sandbox, in libraries' formats: GET /healthz, /readyz and /metrics beside the
+// contract's operations (like a load balancer's probes, they are part of neither variant's contract), Prometheus
+// metrics from prom-client in a registry of this sandbox's own, and one pino JSON line per request.
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { beginNote } from './http/request-note.js';
+import type { TenantStore } from './stores/types.js';
+
+/** The paths the operator's signals are served at, outside the contract's operations. */
+export const SIGNAL_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
+
+/** How long `/readyz` waits for the store before it answers 503. */
+export const READY_TIMEOUT_MS = 5_000;
+
+/** What pino's `redact` censors, should a header ever be logged: the credentials of either variant and the keys. */
+export const REDACTED_PATHS = ['authorization', 'x-secret-key', 'x-public-key', 'idempotency-key', 'cookie'].flatMap((name) => [
+  `headers["${name}"]`,
+  `req.headers["${name}"]`,
+  `request.headers["${name}"]`,
+]);
+
+/**
+ * A pino logger writing JSON lines to `destination` (default stderr), with the credentials' headers redacted. The
+ * command makes its `--log json` logger with it; pass one to `createSandbox({ logger })` to log the JS API's requests.
+ */
+export function createSandboxLogger(destination: DestinationStream = pino.destination(2)): Logger {
+  return pino({ base: { name: 'merchant-payments-sandbox' }, timestamp: pino.stdTimeFunctions.isoTime, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
+}
+
+/** The signals of one sandbox: its probes and metrics, and the wrapper that logs and counts each request. */
+export interface Signals {
+  readonly registry: Registry;
+  /** Handles `request` (served on the operator's paths, else by `handle`), logging and counting it. */
+  handle(request: Request, handle: (request: Request) => Promise<Response>): Promise<Response>;
+  /** Counts a delivery attempt's outcome; `sent` false when there was nothing to send (its endpoint was removed). */
+  delivered(outcome: { ok: boolean; status?: number }, sent: boolean): void;
+  /** Records how late, in ms, the ticker ran a tenant's due work. */
+  dueLag(ms: number): void;
+}
+
+/** The signals of a sandbox on `store`, logging to `logger`. */
+export function createSignals(store: TenantStore, logger: Logger): Signals {
+  // Note: a registry per sandbox, never prom-client's global one, so that several sandboxes in one process do not clash.
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({ name: 'sandbox_requests_total', help: 'Requests answered, by operationId ("none": no operation matched) and status.', labelNames: ['operation', 'status'], registers: [registry] });
+  const duration = new Histogram({
+    name: 'sandbox_request_duration_seconds',
+    help: 'Time from a request to its answer (headers), by operationId.',
+    labelNames: ['operation'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const deliveries = new Counter({ name: 'sandbox_deliveries_total', help: 'Webhook delivery attempts, by outcome: ok (2xx), rejected (another status), unanswered (no answer), not_sent (nothing to send).', labelNames: ['outcome'], registers: [registry] });
+  const lag = new Histogram({
+    name: 'sandbox_due_work_lag_seconds',
+    help: "How late the real-clock ticker ran a tenant's due work, from the earliest due timer to the run.",
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
+  const stats = store.poolStats?.bind(store);
+  if (stats) {
+    for (const [name, key, help] of [
+      ['sandbox_store_pool_connections', 'total', "The store's pool connections, open."],
+      ['sandbox_store_pool_idle_connections', 'idle', "The store's pool connections, idle."],
+      ['sandbox_store_pool_waiting_clients', 'waiting', "Callers waiting for a connection of the store's pool."],
+    ] as const) {
+      new Gauge({ name, help, registers: [registry], collect() { this.set(stats()[key]); } });
+    }
+  }
+
+  const probe = async (path: string): Promise<Response> => {
+    if (path === '/healthz') return Response.json({ status: 'ok' });
+    if (path === '/metrics') return new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } });
+    try {
+      await withTimeout(store.ready?.() ?? Promise.resolve(), READY_TIMEOUT_MS, `the store did not answer within ${READY_TIMEOUT_MS / 1000} s`);
+      return Response.json({ status: 'ready' });
+    } catch (error) {
+      const detail = `Not ready: ${(error as Error).message}.`;
+      return new Response(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail }), { status: 503, headers: { 'content-type': 'application/problem+json' } });
+    }
+  };
+
+  return {
+    registry,
+    async handle(request, handle) {
+      const started = performance.now();
+      // Note: the path only; a query string may carry what a peer should not have put there, and it is never logged.
+      const url = new URL(request.url);
+      if ((request.method === 'GET' || request.method === 'HEAD') && (SIGNAL_PATHS as readonly string[]).includes(url.pathname)) return probe(url.pathname);
+      const note = beginNote(request, url.pathname);
+      let status = 500;
+      try {
+        const response = await handle(request);
+        status = response.status;
+        return response;
+      } finally {
+        const seconds = (performance.now() - started) / 1000;
+        const operation = note.operation ?? 'none';
+        requests.inc({ operation, status: String(status) });
+        duration.observe({ operation }, seconds);
+        if (logger.isLevelEnabled('info')) {
+          logger.info({ requestId: note.where.requestId, method: request.method, path: url.pathname, operation, status, durationMs: Math.round(seconds * 1e4) / 10, tenant: note.tenant }, 'request');
+        }
+      }
+    },
+    delivered({ ok, status }, sent) {
+      deliveries.inc({ outcome: !sent ? 'not_sent' : ok ? 'ok' : status === undefined ? 'unanswered' : 'rejected' });
+    },
+    dueLag(ms) {
+      lag.observe(Math.max(0, ms) / 1000);
+    },
+  };
+}
+
+/** `promise`, or a rejection saying `why` after `ms`. */
+function withTimeout<T>(promise: Promise<T>, ms: number, why: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(why)), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
