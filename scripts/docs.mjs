@@ -12,7 +12,7 @@ import { requireFile, root, runTool } from './lib/tools.mjs';
 export const defaultOutDir = 'docs/site';
 
 /** The guides in reading order; any other docs/*.md follows, alphabetically. */
-export const guideOrder = ['authentication', 'idempotency', 'errors', 'typescript-errors', 'pagination', 'webhooks', 'variants', 'mock', 'sandbox-guide', 'sandbox-values', 'conformance', 'conformance-checks', 'cli', 'assumptions'];
+export const guideOrder = ['authentication', 'idempotency', 'errors', 'typescript-errors', 'pagination', 'webhooks', 'variants', 'mock', 'sandbox-guide', 'sandbox-values', 'operations', 'conformance', 'conformance-checks', 'cli', 'assumptions'];
 
 const SITE_TITLE = 'Merchant payments API';
 const THEME = 'docs/theme';

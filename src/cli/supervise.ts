@@ -11,16 +11,19 @@ export interface SuperviseOptions {
   command: string[];
   env: NodeJS.ProcessEnv;
   close(): Promise<void>;
+  /** The longest stopping may take: past it, the process exits with its code whatever `close` still waits for. */
+  stopWithinMs?: number;
 }
 
 /** Runs the server's life as described above; returns `stop(code)`, which stops everything and exits once. */
-export function supervise({ name, command, env, close }: SuperviseOptions): { stop(code: number): Promise<void>; stopping(): boolean } {
+export function supervise({ name, command, env, close, stopWithinMs }: SuperviseOptions): { stop(code: number): Promise<void>; stopping(): boolean } {
   let stopping = false;
   let child: ChildProcess | undefined;
   const stop = async (code: number): Promise<void> => {
     if (stopping) return;
     stopping = true;
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (stopWithinMs !== undefined) setTimeout(() => process.exit(code), stopWithinMs).unref();
     await close();
     process.exit(code);
   };

@@ -1,15 +1,16 @@
 // merchant-payments sandbox (alias merchant-payments-sandbox): the stateful sandbox of both variants as a command. The
 // dispatcher and bin/merchant-payments-sandbox.mjs call main; tests run this file with tsx.
 //   merchant-payments sandbox [--port <port>] [--host <host>] [--clock real|manual] [--seed <seed>] [--store memory|postgres]
-//                             [--webhook-url <url>]... [-- <command> [args...]]   (the secret from WEBHOOK_SECRET, the
+//                             [--webhook-url <url>]... [--log json] [-- <command> [args...]]   (the secret from WEBHOOK_SECRET, the
 //                             database from DATABASE_URL or PG*)
 // With a command after `--`, the sandbox runs only while the command does, and the exit code is the command's.
 import { isEntry, runCommand } from '../cli/entry.js';
 import { parseCommandLine } from '../cli/parse-flags.js';
 import { supervise } from '../cli/supervise.js';
 import { hasUserInfo } from './control/checks.js';
-import { openSandbox, type Sandbox } from './create-sandbox.js';
+import { openSandbox, SHUTDOWN_GRACE_MS, type Sandbox } from './create-sandbox.js';
 import { generateWebhookSecret } from './options.js';
+import { createSandboxLogger } from './signals.js';
 import { MissingPackageError } from './stores/postgres/store.js';
 
 const NAME = 'merchant-payments-sandbox';
@@ -17,8 +18,10 @@ const NAME = 'merchant-payments-sandbox';
 const URL_VARIABLE = 'MERCHANT_PAYMENTS_SANDBOX_URL';
 const SECRET_VARIABLE = 'WEBHOOK_SECRET';
 const DATABASE_VARIABLE = 'DATABASE_URL';
+/** The longest a stop may take: the grace for work in flight, then time to close the store's pool. */
+const STOP_WITHIN_MS = SHUTDOWN_GRACE_MS + 5_000;
 const usage = `usage: merchant-payments sandbox [--port <port>] [--host <host>] [--clock real|manual] [--seed <seed>]
-                                 [--store memory|postgres] [--webhook-url <url>]... [-- <command> [args...]]
+                                 [--store memory|postgres] [--webhook-url <url>]... [--log json] [-- <command> [args...]]
    or: ${NAME} (the same flags)
 
 Serves a stateful sandbox of both variants on one port: Variant A at /payments… (Authorization: Bearer <token>),
@@ -35,6 +38,8 @@ Variant B at /merchant/v1/… (X-Public-Key and X-Secret-Key). Each token or pub
   --webhook-url <url>     send every tenant's status-change webhooks to <url> (repeat for several); tenants see
                           that they have such an endpoint, never its URL; a URL with a user name or password is
                           refused
+  --log json              write one JSON line per request (pino: request id, method, path, operation, status,
+                          duration, tenant id; never a credential) to stderr; stdout keeps its start-up lines
   -- <command>            run <command> once the sandbox listens, with ${URL_VARIABLE} set (and ${SECRET_VARIABLE}
                           when the secret was generated), in a process group of its own; when it exits, stop what it
                           left running and the sandbox, and exit with its code. SIGINT, SIGTERM and SIGHUP are passed on.
@@ -42,6 +47,11 @@ Variant B at /merchant/v1/… (X-Public-Key and X-Secret-Key). Each token or pub
 The whsec_ secret webhooks are signed with comes from ${SECRET_VARIABLE} only (a flag would show in ps and shell
 history); without it, a new secret is generated and printed once. Likewise, the database comes from ${DATABASE_VARIABLE}
 or the standard PG* variables (PGHOST, PGPORT, PGDATABASE, PGUSER, PGPASSWORD), never from a flag.
+
+Besides both variants, it serves the operator's GET /healthz, /readyz (the store answers, its migrations applied) and
+/metrics (Prometheus text), which are part of neither contract. On SIGTERM (or SIGINT, SIGHUP) it stops accepting
+connections and the ticker, lets requests and webhook deliveries in flight finish for up to ${SHUTDOWN_GRACE_MS / 1000} s, closes
+the store and exits; it exits within ${STOP_WITHIN_MS / 1000} s whatever is left.
 
 Exit codes: 0 stopped by SIGINT, SIGTERM or SIGHUP (without a command); with a command, the command's code (128 + n
 when a signal n ended it, 127 when it could not be started); 1 the sandbox could not start (port in use, database
@@ -68,6 +78,7 @@ export async function main(args: string[]): Promise<void> {
       // Note: parsed only to say what replaced it.
       state: { type: 'string' },
       'webhook-url': { type: 'string', multiple: true },
+      log: { type: 'string' },
     },
   });
   const port = Number(flags.port ?? 4020);
@@ -81,12 +92,15 @@ export async function main(args: string[]): Promise<void> {
     // Note: not quoted, since its user name or password is the problem.
     if (hasUserInfo(target)) fail("a --webhook-url must be without a user name or password; pass a credential through the receiver's own configuration instead");
   }
+  if (flags.log !== undefined && flags.log !== 'json') fail(`--log must be "json", got "${flags.log}"`);
   const given = process.env[SECRET_VARIABLE];
   const webhookSecret = given ?? generateWebhookSecret();
 
   let sandbox: Sandbox;
   try {
-    sandbox = await openSandbox({ clock, seed: flags.seed, store, webhookUrls: flags['webhook-url'] ?? [], webhookSecret });
+    // Note: stderr, so that stdout keeps exactly the start-up lines scripts and the README read.
+    const logger = flags.log === 'json' ? createSandboxLogger() : undefined;
+    sandbox = await openSandbox({ clock, seed: flags.seed, store, webhookUrls: flags['webhook-url'] ?? [], webhookSecret, ...(logger ? { logger } : {}) });
   } catch (error) {
     if (error instanceof MissingPackageError) fail(`--store postgres needs the pg and node-pg-migrate packages: npm install pg node-pg-migrate`);
     const { message } = error as Error;
@@ -113,6 +127,7 @@ export async function main(args: string[]): Promise<void> {
     command,
     env: { ...process.env, [URL_VARIABLE]: url, ...(given === undefined ? { [SECRET_VARIABLE]: webhookSecret } : {}) },
     close: () => sandbox.close(),
+    stopWithinMs: STOP_WITHIN_MS,
   });
 }
 

@@ -2,6 +2,8 @@
 // starts is stopped by pid.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
@@ -94,6 +96,67 @@ console.log(JSON.stringify(lines));`;
     if (code === 'timeout') throw new Error(`timed out after ${seconds} s waiting for the sandbox to exit; its output:\n${output()}`);
     expect(code).toBe(128 + 9);
   });
+
+  it('on SIGTERM answers the request in flight, refuses new connections and exits 0 within its bound, having logged JSON lines without the credential', async () => {
+    // Note: a receiver that holds every delivery, so that an advance (which waits for its deliveries) is in flight.
+    let received = 0;
+    let answered = 0;
+    const receiver = createServer((request, response) => {
+      received += 1;
+      request.resume();
+      setTimeout(() => {
+        answered += 1;
+        response.writeHead(200).end();
+      }, 1500);
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+      const port = await freePort();
+      const sandbox = spawnTiedNode(command, ['--port', String(port), '--clock', 'manual', '--webhook-url', hook, '--log', 'json'], { cwd: root, nodeArgs: fromSource });
+      started.push(sandbox);
+      let stdout = '';
+      let stderr = '';
+      sandbox.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      sandbox.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => sandbox.once('exit', (code) => resolve(code)));
+      await waitForPort(port, '127.0.0.1', { timeoutMs: 20_000, isDead: () => sandbox.exitCode !== null });
+      const base = `http://127.0.0.1:${port}`;
+      const token = 'tok_graceful_shutdown_secret';
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const created = await fetch(`${base}/payments`, { method: 'POST', headers: { ...headers, 'idempotency-key': 'k1' }, body: JSON.stringify({ amount: '1.00', currency: 'EUR', requisite: { type: 'card' } }) });
+      expect(created.ok).toBe(true);
+      // Note: the create's own webhooks are let through first, so that the one held below is the advance's.
+      for (let quiet = 0; quiet < 3; quiet = received === answered ? quiet + 1 : 0) await new Promise((r) => setTimeout(r, 200));
+      const before = received;
+      const advancing = fetch(`${base}/_sandbox/clock/advance`, { method: 'POST', headers, body: JSON.stringify({ seconds: 86_400 }) });
+      while (received === before) await new Promise((r) => setTimeout(r, 20));
+      const signalled = Date.now();
+      process.kill(sandbox.pid!, 'SIGTERM');
+      await new Promise((r) => setTimeout(r, 300));
+      const refused = await new Promise<string | undefined>((resolve) => {
+        const socket = connect({ port, host: '127.0.0.1' });
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve(undefined);
+        });
+        socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code));
+      });
+      expect(refused).toBe('ECONNREFUSED');
+      const advanced = await advancing;
+      expect(advanced.status).toBe(200);
+      const code = await Promise.race([exited, new Promise<'timeout'>((resolve) => setTimeout(resolve, 20_000, 'timeout'))]);
+      expect(code, `output:\n${stdout}${stderr}`).toBe(0);
+      expect(Date.now() - signalled).toBeLessThan(15_000);
+      expect(stdout).toContain(`listening on ${base} (clock manual`);
+      const lines = stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines.find((line) => line.operation === 'advanceClock')).toMatchObject({ status: 200, method: 'POST', path: '/_sandbox/clock/advance', requestId: expect.stringMatching(/^req_/) });
+      expect(`${stdout}${stderr}`).not.toContain(token);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  }, 60_000);
 
   it('exits 2 on a usage error and 0 on --help', async () => {
     const bad = await run(['--clock', 'sometimes']);
