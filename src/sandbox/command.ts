@@ -1,8 +1,8 @@
 // merchant-payments sandbox (alias merchant-payments-sandbox): the stateful sandbox of both variants as a command. The
 // dispatcher and bin/merchant-payments-sandbox.mjs call main; tests run this file with tsx.
 //   merchant-payments sandbox [--port <port>] [--host <host>] [--clock real|manual] [--seed <seed>] [--store memory|postgres]
-//                             [--webhook-url <url>]... [--log json] [-- <command> [args...]]   (the secret from WEBHOOK_SECRET, the
-//                             database from DATABASE_URL or PG*)
+//                             [--webhook-url <url>]... [--log json] [--rate-limit <n>] [-- <command> [args...]]   (the secret from
+//                             WEBHOOK_SECRET, the database from DATABASE_URL or PG*, the rate limit also from SANDBOX_RATE_LIMIT)
 // With a command after `--`, the sandbox runs only while the command does, and the exit code is the command's.
 import { isEntry, runCommand } from '../cli/entry.js';
 import { parseCommandLine } from '../cli/parse-flags.js';
@@ -18,10 +18,12 @@ const NAME = 'merchant-payments-sandbox';
 const URL_VARIABLE = 'MERCHANT_PAYMENTS_SANDBOX_URL';
 const SECRET_VARIABLE = 'WEBHOOK_SECRET';
 const DATABASE_VARIABLE = 'DATABASE_URL';
+const RATE_LIMIT_VARIABLE = 'SANDBOX_RATE_LIMIT';
 /** The longest a stop may take: the grace for work in flight, then time to close the store's pool. */
 const STOP_WITHIN_MS = SHUTDOWN_GRACE_MS + 5_000;
 const usage = `usage: merchant-payments sandbox [--port <port>] [--host <host>] [--clock real|manual] [--seed <seed>]
-                                 [--store memory|postgres] [--webhook-url <url>]... [--log json] [-- <command> [args...]]
+                                 [--store memory|postgres] [--webhook-url <url>]... [--log json] [--rate-limit <n>]
+                                 [-- <command> [args...]]
    or: ${NAME} (the same flags)
 
 Serves a stateful sandbox of both variants on one port: Variant A at /payments… (Authorization: Bearer <token>),
@@ -40,6 +42,9 @@ Variant B at /merchant/v1/… (X-Public-Key and X-Secret-Key). Each token or pub
                           refused
   --log json              write one JSON line per request (pino: request id, method, path, operation, status,
                           duration, tenant id; never a credential) to stderr; stdout keeps its start-up lines
+  --rate-limit <n>        at most <n> requests per second per tenant in this instance (default: unlimited; or
+                          ${RATE_LIMIT_VARIABLE}); past it a merchant request gets 429 rate_limited with Retry-After,
+                          and control requests count without being refused. Each instance keeps its own buckets.
   -- <command>            run <command> once the sandbox listens, with ${URL_VARIABLE} set (and ${SECRET_VARIABLE}
                           when the secret was generated), in a process group of its own; when it exits, stop what it
                           left running and the sandbox, and exit with its code. SIGINT, SIGTERM and SIGHUP are passed on.
@@ -79,6 +84,7 @@ export async function main(args: string[]): Promise<void> {
       state: { type: 'string' },
       'webhook-url': { type: 'string', multiple: true },
       log: { type: 'string' },
+      'rate-limit': { type: 'string' },
     },
   });
   const port = Number(flags.port ?? 4020);
@@ -93,6 +99,11 @@ export async function main(args: string[]): Promise<void> {
     if (hasUserInfo(target)) fail("a --webhook-url must be without a user name or password; pass a credential through the receiver's own configuration instead");
   }
   if (flags.log !== undefined && flags.log !== 'json') fail(`--log must be "json", got "${flags.log}"`);
+  const rateText = flags['rate-limit'] ?? process.env[RATE_LIMIT_VARIABLE];
+  const rateLimit = rateText === undefined || rateText === '' ? undefined : Number(rateText);
+  if (rateLimit !== undefined && !(Number.isFinite(rateLimit) && rateLimit > 0)) {
+    fail(`${flags['rate-limit'] === undefined ? RATE_LIMIT_VARIABLE : '--rate-limit'} must be a positive number of requests per second, got "${rateText}"`);
+  }
   const given = process.env[SECRET_VARIABLE];
   const webhookSecret = given ?? generateWebhookSecret();
 
@@ -100,7 +111,7 @@ export async function main(args: string[]): Promise<void> {
   try {
     // Note: stderr, so that stdout keeps exactly the start-up lines scripts and the README read.
     const logger = flags.log === 'json' ? createSandboxLogger() : undefined;
-    sandbox = await openSandbox({ clock, seed: flags.seed, store, webhookUrls: flags['webhook-url'] ?? [], webhookSecret, ...(logger ? { logger } : {}) });
+    sandbox = await openSandbox({ clock, seed: flags.seed, store, webhookUrls: flags['webhook-url'] ?? [], webhookSecret, ...(logger ? { logger } : {}), ...(rateLimit === undefined ? {} : { rateLimit }) });
   } catch (error) {
     if (error instanceof MissingPackageError) fail(`--store postgres needs the pg and node-pg-migrate packages: npm install pg node-pg-migrate`);
     const { message } = error as Error;

@@ -15,6 +15,7 @@ import { abortable } from './http/abortable.js';
 import { createApp } from './http/app.js';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.js';
 import type { SandboxRuntime } from './runtime.js';
+import { createRateLimiter } from './http/rate-limit.js';
 import { createSignals } from './signals.js';
 import { createMemoryStore } from './stores/memory.js';
 import type { TenantStore, TenantStoreSettings } from './stores/types.js';
@@ -164,6 +165,7 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
     store,
     validators: settings.validate,
     intercept: settings.intercept ?? faulting.intercept,
+    rateLimit: settings.rateLimit === undefined ? undefined : createRateLimiter(settings.rateLimit, wallNow),
     maxBodyBytes: settings.maxBodyBytes,
     now,
     wallNow,

@@ -52,6 +52,11 @@ export interface SandboxOptions {
   deliveryTimeoutMs?: number;
   /** How much of a receiver's answer is read (default 65,536 bytes). */
   maxDeliveryResponseBytes?: number;
+  /**
+   * Requests per second per tenant (a token bucket with a burst of a second's worth) in this instance; default: none.
+   * A merchant request over it gets 429 `rate_limited` with Retry-After; a control request counts but is never refused.
+   */
+  rateLimit?: number;
   /** The largest request body accepted (default 262,144 bytes); a larger one gets 400. */
   maxBodyBytes?: number;
   /** How often real clocks are ticked, in ms (default 250). */
@@ -71,8 +76,8 @@ export interface SandboxOptions {
 export type SandboxStoreChoice = 'memory' | 'postgres' | ((settings: TenantStoreSettings) => TenantStore);
 
 /** The options with every default filled in. */
-export type ResolvedOptions = Required<Omit<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'validate' | 'logger'>> &
-  Pick<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start'> & { validate: SandboxValidators; logger: Logger };
+export type ResolvedOptions = Required<Omit<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'validate' | 'logger' | 'rateLimit'>> &
+  Pick<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'rateLimit'> & { validate: SandboxValidators; logger: Logger };
 
 export { generateWebhookSecret };
 
@@ -103,6 +108,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     // Note: silent and writing nowhere, so that tests and library users see no output and no stream is opened on stdout.
     logger: options.logger ?? pino({ level: 'silent' }, { write() {} }),
     start: options.start,
+    rateLimit: options.rateLimit,
     store: options.store ?? 'memory',
   };
   if (!(resolved.store === 'memory' || resolved.store === 'postgres' || typeof resolved.store === 'function')) {
@@ -125,6 +131,9 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   checkLimits(resolved.deliveryTimeoutMs, resolved.maxDeliveryResponseBytes);
   for (const [name, value] of [['maxBodyBytes', resolved.maxBodyBytes], ['tickMs', resolved.tickMs], ['faultHoldMs', resolved.faultHoldMs], ['retryCompression', resolved.retryCompression]] as const) {
     if (!(typeof value === 'number' && value > 0 && Number.isFinite(value))) throw new RangeError(`${name} must be a positive number, got ${String(value)}.`);
+  }
+  if (resolved.rateLimit !== undefined && !(typeof resolved.rateLimit === 'number' && resolved.rateLimit > 0 && Number.isFinite(resolved.rateLimit))) {
+    throw new RangeError(`rateLimit must be a positive number of requests per second, got ${String(resolved.rateLimit)}.`);
   }
   return resolved;
 }

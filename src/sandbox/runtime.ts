@@ -4,6 +4,7 @@ import type { Advanced } from './clock-runner.js';
 import type { FaultBook } from './control/fault-book.js';
 import type { TenantState } from './core/index.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
+import type { RateLimiter } from './http/rate-limit.js';
 import type { TenantStore } from './stores/types.js';
 import type { Authentication } from './variants/operation.js';
 
@@ -13,6 +14,8 @@ export interface SandboxRuntime {
   store: TenantStore;
   validators: SandboxValidators;
   intercept: RequestInterceptor | undefined;
+  /** The per-tenant rate limit of this instance (the `rateLimit` option); undefined: unlimited. */
+  rateLimit: RateLimiter | undefined;
   /** The largest request body read, in bytes. */
   maxBodyBytes: number;
   /** The tenant's clock, now (ms since the epoch); read inside a transaction. */

@@ -168,6 +168,10 @@ console.log(JSON.stringify(lines));`;
     const withPassword = await run(['--port', '0', '--webhook-url', 'http://ops:ops-pass@127.0.0.1:9/hooks']);
     expect([withPassword.code, withPassword.stderr]).toEqual([2, expect.stringContaining('--webhook-url must be without a user name or password')]);
     expect(withPassword.stderr).not.toContain('ops-pass');
+    const badRate = await run(['--port', '0', '--rate-limit', 'fast']);
+    const badRateVariable = await run(['--port', '0'], { ...process.env, SANDBOX_RATE_LIMIT: '-1' });
+    expect([badRate.code, badRate.stderr]).toEqual([2, expect.stringContaining('--rate-limit must be a positive number')]);
+    expect([badRateVariable.code, badRateVariable.stderr]).toEqual([2, expect.stringContaining('SANDBOX_RATE_LIMIT must be a positive number')]);
   });
 
   it('refuses --webhook-secret, run as a process, with exit 2 and a message naming WEBHOOK_SECRET', async () => {

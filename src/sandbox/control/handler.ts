@@ -41,6 +41,8 @@ export function controlBinding(runtime: SandboxRuntime, refines: ReadonlyMap<str
       return { detail: bearer || headers.has('x-public-key') || headers.has('x-secret-key') ? detail : MIXED, headers: bearer ? CHALLENGE : {} };
     },
     intercepted: false,
+    // Note: counted against the tenant's bucket but never refused, since the control document declares no 429.
+    throttled: false,
     checkRequest({ operationId }, { params, query, headers, body }) {
       const checked = validateRequest('sandbox', operationId, { params, query, headers, body });
       const refine = refines.get(operationId);

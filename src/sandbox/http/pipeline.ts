@@ -1,4 +1,5 @@
-// The one request pipeline of every operation, merchant and control alike: credentials (401), faults where the API
+// The one request pipeline of every operation, merchant and control alike: credentials (401), the tenant's rate limit
+// (429, where the API declares it), faults where the API
 // takes them, the body within its cap (400), the Idempotency-Key held, the request checked against the contract
 // (400/422, the key let go), the operation's work, and its answer checked against the contract. What differs between
 // the APIs is the data of an ApiBinding; what differs between operations, the data of an OperationWork.
@@ -65,6 +66,8 @@ export interface ApiBinding {
   unauthorized(headers: Headers, detail: string): { detail: string; headers: Record<string, string> };
   /** Whether the runtime's interceptor (faults) sees this API's requests. */
   intercepted: boolean;
+  /** Whether a request over the tenant's rate limit is refused (429); otherwise it is only counted, as a document without a 429 needs. */
+  throttled: boolean;
   checkRequest(ref: OperationRef, parts: RequestParts): RequestVerdict | Promise<RequestVerdict>;
   checkResponse(ref: OperationRef, status: number, headers: Headers, body: unknown): FieldError[] | undefined | Promise<FieldError[] | undefined>;
   /** After the work: deliveries due sent, and anything else the API does once its state changed. */
@@ -89,6 +92,9 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
       return problem(httpProblem('unauthorized', refused.detail), refused.headers);
     }
     if (note) note.tenant = auth.tenant;
+    // Note: after the credentials, so that the bucket is the tenant's, and before faults, so that a faulted request counts.
+    const turn = runtime.rateLimit?.take(auth.tenant, binding.throttled);
+    if (turn && !turn.ok) return problem(turn.problem, turn.headers);
     if (binding.intercepted) {
       const intercepted = await runtime.intercept?.({ operation: ref, tenant: auth.tenant, request });
       if (intercepted) return intercepted;

@@ -12,6 +12,7 @@ export function variantBinding(variant: VariantAdapter, runtime: SandboxRuntime)
     authenticate: (headers) => variant.authenticate(headers, runtime.store),
     unauthorized: (_headers, detail) => ({ detail, headers: variant.challenge }),
     intercepted: true,
+    throttled: true,
     async checkRequest(operation, { params, query, headers, body }) {
       const rejection = await runtime.validators.request?.({ operation, pathParams: params, query, headers, body });
       return rejection ? { rejection } : { values: {} };

@@ -1,0 +1,65 @@
+// Per-tenant quotas of hosted mode (issue 24): the rate limit's token bucket, through sandbox.fetch on an injected
+// wall clock, so that no test waits for a second to pass.
+import { describe, expect, it } from 'vitest';
+import { createRateLimiter } from '../../src/sandbox/http/rate-limit.js';
+import { call, newSandbox } from './fixtures.js';
+
+const A = { authorization: 'Bearer token-a' };
+const OTHER = { authorization: 'Bearer token-other' };
+
+/** A sandbox limited to `rateLimit` requests per second, on a wall clock the test moves. */
+function limitedSandbox(rateLimit: number) {
+  let wall = Date.UTC(2026, 0, 1);
+  const sandbox = newSandbox({ rateLimit, now: () => wall });
+  return { sandbox, move: (ms: number) => void (wall += ms) };
+}
+
+describe('rateLimit', () => {
+  it('answers the 3rd request in a second with rateLimit 2 with 429 rate_limited and Retry-After: 1, then lets one through a second later', async () => {
+    const { sandbox, move } = limitedSandbox(2);
+    expect((await call(sandbox, 'GET', '/payments', A)).status).toBe(200);
+    expect((await call(sandbox, 'GET', '/payments', A)).status).toBe(200);
+    const limited = await call(sandbox, 'GET', '/payments', A);
+    const problem = await limited.json();
+    expect([limited.status, limited.headers.get('retry-after'), limited.headers.get('content-type'), problem.code, problem.title]).toEqual([
+      429, '1', 'application/problem+json', 'rate_limited', 'Too many requests',
+    ]);
+    expect(problem.detail).toContain('rate limit of 2 requests per second');
+    expect(limited.headers.get('ratelimit-policy')).toBe('"default";q=2;w=1');
+    move(1000);
+    expect((await call(sandbox, 'GET', '/payments', A)).status).toBe(200);
+  });
+
+  it('keeps a bucket per tenant: another tenant is not affected', async () => {
+    const { sandbox } = limitedSandbox(1);
+    expect((await call(sandbox, 'GET', '/payments', A)).status).toBe(200);
+    expect((await call(sandbox, 'GET', '/payments', A)).status).toBe(429);
+    expect((await call(sandbox, 'GET', '/payments', OTHER)).status).toBe(200);
+  });
+
+  it('counts a control call against the same bucket without refusing it (the control document declares no 429)', async () => {
+    const { sandbox } = limitedSandbox(2);
+    expect((await call(sandbox, 'GET', '/_sandbox/clock', A)).status).toBe(200);
+    expect((await call(sandbox, 'GET', '/_sandbox/clock', A)).status).toBe(200);
+    expect((await call(sandbox, 'GET', '/_sandbox/clock', A)).status).toBe(200);
+    expect((await call(sandbox, 'GET', '/payments', A)).status).toBe(429);
+  });
+
+  it('is off by default', async () => {
+    const sandbox = newSandbox();
+    for (let i = 0; i < 20; i += 1) expect((await call(sandbox, 'GET', '/payments', A)).status).toBe(200);
+  });
+
+  it('refuses a rate that is not a positive number', () => {
+    expect(() => newSandbox({ rateLimit: 0 })).toThrow(/rateLimit must be a positive number/);
+  });
+
+  it('drops idle buckets, so the map stays bounded', () => {
+    let wall = 0;
+    const limiter = createRateLimiter(5, () => wall);
+    for (let i = 0; i < 10_000; i += 1) limiter.take(`t${i}`, true);
+    wall += 1000;
+    limiter.take('late', true);
+    expect(limiter.size).toBe(1);
+  });
+});
