@@ -118,7 +118,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "400": "BadRequest",
           "401": "Unauthorized",
           "409": "Conflict",
-          "422": "UnprocessableEntity",
+          "422": "CreateRefused",
           "429": "TooManyRequests",
           "500": "InternalServerError"
         }
@@ -320,7 +320,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "401": "Unauthorized",
           "404": "NotFound",
           "409": "Conflict",
-          "422": "UnprocessableEntity",
+          "422": "CreateRefused",
           "429": "TooManyRequests",
           "500": "InternalServerError"
         }
@@ -458,6 +458,20 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+        ],
+        "content": {"application/problem+json":{"validator": v.validateProblem}}
+      },
+      "CreateRefused": {
+        "headers": [
+          {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/problem+json":{"validator": v.validateProblem}}
       },
@@ -666,7 +680,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "400": "BadRequest",
           "401": "Unauthorized",
           "409": "Conflict",
-          "422": "UnprocessableEntity",
+          "422": "CreateRefused",
           "429": "TooManyRequests",
           "500": "InternalServerError"
         }
@@ -891,7 +905,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "401": "Unauthorized",
           "404": "NotFound",
           "409": "Conflict",
-          "422": "UnprocessableEntity",
+          "422": "CreateRefused",
           "429": "TooManyRequests",
           "500": "InternalServerError"
         }
@@ -1044,6 +1058,20 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
+        ],
+        "content": {"application/problem+json":{"validator": v.validateProblem}}
+      },
+      "CreateRefused": {
+        "headers": [
+          {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
+          {
+            "name": "Idempotent-Replayed",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": v.validateIdempotentReplayedHeader
+          }
         ],
         "content": {"application/problem+json":{"validator": v.validateProblem}}
       },
@@ -1711,7 +1739,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
 };
 
 /** A problem `code` the contract's error responses show, e.g. `idempotency_key_reused`. */
-export type ProblemCode = "bad_request" | "idempotency_key_missing" | "unauthorized" | "not_found" | "validation_failed" | "idempotency_key_reused" | "invalid_state" | "rate_limited" | "internal_error" | "idempotency_request_in_progress" | "insufficient_balance";
+export type ProblemCode = "bad_request" | "idempotency_key_missing" | "unauthorized" | "not_found" | "validation_failed" | "idempotency_key_reused" | "invalid_state" | "rate_limited" | "internal_error" | "idempotency_request_in_progress" | "quota_exceeded" | "insufficient_balance";
 
 /** The problem `code`s the contract's error responses show, with their status, title and type URI. */
 export const problemCatalogue: Readonly<Record<ProblemCode, ProblemSpec>> & Readonly<Record<string, ProblemSpec>> = {
@@ -1745,6 +1773,7 @@ export const problemCatalogue: Readonly<Record<ProblemCode, ProblemSpec>> & Read
     "title": "Request in progress",
     "type": "https://docs.payments.example/problems/idempotency_request_in_progress"
   },
+  "quota_exceeded": {"status":422,"title":"Quota exceeded","type":"https://docs.payments.example/problems/quota_exceeded"},
   "insufficient_balance": {
     "status": 422,
     "title": "Insufficient balance",

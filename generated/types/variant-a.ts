@@ -913,6 +913,18 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Unprocessable request, or a quota of objects is used up */
+        CreateRefused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The payment, with its reason code. */
         PaymentWithReasonRetrieved: {
             headers: {
@@ -1257,6 +1269,7 @@ export type ResponseTooManyRequests = components['responses']['TooManyRequests']
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
 export type ResponsePaymentWithReasonCreated = components['responses']['PaymentWithReasonCreated'];
 export type ResponseConflict = components['responses']['Conflict'];
+export type ResponseCreateRefused = components['responses']['CreateRefused'];
 export type ResponsePaymentWithReasonRetrieved = components['responses']['PaymentWithReasonRetrieved'];
 export type ResponsePaymentConfirmed = components['responses']['PaymentConfirmed'];
 export type ResponsePaymentWithReasonCanceled = components['responses']['PaymentWithReasonCanceled'];
@@ -1354,7 +1367,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["CreateRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -1703,7 +1716,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["CreateRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

@@ -868,6 +868,18 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Unprocessable request, or a quota of objects is used up */
+        CreateRefused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The payment. */
         PaymentRetrieved: {
             headers: {
@@ -1190,6 +1202,7 @@ export type ResponseTooManyRequests = components['responses']['TooManyRequests']
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
 export type ResponsePaymentCreated = components['responses']['PaymentCreated'];
 export type ResponseConflict = components['responses']['Conflict'];
+export type ResponseCreateRefused = components['responses']['CreateRefused'];
 export type ResponsePaymentRetrieved = components['responses']['PaymentRetrieved'];
 export type ResponsePaymentCanceled = components['responses']['PaymentCanceled'];
 export type ResponsePaymentRefunded = components['responses']['PaymentRefunded'];
@@ -1285,7 +1298,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["CreateRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -1590,7 +1603,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["CreateRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

@@ -1,15 +1,16 @@
 // merchant-payments sandbox (alias merchant-payments-sandbox): the stateful sandbox of both variants as a command. The
 // dispatcher and bin/merchant-payments-sandbox.mjs call main; tests run this file with tsx.
 //   merchant-payments sandbox [--port <port>] [--host <host>] [--clock real|manual] [--seed <seed>] [--store memory|postgres]
-//                             [--webhook-url <url>]... [--log json] [--rate-limit <n>] [-- <command> [args...]]   (the secret from
-//                             WEBHOOK_SECRET, the database from DATABASE_URL or PG*, the rate limit also from SANDBOX_RATE_LIMIT)
+//                             [--webhook-url <url>]... [--log json] [--rate-limit <n>] [--max-objects <n>]
+//                             [--max-webhook-endpoints <n>] [-- <command> [args...]]   (the secret from WEBHOOK_SECRET, the database
+//                             from DATABASE_URL or PG*, the quotas also from SANDBOX_RATE_LIMIT, SANDBOX_MAX_OBJECTS, SANDBOX_MAX_WEBHOOK_ENDPOINTS)
 // With a command after `--`, the sandbox runs only while the command does, and the exit code is the command's.
 import { isEntry, runCommand } from '../cli/entry.js';
 import { parseCommandLine } from '../cli/parse-flags.js';
 import { supervise } from '../cli/supervise.js';
 import { hasUserInfo } from './control/checks.js';
 import { openSandbox, SHUTDOWN_GRACE_MS, type Sandbox } from './create-sandbox.js';
-import { generateWebhookSecret } from './options.js';
+import { DEFAULT_MAX_OBJECTS, generateWebhookSecret, MAX_WEBHOOK_ENDPOINTS } from './options.js';
 import { createSandboxLogger } from './signals.js';
 import { MissingPackageError } from './stores/postgres/store.js';
 
@@ -19,11 +20,13 @@ const URL_VARIABLE = 'MERCHANT_PAYMENTS_SANDBOX_URL';
 const SECRET_VARIABLE = 'WEBHOOK_SECRET';
 const DATABASE_VARIABLE = 'DATABASE_URL';
 const RATE_LIMIT_VARIABLE = 'SANDBOX_RATE_LIMIT';
+const OBJECTS_VARIABLE = 'SANDBOX_MAX_OBJECTS';
+const ENDPOINTS_VARIABLE = 'SANDBOX_MAX_WEBHOOK_ENDPOINTS';
 /** The longest a stop may take: the grace for work in flight, then time to close the store's pool. */
 const STOP_WITHIN_MS = SHUTDOWN_GRACE_MS + 5_000;
 const usage = `usage: merchant-payments sandbox [--port <port>] [--host <host>] [--clock real|manual] [--seed <seed>]
                                  [--store memory|postgres] [--webhook-url <url>]... [--log json] [--rate-limit <n>]
-                                 [-- <command> [args...]]
+                                 [--max-objects <n>] [--max-webhook-endpoints <n>] [-- <command> [args...]]
    or: ${NAME} (the same flags)
 
 Serves a stateful sandbox of both variants on one port: Variant A at /payments… (Authorization: Bearer <token>),
@@ -45,6 +48,11 @@ Variant B at /merchant/v1/… (X-Public-Key and X-Secret-Key). Each token or pub
   --rate-limit <n>        at most <n> requests per second per tenant in this instance (default: unlimited; or
                           ${RATE_LIMIT_VARIABLE}); past it a merchant request gets 429 rate_limited with Retry-After,
                           and control requests count without being refused. Each instance keeps its own buckets.
+  --max-objects <n>       at most <n> payments, and as many payouts and appeals, per tenant (default ${DEFAULT_MAX_OBJECTS};
+                          or ${OBJECTS_VARIABLE}); a create past it gets 422 quota_exceeded
+  --max-webhook-endpoints <n>
+                          at most <n> webhook endpoints per tenant, from 1 to ${MAX_WEBHOOK_ENDPOINTS} (default ${MAX_WEBHOOK_ENDPOINTS}; or
+                          ${ENDPOINTS_VARIABLE}); past it, 422 limit_reached
   -- <command>            run <command> once the sandbox listens, with ${URL_VARIABLE} set (and ${SECRET_VARIABLE}
                           when the secret was generated), in a process group of its own; when it exits, stop what it
                           left running and the sandbox, and exit with its code. SIGINT, SIGTERM and SIGHUP are passed on.
@@ -85,6 +93,8 @@ export async function main(args: string[]): Promise<void> {
       'webhook-url': { type: 'string', multiple: true },
       log: { type: 'string' },
       'rate-limit': { type: 'string' },
+      'max-objects': { type: 'string' },
+      'max-webhook-endpoints': { type: 'string' },
     },
   });
   const port = Number(flags.port ?? 4020);
@@ -99,11 +109,9 @@ export async function main(args: string[]): Promise<void> {
     if (hasUserInfo(target)) fail("a --webhook-url must be without a user name or password; pass a credential through the receiver's own configuration instead");
   }
   if (flags.log !== undefined && flags.log !== 'json') fail(`--log must be "json", got "${flags.log}"`);
-  const rateText = flags['rate-limit'] ?? process.env[RATE_LIMIT_VARIABLE];
-  const rateLimit = rateText === undefined || rateText === '' ? undefined : Number(rateText);
-  if (rateLimit !== undefined && !(Number.isFinite(rateLimit) && rateLimit > 0)) {
-    fail(`${flags['rate-limit'] === undefined ? RATE_LIMIT_VARIABLE : '--rate-limit'} must be a positive number of requests per second, got "${rateText}"`);
-  }
+  const rateLimit = positive(flags['rate-limit'], '--rate-limit', RATE_LIMIT_VARIABLE, 'a positive number of requests per second', (n) => n > 0);
+  const objects = positive(flags['max-objects'], '--max-objects', OBJECTS_VARIABLE, 'a whole number from 1', (n) => Number.isInteger(n) && n > 0);
+  const webhookEndpoints = positive(flags['max-webhook-endpoints'], '--max-webhook-endpoints', ENDPOINTS_VARIABLE, `a whole number from 1 to ${MAX_WEBHOOK_ENDPOINTS}`, (n) => Number.isInteger(n) && n > 0 && n <= MAX_WEBHOOK_ENDPOINTS);
   const given = process.env[SECRET_VARIABLE];
   const webhookSecret = given ?? generateWebhookSecret();
 
@@ -111,7 +119,7 @@ export async function main(args: string[]): Promise<void> {
   try {
     // Note: stderr, so that stdout keeps exactly the start-up lines scripts and the README read.
     const logger = flags.log === 'json' ? createSandboxLogger() : undefined;
-    sandbox = await openSandbox({ clock, seed: flags.seed, store, webhookUrls: flags['webhook-url'] ?? [], webhookSecret, ...(logger ? { logger } : {}), ...(rateLimit === undefined ? {} : { rateLimit }) });
+    sandbox = await openSandbox({ clock, seed: flags.seed, store, webhookUrls: flags['webhook-url'] ?? [], webhookSecret, ...(logger ? { logger } : {}), ...(rateLimit === undefined ? {} : { rateLimit }), quotas: { objects, webhookEndpoints } });
   } catch (error) {
     if (error instanceof MissingPackageError) fail(`--store postgres needs the pg and node-pg-migrate packages: npm install pg node-pg-migrate`);
     const { message } = error as Error;
@@ -140,6 +148,15 @@ export async function main(args: string[]): Promise<void> {
     close: () => sandbox.close(),
     stopWithinMs: STOP_WITHIN_MS,
   });
+}
+
+/** A quota from its flag, else its variable: undefined when neither is set; exits 2 when it is not `what`. */
+function positive(flag: string | undefined, name: string, variable: string, what: string, ok: (n: number) => boolean): number | undefined {
+  const text = flag ?? process.env[variable];
+  if (text === undefined || text === '') return undefined;
+  const n = Number(text);
+  if (!(Number.isFinite(n) && ok(n))) fail(`${flag === undefined ? variable : name} must be ${what}, got "${text}"`);
+  return n;
 }
 
 /** Which variable names the database: DATABASE_URL when set, else the PG* variables `pg` reads. */

@@ -166,6 +166,7 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
     validators: settings.validate,
     intercept: settings.intercept ?? faulting.intercept,
     rateLimit: settings.rateLimit === undefined ? undefined : createRateLimiter(settings.rateLimit, wallNow),
+    quotas: settings.quotas,
     maxBodyBytes: settings.maxBodyBytes,
     now,
     wallNow,

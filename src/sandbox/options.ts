@@ -57,6 +57,8 @@ export interface SandboxOptions {
    * A merchant request over it gets 429 `rate_limited` with Retry-After; a control request counts but is never refused.
    */
   rateLimit?: number;
+  /** How much a tenant may keep; past it a create answers 422 (see SandboxQuotas for the defaults). */
+  quotas?: SandboxQuotas;
   /** The largest request body accepted (default 262,144 bytes); a larger one gets 400. */
   maxBodyBytes?: number;
   /** How often real clocks are ticked, in ms (default 250). */
@@ -72,12 +74,25 @@ export interface SandboxOptions {
   logger?: Logger;
 }
 
+/** The most objects of each kind per tenant, by default: more than any test or normal use makes. */
+export const DEFAULT_MAX_OBJECTS = 100_000;
+/** The most webhook endpoints per tenant, by default and at most (the contract's list holds at most 20). */
+export const MAX_WEBHOOK_ENDPOINTS = 20;
+
+/** Per-tenant quotas of stored things; a create past one answers 422 with a problem naming it. */
+export interface SandboxQuotas {
+  /** Payments, payouts and appeals each (default 100,000): past it, 422 `quota_exceeded`. */
+  objects?: number;
+  /** Webhook endpoints, the operator's included (default and at most 20): past it, 422 `limit_reached`. */
+  webhookEndpoints?: number;
+}
+
 /** The `store` option: a store by name, or a factory of one. */
 export type SandboxStoreChoice = 'memory' | 'postgres' | ((settings: TenantStoreSettings) => TenantStore);
 
 /** The options with every default filled in. */
-export type ResolvedOptions = Required<Omit<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'validate' | 'logger' | 'rateLimit'>> &
-  Pick<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'rateLimit'> & { validate: SandboxValidators; logger: Logger };
+export type ResolvedOptions = Required<Omit<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'validate' | 'logger' | 'rateLimit' | 'quotas'>> &
+  Pick<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'rateLimit'> & { validate: SandboxValidators; logger: Logger; quotas: Required<SandboxQuotas> };
 
 export { generateWebhookSecret };
 
@@ -109,6 +124,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     logger: options.logger ?? pino({ level: 'silent' }, { write() {} }),
     start: options.start,
     rateLimit: options.rateLimit,
+    quotas: { objects: options.quotas?.objects ?? DEFAULT_MAX_OBJECTS, webhookEndpoints: options.quotas?.webhookEndpoints ?? MAX_WEBHOOK_ENDPOINTS },
     store: options.store ?? 'memory',
   };
   if (!(resolved.store === 'memory' || resolved.store === 'postgres' || typeof resolved.store === 'function')) {
@@ -134,6 +150,9 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   }
   if (resolved.rateLimit !== undefined && !(typeof resolved.rateLimit === 'number' && resolved.rateLimit > 0 && Number.isFinite(resolved.rateLimit))) {
     throw new RangeError(`rateLimit must be a positive number of requests per second, got ${String(resolved.rateLimit)}.`);
+  }
+  for (const [name, value, most] of [['quotas.objects', resolved.quotas.objects, Infinity], ['quotas.webhookEndpoints', resolved.quotas.webhookEndpoints, MAX_WEBHOOK_ENDPOINTS]] as const) {
+    if (!(Number.isInteger(value) && value > 0 && value <= most)) throw new RangeError(`${name} must be a whole number from 1${most === Infinity ? '' : ` to ${most}`}, got ${String(value)}.`);
   }
   return resolved;
 }

@@ -5,6 +5,7 @@ import type { FaultBook } from './control/fault-book.js';
 import type { TenantState } from './core/index.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
 import type { RateLimiter } from './http/rate-limit.js';
+import type { SandboxQuotas } from './options.js';
 import type { TenantStore } from './stores/types.js';
 import type { Authentication } from './variants/operation.js';
 
@@ -16,6 +17,8 @@ export interface SandboxRuntime {
   intercept: RequestInterceptor | undefined;
   /** The per-tenant rate limit of this instance (the `rateLimit` option); undefined: unlimited. */
   rateLimit: RateLimiter | undefined;
+  /** The most objects of a kind (payments, payouts, appeals) and webhook endpoints a tenant keeps (the `quotas` option, filled in). */
+  quotas: Required<SandboxQuotas>;
   /** The largest request body read, in bytes. */
   maxBodyBytes: number;
   /** The tenant's clock, now (ms since the epoch); read inside a transaction. */

@@ -172,6 +172,8 @@ console.log(JSON.stringify(lines));`;
     const badRateVariable = await run(['--port', '0'], { ...process.env, SANDBOX_RATE_LIMIT: '-1' });
     expect([badRate.code, badRate.stderr]).toEqual([2, expect.stringContaining('--rate-limit must be a positive number')]);
     expect([badRateVariable.code, badRateVariable.stderr]).toEqual([2, expect.stringContaining('SANDBOX_RATE_LIMIT must be a positive number')]);
+    const badEndpoints = await run(['--port', '0', '--max-webhook-endpoints', '21']);
+    expect([badEndpoints.code, badEndpoints.stderr]).toEqual([2, expect.stringContaining('--max-webhook-endpoints must be a whole number from 1 to 20')]);
   });
 
   it('refuses --webhook-secret, run as a process, with exit 2 and a message naming WEBHOOK_SECRET', async () => {

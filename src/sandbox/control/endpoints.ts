@@ -7,9 +7,6 @@ import type { ControlOperation } from './handler.js';
 import { dataReply, noContent, problemReply } from './reply.js';
 import { endpointView } from './views.js';
 
-/** The endpoints a tenant may hold (WebhookEndpointListResponse). */
-export const MAX_ENDPOINTS = 20;
-
 /** The layouts an endpoint may take (WebhookLayout). */
 export const WEBHOOK_LAYOUTS = ['later', 'earlier'] as const;
 
@@ -25,7 +22,8 @@ export const createWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation
     const input = body as { url: string; secret?: string; layout?: (typeof WEBHOOK_LAYOUTS)[number] };
     const generated = input.secret === undefined ? generateWebhookSecret() : undefined;
     return runtime.store.transaction(tenant, (state) => {
-      if (state.endpoints.length >= MAX_ENDPOINTS) return problemReply('limit_reached', `This tenant already has ${MAX_ENDPOINTS} webhook endpoints; delete one first.`);
+      const most = runtime.quotas.webhookEndpoints;
+      if (state.endpoints.length >= most) return problemReply('limit_reached', `This tenant already has ${most} webhook endpoints, its quota of webhook endpoints (${most}); delete one first.`);
       const endpoint = addEndpoint(state, { url: input.url, secret: input.secret ?? generated, layout: input.layout ?? 'later' }, runtime.now(state));
       return dataReply({ ...endpointView(endpoint), ...(generated === undefined ? {} : { secret: generated }) }, 201, true);
     });

@@ -1,6 +1,6 @@
 // The sandbox core: state, lifecycles, idempotency, events and the outbox's schedule, with no HTTP in it.
 export { advance, hasDueWork, runDue, type DeliverNow } from './advance.js';
-export type { Answer } from './answer.js';
+export { failure, type Answer } from './answer.js';
 export { balanceOf } from './balance.js';
 export { DEFAULT_START, clockNow, iso, moveClock, type ClockMode, type TenantClock } from './clock.js';
 export { execute, KEYED_COMMANDS, type Command, type CommandResult, type ResultOf } from './commands.js';

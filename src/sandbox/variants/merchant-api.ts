@@ -1,6 +1,6 @@
 // A variant's operations on the request pipeline: its credentials and the runtime's (pluggable) contract checks as
 // the binding, and each operation's work as the core command it runs in one transaction, answered in its shape.
-import { execute, KEYED_COMMANDS, runDue, type Answer } from '../core/index.js';
+import { execute, failure, KEYED_COMMANDS, runDue, type Answer, type TenantState } from '../core/index.js';
 import type { OperationWork, ApiBinding, Outcome } from '../http/pipeline.js';
 import type { SandboxRuntime } from '../runtime.js';
 import { COMMANDS, type MerchantOperationId, type Shape, type VariantAdapter } from './operation.js';
@@ -39,6 +39,8 @@ export function merchantWork(variant: VariantAdapter, operationId: string, runti
       const { answer, changed } = await runtime.store.transaction(tenant, (state) => {
         // Note: released in the command's own transaction, and execute takes the key again, so no request comes in between.
         hold?.releaseIn(state);
+        const full = quotaRefusal(state, plain.type, runtime.quotas.objects);
+        if (full) return { answer: full, changed: false };
         const { answer, events } = execute(state, keyed, runtime.now(state));
         // Note: what the command made due (a cancel's webhook) runs now; settle sends it without the answer waiting for receivers.
         runDue(state, runtime.now(state));
@@ -47,6 +49,15 @@ export function merchantWork(variant: VariantAdapter, operationId: string, runti
       return { ...replay(answer), changed };
     },
   };
+}
+
+const KINDS = { createPayment: 'payments', createPayout: 'payouts', createAppeal: 'appeals' } as const;
+
+/** 422 quota_exceeded for a create past the tenant's quota of objects of its kind; undefined otherwise. */
+function quotaRefusal(state: TenantState, type: string, most: number): Answer | undefined {
+  const kind = KINDS[type as keyof typeof KINDS];
+  if (kind === undefined || state[kind].byId.size < most) return undefined;
+  return failure('quota_exceeded', `This tenant already has ${most} ${kind}, its quota of objects of a kind (${most}); no more can be created.`);
 }
 
 function outcomeOf(answer: Answer, shape: Shape): Outcome {
