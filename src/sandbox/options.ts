@@ -3,7 +3,7 @@ import { secretKeyList } from '../webhooks/crypto.js';
 import { checkLimits, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../webhooks/deliver.js';
 import { generateWebhookSecret } from '../webhooks/secret.js';
 import { pino, type Logger } from 'pino';
-import type { ClockMode } from './core/index.js';
+import { EVENT_LOG_LIMIT, type ClockMode } from './core/index.js';
 import { hasUserInfo } from './control/checks.js';
 import { DEFAULT_FAULT_HOLD_MS } from './control/fault-intercept.js';
 import { contractValidators } from './http/contract-validators.js';
@@ -59,6 +59,25 @@ export interface SandboxOptions {
   rateLimit?: number;
   /** How much a tenant may keep; past it a create answers 422 (see SandboxQuotas for the defaults). */
   quotas?: SandboxQuotas;
+  /**
+   * Who gets in. `open` (default): any credential is a tenant of its own, made on first use (local use, tests, CI).
+   * `issued`: only tenants provisioned through the admin API get in; any other credential gets the contract's 401.
+   */
+  auth?: SandboxAuth;
+  /**
+   * The bearer token of the admin API under /_admin, which provisions tenants (at least 32 characters); without it,
+   * /_admin does not exist. The command reads it from SANDBOX_ADMIN_TOKEN only.
+   */
+  adminToken?: string;
+  /** Open mode's tenants: how many the store may hold, and how long one may sit unused before it is forgotten. */
+  tenants?: OpenTenants;
+  /**
+   * Webhook hosts tenants may register although the egress rule refuses them: host names, IP addresses, or CIDR
+   * ranges (`10.0.0.0/8`). In `issued` mode the rule refuses loopback, private, link-local and metadata addresses.
+   */
+  allowWebhookHosts?: readonly string[];
+  /** Resolves a host name to its addresses, for the egress rule at registration and at delivery (default: node:dns). */
+  lookup?: (hostname: string) => Promise<string[]>;
   /** The largest request body accepted (default 262,144 bytes); a larger one gets 400. */
   maxBodyBytes?: number;
   /** How often real clocks are ticked, in ms (default 250). */
@@ -74,6 +93,24 @@ export interface SandboxOptions {
   logger?: Logger;
 }
 
+/** The `auth` option: any credential is a tenant (`open`), or only provisioned ones (`issued`). */
+export type SandboxAuth = 'open' | 'issued';
+
+/** Open mode's bound on tenants. */
+export interface OpenTenants {
+  /** The most tenants the store holds (default 10,000); a new credential past it gets 429 `tenant_limit_reached`. */
+  max?: number;
+  /** How long, in seconds, a tenant no request used is kept (default 86,400: a day); then it is forgotten. */
+  idleSeconds?: number;
+}
+
+/** Open mode's most tenants, by default. */
+export const DEFAULT_MAX_TENANTS = 10_000;
+/** How long an unused open-mode tenant is kept, by default: a day. */
+export const DEFAULT_TENANT_IDLE_SECONDS = 86_400;
+/** The shortest admin token accepted. */
+export const MIN_ADMIN_TOKEN_LENGTH = 32;
+
 /** The most objects of each kind per tenant, by default: more than any test or normal use makes. */
 export const DEFAULT_MAX_OBJECTS = 100_000;
 /** The most webhook endpoints per tenant, by default and at most (the contract's list holds at most 20). */
@@ -85,14 +122,21 @@ export interface SandboxQuotas {
   objects?: number;
   /** Webhook endpoints, the operator's included (default and at most 20): past it, 422 `limit_reached`. */
   webhookEndpoints?: number;
+  /** The events a tenant's event log keeps (default 10,000); past it the oldest are dropped. */
+  events?: number;
 }
 
 /** The `store` option: a store by name, or a factory of one. */
 export type SandboxStoreChoice = 'memory' | 'postgres' | ((settings: TenantStoreSettings) => TenantStore);
 
 /** The options with every default filled in. */
-export type ResolvedOptions = Required<Omit<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'validate' | 'logger' | 'rateLimit' | 'quotas'>> &
-  Pick<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'rateLimit'> & { validate: SandboxValidators; logger: Logger; quotas: Required<SandboxQuotas> };
+export type ResolvedOptions = Required<Omit<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'validate' | 'logger' | 'rateLimit' | 'quotas' | 'adminToken' | 'tenants' | 'lookup'>> &
+  Pick<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'rateLimit' | 'adminToken' | 'lookup'> & {
+    validate: SandboxValidators;
+    logger: Logger;
+    quotas: Required<SandboxQuotas>;
+    tenants: Required<OpenTenants>;
+  };
 
 export { generateWebhookSecret };
 
@@ -124,7 +168,16 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     logger: options.logger ?? pino({ level: 'silent' }, { write() {} }),
     start: options.start,
     rateLimit: options.rateLimit,
-    quotas: { objects: options.quotas?.objects ?? DEFAULT_MAX_OBJECTS, webhookEndpoints: options.quotas?.webhookEndpoints ?? MAX_WEBHOOK_ENDPOINTS },
+    quotas: {
+      objects: options.quotas?.objects ?? DEFAULT_MAX_OBJECTS,
+      webhookEndpoints: options.quotas?.webhookEndpoints ?? MAX_WEBHOOK_ENDPOINTS,
+      events: options.quotas?.events ?? EVENT_LOG_LIMIT,
+    },
+    auth: options.auth ?? 'open',
+    adminToken: options.adminToken,
+    tenants: { max: options.tenants?.max ?? DEFAULT_MAX_TENANTS, idleSeconds: options.tenants?.idleSeconds ?? DEFAULT_TENANT_IDLE_SECONDS },
+    allowWebhookHosts: options.allowWebhookHosts ?? [],
+    lookup: options.lookup,
     store: options.store ?? 'memory',
   };
   if (!(resolved.store === 'memory' || resolved.store === 'postgres' || typeof resolved.store === 'function')) {
@@ -151,7 +204,21 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   if (resolved.rateLimit !== undefined && !(typeof resolved.rateLimit === 'number' && resolved.rateLimit > 0 && Number.isFinite(resolved.rateLimit))) {
     throw new RangeError(`rateLimit must be a positive number of requests per second, got ${String(resolved.rateLimit)}.`);
   }
-  for (const [name, value, most] of [['quotas.objects', resolved.quotas.objects, Infinity], ['quotas.webhookEndpoints', resolved.quotas.webhookEndpoints, MAX_WEBHOOK_ENDPOINTS]] as const) {
+  if (resolved.auth !== 'open' && resolved.auth !== 'issued') throw new TypeError(`auth must be "open" or "issued", got ${String(resolved.auth)}.`);
+  // Note: the message never quotes the token.
+  if (resolved.adminToken !== undefined && !(typeof resolved.adminToken === 'string' && resolved.adminToken.length >= MIN_ADMIN_TOKEN_LENGTH)) {
+    throw new TypeError(`adminToken must be a string of at least ${MIN_ADMIN_TOKEN_LENGTH} characters (openssl rand -base64 32 makes one).`);
+  }
+  if (!Array.isArray(resolved.allowWebhookHosts) || resolved.allowWebhookHosts.some((host) => typeof host !== 'string' || host.trim() === '')) {
+    throw new TypeError('allowWebhookHosts must be an array of host names, IP addresses or CIDR ranges.');
+  }
+  for (const [name, value, most] of [
+    ['quotas.objects', resolved.quotas.objects, Infinity],
+    ['quotas.webhookEndpoints', resolved.quotas.webhookEndpoints, MAX_WEBHOOK_ENDPOINTS],
+    ['quotas.events', resolved.quotas.events, Infinity],
+    ['tenants.max', resolved.tenants.max, Infinity],
+    ['tenants.idleSeconds', resolved.tenants.idleSeconds, Infinity],
+  ] as const) {
     if (!(Number.isInteger(value) && value > 0 && value <= most)) throw new RangeError(`${name} must be a whole number from 1${most === Infinity ? '' : ` to ${most}`}, got ${String(value)}.`);
   }
   return resolved;
