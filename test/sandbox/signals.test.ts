@@ -90,6 +90,19 @@ describe('the operator signals', () => {
     await sandbox.close();
   });
 
+  it("keeps a load balancer's X-Request-Id in the log and the problem when it fits the contract's request_id, and replaces one that does not", async () => {
+    const { sandbox, entries } = logged();
+    const ask = (id: string) => sandbox.fetch(new Request(`${ORIGIN}/merchant/v1/payments/nope`, { headers: { 'x-public-key': PUBLIC_KEY, 'x-secret-key': SECRET_KEY, 'x-request-id': id } }));
+    const kept = (await (await ask('lb-7f3a.9_c')).json()) as { request_id: string };
+    const replaced = (await (await ask('not ok\u00e9'.repeat(3))).json()) as { request_id: string };
+    const long = (await (await ask('a'.repeat(129))).json()) as { request_id: string };
+    expect(kept.request_id).toBe('lb-7f3a.9_c');
+    expect(replaced.request_id).toMatch(/^req_/);
+    expect(long.request_id).toMatch(/^req_/);
+    expect(entries().map((entry) => entry.requestId)).toEqual([kept.request_id, replaced.request_id, long.request_id]);
+    await sandbox.close();
+  });
+
   it('redacts the credentials headers should a caller log them with the sandbox logger', () => {
     const lines: string[] = [];
     const logger = createSandboxLogger({ write: (line: string) => void lines.push(line) });

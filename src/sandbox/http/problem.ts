@@ -31,6 +31,8 @@ export function httpProblem(code: HttpProblemCode, detail: string, errors?: Fiel
 export const problemType = (code: string) => `https://docs.payments.example/problems/${code}`;
 
 /** A fresh request id, matching the contract's `request_id` pattern. */
+/** The contract's request_id (openapi/components/schemas/Problem.yaml). */
+const REQUEST_ID = /^[A-Za-z0-9_.-]{1,128}$/;
 const newRequestId = () => `req_${randomBytes(12).toString('base64url')}`;
 
 /** Where a problem occurs: the path it is about and the request's id. */
@@ -40,8 +42,10 @@ export interface Occurrence {
 }
 
 /** The occurrence of a request to `instance`; its id is drawn only if a problem needs it, as a success carries none. */
-export function occurrence(instance: string): Occurrence {
-  let id: string | undefined;
+export function occurrence(instance: string, given?: string | null): Occurrence {
+  // Note: a load balancer's X-Request-Id is kept when it fits the contract's request_id, so one id follows the request
+  // from the balancer's log to ours and to the problem a client quotes; anything else gets an id of our own.
+  let id = given && REQUEST_ID.test(given) ? given : undefined;
   return {
     instance,
     get requestId() {

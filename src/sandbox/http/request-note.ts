@@ -14,9 +14,9 @@ export interface RequestNote {
 // Note: keyed by the Request object itself, which hono hands to every route unchanged; a WeakMap lets it go with the request.
 const notes = new WeakMap<Request, RequestNote>();
 
-/** Starts the note of a request to `path` (its path, never its query string). */
+/** Starts the note of a request to `path` (its path, never its query string), under its X-Request-Id when it sent a fitting one. */
 export function beginNote(request: Request, path: string): RequestNote {
-  const note: RequestNote = { where: occurrence(path) };
+  const note: RequestNote = { where: occurrence(path, request.headers.get('x-request-id')) };
   notes.set(request, note);
   return note;
 }
