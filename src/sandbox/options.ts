@@ -144,6 +144,10 @@ const reportError = (error: unknown) => {
   console.error(`merchant-payments-sandbox: ${error instanceof Error ? error.message : String(error)}`);
 };
 
+const logTo = (logger: Logger) => (error: unknown) => {
+  logger.error({ error: error instanceof Error ? error.message : String(error) }, 'sandbox failure');
+};
+
 /** Fills in the defaults and throws a TypeError or RangeError naming the first bad option. */
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   const resolved: ResolvedOptions = {
@@ -160,7 +164,8 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     tickMs: options.tickMs ?? 250,
     faultHoldMs: options.faultHoldMs ?? DEFAULT_FAULT_HOLD_MS,
     retryCompression: options.retryCompression ?? 60,
-    onError: options.onError ?? reportError,
+    // Note: with a logger, a failure of the sandbox itself is a JSON line of that log too, so a log shipper sees it.
+    onError: options.onError ?? (options.logger ? logTo(options.logger) : reportError),
     databaseUrl: options.databaseUrl,
     control: options.control,
     intercept: options.intercept,

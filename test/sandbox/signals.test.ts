@@ -103,6 +103,21 @@ describe('the operator signals', () => {
     await sandbox.close();
   });
 
+  it("logs a failure of the sandbox itself as a JSON line of the same log when it has a logger", async () => {
+    const lines: string[] = [];
+    const sandbox = createSandbox({
+      logger: createSandboxLogger({ write: (line: string) => void lines.push(line) }),
+      intercept: () => {
+        throw new Error('the interceptor broke');
+      },
+    });
+    const answer = await sandbox.fetch(new Request(`${ORIGIN}/payments/pay_1`, { headers: { authorization: `Bearer ${BEARER}` } }));
+    expect(answer.status).toBe(500);
+    const failure = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.msg === 'sandbox failure');
+    expect(failure).toMatchObject({ level: 50, error: 'the interceptor broke' });
+    await sandbox.close();
+  });
+
   it('redacts the credentials headers should a caller log them with the sandbox logger', () => {
     const lines: string[] = [];
     const logger = createSandboxLogger({ write: (line: string) => void lines.push(line) });
