@@ -1,8 +1,9 @@
-// Compiles every schema the operations of both variants and of the sandbox's control API use (parameters, request
-// bodies, response bodies and headers) into standalone Ajv validators, and writes the operation index a router and
-// src/validation read: generated/operations/validators.ts, sandbox-validators.ts and operations.ts.
+// Compiles every schema the operations of both variants and of the sandbox's control and admin APIs use (parameters,
+// request bodies, response bodies and headers) into standalone Ajv validators, and writes the operation index a router
+// and src/validation read: generated/operations/validators.ts, sandbox-validators.ts, admin-validators.ts and
+// operations.ts.
 import path from 'node:path';
-import { bundles, variants } from './lib/apis.mjs';
+import { apis, bundles, variants } from './lib/apis.mjs';
 import { bundleWithoutProse, createAjv, standaloneModule, validatorTypes } from './lib/ajv-standalone.mjs';
 import { compactJson } from './lib/compact-json.mjs';
 import { replaceGeneratedDir } from './lib/generated-dir.mjs';
@@ -17,11 +18,14 @@ export const operationsDir = 'generated/operations';
 /** The `$id` under which Ajv holds the shared bundle, as generate-webhook-validators.mjs names it. */
 const SCHEMA_ID = 'urn:merchant-payments:shared';
 
-/** The `$id` under which a second Ajv holds the control API's bundle, whose schemas are its own, not the shared ones. */
-const SANDBOX_ID = 'urn:merchant-payments:sandbox';
+/**
+ * The APIs of redocly.yaml that are not variants (the sandbox's control API, `sandbox`, and its admin API, `admin`):
+ * each is compiled in an Ajv of its own into `<name>-validators.ts`, and indexed under its name.
+ */
+const OWN_APIS = Object.keys(apis).filter((name) => !variants.includes(name));
 
-/** The API of redocly.yaml that is the sandbox's control API, and its key in the index. */
-const SANDBOX = 'sandbox';
+/** What an API that is not a variant is, in the generated comments (its name when not listed). */
+const titleOf = (name) => ({ sandbox: "the sandbox's control API", admin: "the sandbox's admin API" })[name] ?? name;
 
 /** The variant key of an API of redocly.yaml: `a` for `variant-a`. */
 const variantKey = (name) => name.replace(/^variant-/, '');
@@ -79,7 +83,7 @@ export interface OperationSpec {
   responses: Readonly<Record<string, string>>;
 }
 
-/** The operations of one API (a variant, or the sandbox's control API) and the responses they name. */
+/** The operations of one API (a variant, or the sandbox's control or admin API) and the responses they name. */
 export interface VariantIndex {
   /** The bundled spec it was generated from. */
   source: string;
@@ -115,28 +119,35 @@ export async function compileOperationSchemas(files = bundles, labels = bundles)
     problems = found;
     index[variantKey(name)] = { source: labels[name], ...readOperations(bundle, (schema, hint) => registry.add(schema, hint), labels[name]) };
   }
-  return { ajv, exportsMap: registry.exportsMap, index, problems, sandbox: await compileSandboxSchemas(files, labels) };
+  const own = {};
+  for (const name of OWN_APIS) own[name] = await compileOwnSchemas(name, files, labels);
+  return { ajv, exportsMap: registry.exportsMap, index, problems, own };
 }
 
 /**
- * The control API's operations in an Ajv of their own: its bundle holds schemas the variants do not (Fault, Clock),
- * so its `$ref`s are read as its own components. `{ ajv, exportsMap, index }`.
+ * The operations of an API that is not a variant (`sandbox`, `admin`) in an Ajv of their own: its bundle holds schemas
+ * the variants do not (Fault, Tenant), so its `$ref`s are read as its own components. `{ ajv, exportsMap, index }`.
  */
-async function compileSandboxSchemas(files, labels) {
-  const bundle = await openBundle(path.resolve(root, files[SANDBOX]));
+async function compileOwnSchemas(name, files, labels) {
+  const bundle = await openBundle(path.resolve(root, files[name]));
+  const id = `urn:merchant-payments:${name}`;
   const ajv = createAjv({ allErrors: true });
-  // Note: OpenAPI's `password` (WebhookSecret) only tells a UI to mask the value; it constrains nothing.
+  // Note: OpenAPI's `password` (WebhookSecret, the admin API's issued secrets) only tells a UI to mask the value; it
+  // constrains nothing.
   ajv.addFormat('password', true);
-  ajv.addSchema(bundleWithoutProse(bundle.doc), SANDBOX_ID);
-  const registry = new SchemaRegistry(ajv, SANDBOX_ID);
-  const index = { source: labels[SANDBOX], ...readOperations(bundle, (schema, hint) => `s:${registry.add(schema, hint)}`, labels[SANDBOX]) };
+  ajv.addSchema(bundleWithoutProse(bundle.doc), id);
+  const registry = new SchemaRegistry(ajv, id);
+  const index = { source: labels[name], ...readOperations(bundle, (schema, hint) => `${moduleAlias(name)}:${registry.add(schema, hint)}`, labels[name]) };
   return { ajv, exportsMap: registry.exportsMap, index };
 }
 
+/** The name operations.ts imports `<name>-validators.ts` as: the API's name in camelCase (`sandbox`, `admin`). */
+const moduleAlias = (name) => name.replace(/-(\w)/g, (_, letter) => letter.toUpperCase());
+
 /** Renders the generated files from the bundles (name → file; labels name them in the headers): `{ fileName: content }`. */
 export async function renderOperationValidators(files = bundles, labels = bundles) {
-  const { ajv, exportsMap, index, problems, sandbox } = await compileOperationSchemas(files, labels);
-  const sources = [...variants, SANDBOX].map((name) => labels[name]).join(', ');
+  const { ajv, exportsMap, index, problems, own } = await compileOperationSchemas(files, labels);
+  const sources = [...variants, ...OWN_APIS].map((name) => labels[name]).join(', ');
   const header = `// Generated by scripts/generate-operation-validators.mjs from ${sources} (schemas from ${labels.shared}). Do not edit: change the spec under openapi/ and run npm run regenerate.`;
   const validators = [
     header,
@@ -148,20 +159,21 @@ export async function renderOperationValidators(files = bundles, labels = bundle
     validatorTypes(),
     standaloneModule(ajv, exportsMap, 'SchemaValidator'),
   ].join('\n');
-  const sandboxValidators = [
+  const ownValidators = Object.fromEntries(OWN_APIS.map((name) => [`${name}-validators.ts`, [
     header,
-    '// The control API\'s schemas, compiled as validators.ts compiles the variants\'.',
+    `// The schemas of ${titleOf(name)}, compiled as validators.ts compiles the variants'.`,
     '// @ts-nocheck',
     '',
     "import type { SchemaValidator } from './validators.js';",
     '',
-    standaloneModule(sandbox.ajv, sandbox.exportsMap, 'SchemaValidator'),
-  ].join('\n');
-  // Note: validators are written as names (`s:` for the control API's module), then turned into references to them.
-  const data = (value) => compactJson(value, 130).replace(/"validator": ?"(s:)?(validate\w+)"/g, (_, s, name) => `"validator": ${s ? 's' : 'v'}.${name}`);
+    standaloneModule(own[name].ajv, own[name].exportsMap, 'SchemaValidator'),
+  ].join('\n')]));
+  // Note: validators are written as names (`<module>:` for the module of an API that is not a variant), then turned
+  // into references to them.
+  const data = (value) => compactJson(value, 130).replace(/"validator": ?"(?:(\w+):)?(validate\w+)"/g, (_, module, name) => `"validator": ${module ?? 'v'}.${name}`);
   const operations = [
     header,
-    "import * as s from './sandbox-validators.js';",
+    ...OWN_APIS.map((name) => `import * as ${moduleAlias(name)} from './${name}-validators.js';`),
     "import * as v from './validators.js';",
     "import type { SchemaValidator } from './validators.js';",
     '',
@@ -169,11 +181,11 @@ export async function renderOperationValidators(files = bundles, labels = bundle
     `/** The variants by key (\`a\` for ${variants[0]}). */`,
     `export type Variant = ${Object.keys(index).map((key) => `'${key}'`).join(' | ')};`,
     '',
-    `/** Every API the index holds: the variants, and \`${SANDBOX}\`, the sandbox's control API. */`,
-    `export type Api = Variant | '${SANDBOX}';`,
+    `/** Every API the index holds: the variants, ${OWN_APIS.map((name) => `\`${name}\` (${titleOf(name)})`).join(' and ')}. */`,
+    `export type Api = Variant | ${OWN_APIS.map((name) => `'${name}'`).join(' | ')};`,
     '',
     '/** Each API\'s operations, in the order of its `paths`, and the responses they name. */',
-    `export const operationIndex: Readonly<Record<Api, VariantIndex>> = ${data({ ...index, [SANDBOX]: sandbox.index })};`,
+    `export const operationIndex: Readonly<Record<Api, VariantIndex>> = ${data({ ...index, ...Object.fromEntries(OWN_APIS.map((name) => [name, own[name].index])) })};`,
     '',
     '/** A problem `code` the contract\'s error responses show, e.g. `idempotency_key_reused`. */',
     `export type ProblemCode = ${Object.keys(problems).map((code) => JSON.stringify(code)).join(' | ') || 'never'};`,
@@ -182,7 +194,7 @@ export async function renderOperationValidators(files = bundles, labels = bundle
     `export const problemCatalogue: Readonly<Record<ProblemCode, ProblemSpec>> & Readonly<Record<string, ProblemSpec>> = ${data(problems)};`,
     '',
   ].join('\n');
-  return { 'validators.ts': validators, 'sandbox-validators.ts': sandboxValidators, 'operations.ts': operations };
+  return { 'validators.ts': validators, ...ownValidators, 'operations.ts': operations };
 }
 
 /** Clears generated/operations and writes the files rendered from the bundles. */

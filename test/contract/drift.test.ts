@@ -72,18 +72,22 @@ describe('generated files', () => {
     }
   });
 
-  // Note: the control API reuses shared components (Problem, Timestamp, the webhook bodies) by $ref; a copy would drift.
-  it('the sandbox control API holds every shared schema it uses exactly as the shared bundle has it', () => {
+  // Note: the control and admin APIs reuse shared components (Problem, Timestamp, the webhook bodies) by $ref; a copy
+  // would drift.
+  it.each([
+    ['sandbox control', 'sandbox', ['Problem', 'Timestamp', 'WebhookEvent', 'Pagination']],
+    ['sandbox admin', 'admin', ['Problem', 'ProblemFieldError', 'Timestamp']],
+  ])('the %s API holds every shared schema it uses exactly as the shared bundle has it', (_label, name, expected) => {
     const shared = parse(read(fresh('shared'))).components.schemas;
-    const schemas = Object.entries(parse(read(fresh('sandbox'))).components.schemas as Record<string, object>);
-    const reused = schemas.filter(([name]) => name in shared);
-    expect(reused.map(([name]) => name)).toEqual(expect.arrayContaining(['Problem', 'Timestamp', 'WebhookEvent', 'Pagination']));
-    for (const [name, value] of reused) expect(value, name).toEqual(shared[name]);
+    const schemas = Object.entries(parse(read(fresh(name))).components.schemas as Record<string, object>);
+    const reused = schemas.filter(([schema]) => schema in shared);
+    expect(reused.map(([schema]) => schema)).toEqual(expect.arrayContaining(expected));
+    for (const [schema, value] of reused) expect(value, schema).toEqual(shared[schema]);
   });
 
   it('lists both variants, and only them, as variants', () => {
     expect(variants).toEqual(['variant-a', 'variant-b']);
-    expect(Object.keys(apis)).toEqual([...variants, 'sandbox']);
+    expect(Object.keys(apis)).toEqual([...variants, 'sandbox', 'admin']);
   });
 
   it('generated/openapi holds nothing but the bundles', () => {
