@@ -6,6 +6,7 @@ import { hasDueWork } from '../core/advance.js';
 import { clockNow } from '../core/clock.js';
 import type { TenantState } from '../core/tenant.js';
 import { createSerialQueues } from '../serial.js';
+import { createMemoryRegistry } from './memory-registry.js';
 import type { TenantStore, TenantStoreSettings } from './types.js';
 
 /** The memory store, with what tests read besides the interface. */
@@ -34,6 +35,7 @@ export function createMemoryStore(settings: TenantStoreSettings): MemoryStore {
     reset: (id) => queues.run(id, () => void tenants.delete(id)),
     close: () => Promise.resolve(),
     ready: () => Promise.resolve(),
+    registry: createMemoryRegistry(),
     tenantIds: () => [...tenants.keys()],
     entries: () => [...tenants],
   };

@@ -33,6 +33,8 @@ export interface TenantStore {
   ready?(): Promise<void>;
   /** The connections of the store's pool, for `/metrics`; absent for a store without one. */
   poolStats?(): PoolStats;
+  /** The tenants the admin API issued (`auth: 'issued'`); the memory and postgres stores have one, a store of your own may not. */
+  registry?: TenantRegistry;
 }
 
 /** How a store's connection pool is used: every connection, those idle, and the callers waiting for one. */
@@ -46,4 +48,60 @@ export interface PoolStats {
 export interface TenantStoreSettings {
   /** A new tenant's state: its clock, seed and settings, and the operator's default webhook endpoints. */
   newTenant(id: string): TenantState;
+}
+
+/** An issued tenant as its record shows it, never a secret; times are wall-clock ms since the epoch. */
+export interface IssuedTenant {
+  /** `ten_…`: its id in the admin API and the id its sandbox state is kept under, whichever variant it calls. */
+  id: string;
+  publicKey: string;
+  status: 'active' | 'revoked';
+  createdAt: number;
+  /** When its credentials were last rotated; null if never. */
+  rotatedAt: number | null;
+  /** Until when the access token and secret key of before the last rotation still work; null if never rotated. */
+  previousExpiresAt: number | null;
+  revokedAt: number | null;
+}
+
+/** A tenant's credentials as issued: shown once, since the registry keeps only the SHA-256 of the token and the secret key. */
+export interface IssuedCredentials {
+  id: string;
+  /** Variant A: `Authorization: Bearer <accessToken>`. */
+  accessToken: string;
+  /** Variant B: `X-Public-Key`, with `X-Secret-Key: <secretKey>`. */
+  publicKey: string;
+  secretKey: string;
+}
+
+/** The credentials a rotation issued, and until when those it replaced still work (wall ms). */
+export interface RotatedCredentials extends IssuedCredentials {
+  previousExpiresAt: number;
+}
+
+/**
+ * The tenants of issued mode and their credentials, shared by every instance on the store (no instance caches them).
+ * Each `now` is the wall clock (the sandbox's `now` option), never a tenant's clock. Nothing is written, made or kept
+ * when a credential is looked up, found or not.
+ */
+export interface TenantRegistry {
+  /** A new active tenant with a new access token and key pair. */
+  create(now: number): Promise<IssuedCredentials>;
+  /** Newest first, `limit` (1 to 100) at most, after the tenant `startingAfter`; undefined when no tenant has that id. */
+  list(page: { limit: number; startingAfter?: string | undefined }): Promise<{ tenants: IssuedTenant[]; hasMore: boolean } | undefined>;
+  get(id: string): Promise<IssuedTenant | undefined>;
+  /**
+   * A new access token and secret key; the public key stays. Those replaced keep working for `overlapSeconds` (0 to
+   * 604,800), and those an earlier rotation replaced stop at once. `revoked` for a revoked tenant, undefined for none.
+   */
+  rotate(id: string, overlapSeconds: number, now: number): Promise<RotatedCredentials | 'revoked' | undefined>;
+  /**
+   * Stops every credential of the tenant at once; false when no tenant has the id. Revoking a revoked tenant changes
+   * nothing. The tenant's sandbox state is the store's: the sandbox deletes it with `store.reset(id)` after this.
+   */
+  revoke(id: string, now: number): Promise<boolean>;
+  /** The id of the active tenant whose access token (or previous one, within its overlap) this is; undefined otherwise. */
+  tenantOfAccessToken(token: string, now: number): Promise<string | undefined>;
+  /** The id of the active tenant whose public key this is, when the secret key is its own (or its previous one, within its overlap). */
+  tenantOfKeyPair(publicKey: string, secretKey: string, now: number): Promise<string | undefined>;
 }

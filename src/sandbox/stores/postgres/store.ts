@@ -5,6 +5,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TenantState } from '../../core/tenant.js';
 import type { TenantStore, TenantStoreSettings } from '../types.js';
+import { createPostgresRegistry } from './registry.js';
 import { LOAD_QUERIES, TENANT_COLUMNS, changes, emptyBaseline, fromRows, tenantRow, type Baseline, type TenantRows } from './rows.js';
 
 /** What the store needs of a `pg` Pool; typed here so that the sandbox's entry loads without `pg` installed. */
@@ -253,5 +254,6 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     },
 
     poolStats: () => ({ total: db.totalCount ?? 0, idle: db.idleCount ?? 0, waiting: db.waitingCount ?? 0 }),
+    registry: createPostgresRegistry(db),
   };
 }
