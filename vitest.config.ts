@@ -31,6 +31,7 @@ const processes = [
   'test/contract/drift.test.ts', // the generators, into a temporary folder
   'test/lint/house-rules.test.ts', // Spectral
   'test/lint/sandbox-ruleset.test.ts', // Spectral
+  'test/lint/admin-ruleset.test.ts', // Spectral
   'test/tools/hey-api.test.ts', // an independent generator, then tsc
   'test/tools/openapi-typescript-codegen.test.ts', // an independent generator, then tsc
   'test/tools/redocly-strict.test.ts', // Redocly lint

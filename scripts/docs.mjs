@@ -96,8 +96,10 @@ function buildIndex(outDir, references, guides) {
 path prefix) and Variant B (key-pair headers, every path under <code>/merchant/v1</code>). Elements the source
 description does not state are marked as assumptions, each with its reason.</p>
 <p>The sandbox control reference describes <code>/_sandbox</code>, the test-control API of this package's local
-sandbox (clock, events, webhook deliveries, forced statuses, faults). It is not part of the interface: the
-whole document is this project's own design.</p>
+sandbox (clock, events, webhook deliveries, forced statuses, faults). The sandbox admin reference describes
+<code>/_admin</code>, the hosted sandbox's provisioning API (tenants, their credentials, rotation and revocation),
+served only when <code>SANDBOX_ADMIN_TOKEN</code> is set. Neither is part of the interface: both documents are
+this project's own design.</p>
 <h2 id="reference">API reference</h2>
 <ul class="cards">
 ${references.map((r) => card(r, `<p><a href="${escapeHtml(r.spec)}">Bundled OpenAPI file</a></p>`)).join('\n')}

@@ -84,7 +84,7 @@ const servers = [
   {
     name: 'docs',
     port: portOf(flags['port-docs'] ?? process.env.DOCS_PORT ?? '4012', 'port-docs'),
-    files: ['generated/openapi/variant-a.yaml', 'generated/openapi/variant-b.yaml', 'generated/openapi/sandbox.yaml', 'docs/assumptions.md'],
+    files: ['generated/openapi/variant-a.yaml', 'generated/openapi/variant-b.yaml', 'generated/openapi/sandbox.yaml', 'generated/openapi/admin.yaml', 'docs/assumptions.md'],
     // Note: rebuilt on every start, in a child process while Prism starts, so the pages always match the specs; into a
     // folder of this start's own, so that two starts (two test runs) never rebuild each other's pages.
     start: async (s) => {
@@ -93,7 +93,7 @@ const servers = [
       await buildDocsInChild(siteDir);
       return startStaticServer({ dir: siteDir, port: s.port, host });
     },
-    hint: (url) => `guides ${url}/  reference ${url}/variant-a.html ${url}/variant-b.html ${url}/sandbox.html`,
+    hint: (url) => `guides ${url}/  reference ${url}/variant-a.html ${url}/variant-b.html ${url}/sandbox.html ${url}/admin.html`,
   },
 ];
 

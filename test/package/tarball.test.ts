@@ -44,11 +44,12 @@ describe('the packed tarball', () => {
     // The generated types and validators the code imports are compiled along with it.
     expect(files).toEqual(expect.arrayContaining([
       'dist/generated/types/variant-a.js', 'dist/generated/types/variant-b.d.ts', 'dist/generated/types/sandbox.d.ts',
+      'dist/generated/operations/sandbox-validators.js', 'dist/generated/operations/admin-validators.js',
       'dist/generated/validators/webhook-validators.js', 'dist/generated/validators/webhook-examples.d.ts',
       'dist/generated/version.js', 'dist/src/cli/main.js', 'dist/src/cli/webhook/listen.js', 'dist/src/mock/command.js', 'dist/src/mock/exit-with-parent.js', 'dist/src/mock/run-in-group.js',
       'LICENSE', 'README.md', 'CHANGELOG.md',
     ]));
-    const unexpected = files.filter((f) => !/^(dist\/.*\.(js|d\.ts)|bin\/.*\.mjs|generated\/openapi\/(variant-[ab]|sandbox)\.yaml|openapi\/arazzo\/variant-[ab]\.arazzo\.yaml|LICENSE|README\.md|CHANGELOG\.md|package\.json)$/.test(f));
+    const unexpected = files.filter((f) => !/^(dist\/.*\.(js|d\.ts)|bin\/.*\.mjs|generated\/openapi\/(variant-[ab]|sandbox|admin)\.yaml|openapi\/arazzo\/variant-[ab]\.arazzo\.yaml|LICENSE|README\.md|CHANGELOG\.md|package\.json)$/.test(f));
     expect(unexpected).toEqual([]);
   });
 

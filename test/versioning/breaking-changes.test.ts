@@ -161,27 +161,31 @@ describe('the release baseline', () => {
     expect(JSON.parse(readFileSync(path.join(release, 'manifest.json'), 'utf8')).version).toBe('0.3.1');
   });
 
-  it('reports an API the baseline lacks as new, and --record adds it to the baseline', () => {
+  it('reports each API the baseline lacks as new, and --record adds it to the baseline', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'record-new-'));
     dirs.push(dir);
     const release = path.join(dir, 'release');
     const specs = path.join(dir, 'specs');
     cpSync(baseline, release, { recursive: true });
     cpSync(path.join(fixtures, 'compatible'), specs, { recursive: true });
-    const added = path.basename(apis.sandbox!.output);
-    writeFileSync(path.join(specs, added), readFileSync(path.join(root, apis.sandbox!.output)));
+    // Note: the sandbox's control and admin APIs, both added after 0.1.0; each is all additions.
+    const added = [apis.sandbox!.output, apis.admin!.output].map((output) => path.basename(output));
+    for (const [file, output] of [[added[0]!, apis.sandbox!.output], [added[1]!, apis.admin!.output]]) {
+      writeFileSync(path.join(specs, file), readFileSync(path.join(root, output)));
+    }
 
     const result = checkBreaking({ baseline: release, specs, ...project('0.3.0') });
-    expect(result.results.map((r: { file: string; added?: boolean }) => [r.file, r.added ?? false])).toEqual([['payments.yaml', false], [added, true]]);
+    expect(result.results.map((r: { file: string; added?: boolean }) => [r.file, r.added ?? false])).toEqual([['payments.yaml', false], ...added.map((file) => [file, true])]);
+    expect(result.breaking).toBe(0);
     expect(result.ok).toBe(true);
 
     const { packageFile, changesets } = project('0.3.1');
     const args = ['--record', '--baseline', release, '--specs', specs, '--package', packageFile, '--changesets', changesets];
     const run = spawnSync(process.execPath, ['scripts/check-breaking.mjs', ...args], { cwd: root, encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toContain(`${added}: new since the last release`);
-    expect(JSON.parse(readFileSync(path.join(release, 'manifest.json'), 'utf8')).specs).toEqual(['payments.yaml', added]);
-    expect(readFileSync(path.join(release, 'openapi', added), 'utf8')).toBe(readFileSync(path.join(root, apis.sandbox!.output), 'utf8'));
+    for (const file of added) expect(run.stdout).toContain(`${file}: new since the last release`);
+    expect(JSON.parse(readFileSync(path.join(release, 'manifest.json'), 'utf8')).specs).toEqual(['payments.yaml', ...added]);
+    for (const file of added) expect(readFileSync(path.join(release, 'openapi', file), 'utf8')).toBe(readFileSync(path.join(specs, file), 'utf8'));
   });
 });
 
