@@ -1,22 +1,19 @@
 // The users' README as a new merchant developer follows it: the packed tarball is installed into an empty directory,
 // and every file the README shows is created and every command it shows is run there, as written and in order.
 // The rules (markers for skipped and background blocks, file names, ports) are in CONTRIBUTING.md.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
+import { BLOCK_MS, createDocRunner } from './doc-runner.js';
 import { packedTarball } from './pack.js';
-import { readmeSteps, yamlRunCommands, type ReadmeCommand } from './readme-blocks.js';
+import { readmeSteps, yamlRunCommands } from './readme-blocks.js';
 import { freeReadmePorts, moveCommandPorts, movePortsIn, portEnv, portFree, type PortMap } from './readme-ports.js';
 
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
 const steps = readmeSteps(readme);
 const commands = steps.flatMap((step) => (step.kind === 'command' ? [step] : []));
-const COMMAND_MS = 240_000;
-const READY_MS = 60_000;
 
 let dir: string;
 let project: string;
@@ -30,81 +27,12 @@ const env: NodeJS.ProcessEnv = Object.fromEntries(
 );
 Object.assign(env, { NO_UPDATE_NOTIFIER: '1', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_prefer_offline: 'true' });
 
-interface Finished {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  output: string;
-}
-
-interface Running {
-  child: ChildProcess;
-  section: string;
-  script: string;
-  output: () => string;
-  finished: Promise<Finished>;
-}
-
-const background: Running[] = [];
-
-/** Starts a block in bash, in a process group of its own so that it can be stopped with everything it started. */
-function start(script: string): Running & { firstLine: Promise<void> } {
-  const child = spawn('bash', ['-e', '-c', script], { cwd: project, env: { ...env, ...portEnv(ports) }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  let stdoutSeen = '';
-  let lineSeen: () => void = () => {};
-  const firstLine = new Promise<void>((resolve) => (lineSeen = resolve));
-  // Note: kept bounded, whatever a command prints (the conformance kit's report is long).
-  const keep = (text: string) => (output = (output + text).slice(-200_000));
-  child.stdout!.on('data', (chunk: Buffer) => {
-    keep(chunk.toString());
-    stdoutSeen += chunk.toString();
-    if (stdoutSeen.includes('\n')) lineSeen();
-  });
-  child.stderr!.on('data', (chunk: Buffer) => keep(chunk.toString()));
-  const finished = new Promise<Finished>((resolve) => child.once('close', (code, signal) => resolve({ code, signal, output })));
-  return { child, section: '', script, output: () => output, finished, firstLine };
-}
-
-/** Stops a block's whole process group and waits for it to end. */
-async function stop(running: Running): Promise<Finished> {
-  try {
-    process.kill(-running.child.pid!, 'SIGTERM');
-  } catch {
-    // Note: the group is gone already.
-  }
-  const killer = setTimeout(() => {
-    try {
-      process.kill(-running.child.pid!, 'SIGKILL');
-    } catch {
-      // Note: it ended on SIGTERM.
-    }
-  }, 10_000);
-  const result = await running.finished;
-  clearTimeout(killer);
-  return result;
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
-}
+const runner = createDocRunner(() => project, () => ({ ...env, ...portEnv(ports) }));
 
 async function takenPorts(): Promise<number[]> {
   const moved = Object.values(ports);
   const free = await Promise.all(moved.map(portFree));
   return moved.filter((_, i) => !free[i]);
-}
-
-/** Stops the background servers of sections other than `section`, in the reverse order of their start. */
-async function stopBackgroundOutside(section: string | undefined): Promise<void> {
-  for (const running of [...background].reverse()) {
-    if (running.section === section) continue;
-    background.splice(background.indexOf(running), 1);
-    await stop(running);
-  }
 }
 
 beforeAll(async () => {
@@ -118,7 +46,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await stopBackgroundOutside(undefined);
+  await runner.stopBackgroundOutside(undefined);
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
@@ -162,52 +90,15 @@ describe('README.md, followed in a new project that installs the packed tarball'
       continue;
     }
     it(title, async () => {
-      await stopBackgroundOutside(step.section);
-      if (step.mode === 'background') await startBackground(step);
-      else await runToTheEnd(step);
-    }, COMMAND_MS + READY_MS);
+      await runner.stopBackgroundOutside(step.section);
+      const script = moveCommandPorts(step.script, ports);
+      if (step.mode === 'background') await runner.startBackground(script, step.section);
+      else await runner.run(script);
+    }, BLOCK_MS);
   }
 
   it('leaves nothing running: every port the README uses is free again', async () => {
-    await stopBackgroundOutside(undefined);
+    await runner.stopBackgroundOutside(undefined);
     expect(await takenPorts()).toEqual([]);
   });
 });
-
-async function runToTheEnd(command: ReadmeCommand): Promise<void> {
-  const running = start(moveCommandPorts(command.script, ports));
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    void stop(running);
-  }, COMMAND_MS);
-  const { code, signal, output } = await running.finished;
-  clearTimeout(timer);
-  if (timedOut) throw new Error(`${command.script.trim()} timed out after ${COMMAND_MS / 1000} s:\n${output}`);
-  expect({ code, signal }, output).toEqual({ code: 0, signal: null });
-}
-
-async function startBackground(command: ReadmeCommand): Promise<void> {
-  const script = moveCommandPorts(command.script, ports);
-  const running = start(script);
-  running.section = command.section;
-  background.push(running);
-  const port = /--port (\d+)/.exec(script)?.[1];
-  const deadline = Date.now() + READY_MS;
-  // Ready: the port its --port names accepts connections or, when it names none, it printed its first line.
-  const ready = (async (): Promise<'ready' | 'timeout'> => {
-    if (!port) await running.firstLine;
-    while (port && !(await accepts(Number(port)))) {
-      if (Date.now() > deadline) return 'timeout';
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return 'ready';
-  })();
-  const ended = running.finished;
-  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), READY_MS).unref());
-  const outcome = await Promise.race([ready, ended, timeout]);
-  if (outcome === 'ready') return;
-  background.splice(background.indexOf(running), 1);
-  const result = outcome === 'timeout' ? await stop(running) : outcome;
-  throw new Error(`${command.script.trim()} did not start serving (${outcome === 'timeout' ? `timed out after ${READY_MS / 1000} s` : `exited ${result.code}`}):\n${result.output}`);
-}
