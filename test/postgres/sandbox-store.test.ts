@@ -55,7 +55,7 @@ describe('createPostgresStore', () => {
     await Promise.all([storeOn(database), storeOn(database), storeOn(database)]);
     await storeOn(database);
     const { rows } = await poolOn(database).query(`SELECT name FROM ${MIGRATIONS_TABLE}`);
-    expect(rows.map((row) => row.name)).toEqual(['1767225600000_sandbox-tenants', '1776000000000_sandbox-idempotency-lease', '1780000000000_sandbox-issued-tenants']);
+    expect(rows.map((row) => row.name)).toEqual(['1767225600000_sandbox-tenants', '1776000000000_sandbox-idempotency-lease', '1780000000000_sandbox-issued-tenants', '1780000000001_sandbox-tenant-activity']);
   });
 
   it('round-trips a tenant through its lifecycles: a second instance loads a state deep-equal to one kept in memory, bigints included', async () => {

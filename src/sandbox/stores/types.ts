@@ -35,6 +35,13 @@ export interface TenantStore {
   poolStats?(): PoolStats;
   /** The tenants the admin API issued (`auth: 'issued'`); the memory and postgres stores have one, a store of your own may not. */
   registry?: TenantRegistry;
+  /**
+   * Forgets, as `reset` does, every tenant no transaction has used for `bound.idleMs` of the settings' wall clock,
+   * skipping any a transaction holds, and tells `onEvicted`; resolves to how many. Does nothing without `bound`.
+   */
+  evictIdle?(): Promise<number>;
+  /** How many tenants the store holds now (`/metrics`); a durable store may answer a count a few seconds old. */
+  tenantCount?(): Promise<number>;
 }
 
 /** How a store's connection pool is used: every connection, those idle, and the callers waiting for one. */
@@ -48,6 +55,21 @@ export interface PoolStats {
 export interface TenantStoreSettings {
   /** A new tenant's state: its clock, seed and settings, and the operator's default webhook endpoints. */
   newTenant(id: string): TenantState;
+  /**
+   * Open mode's bound on tenants: a transaction that would make one more than `max` forgets the idle ones first, then
+   * rejects with TenantLimitError if none was; a tenant unused for `idleMs` is forgotten by `evictIdle`. None: unbounded.
+   */
+  bound?: TenantBound;
+  /** The wall clock (ms since the epoch) a tenant's last use is kept on; default Date.now. */
+  now?(): number;
+  /** Told the ids of the tenants the store forgot as idle (by `evictIdle`, or to make room for a new one). */
+  onEvicted?(ids: string[]): void;
+}
+
+/** Open mode's bound on tenants: how many the store holds at most, and how long an unused one is kept, in ms. */
+export interface TenantBound {
+  max: number;
+  idleMs: number;
 }
 
 /** An issued tenant as its record shows it, never a secret; times are wall-clock ms since the epoch. */

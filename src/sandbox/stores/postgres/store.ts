@@ -1,9 +1,11 @@
 // The durable TenantStore: every tenant in PostgreSQL, shared by any number of sandbox instances. A transaction locks
 // the tenant's row, runs the command on the state (cached per instance, reloaded when another instance wrote), writes
-// what changed and commits before it resolves.
+// what changed and commits before it resolves. With open mode's bound, a new tenant is counted under a lock every
+// instance takes, and the idle ones are forgotten by one DELETE that skips the rows a transaction holds.
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TenantState } from '../../core/tenant.js';
+import { secondsUntilForgotten, TenantLimitError } from '../tenant-limit-error.js';
 import type { TenantStore, TenantStoreSettings } from '../types.js';
 import { createPostgresRegistry } from './registry.js';
 import { LOAD_QUERIES, TENANT_COLUMNS, changes, emptyBaseline, fromRows, tenantRow, type Baseline, type TenantRows } from './rows.js';
@@ -88,21 +90,51 @@ async function migrate(pool: PostgresPool): Promise<void> {
   }
 }
 
-const TENANT_SELECT = `SELECT version, ${TENANT_COLUMNS.map((column) => (column === 'rest' ? 'rest::text' : column)).join(', ')} FROM sandbox_tenants WHERE id = $1 FOR UPDATE`;
+const TENANT_SELECT = `SELECT version, last_used_at, ${TENANT_COLUMNS.map((column) => (column === 'rest' ? 'rest::text' : column)).join(', ')} FROM sandbox_tenants WHERE id = $1 FOR UPDATE`;
 // Note: a row another transaction holds is left out rather than waited for: due work an instance is already doing.
 const TENANT_TRY_SELECT = `${TENANT_SELECT} SKIP LOCKED`;
-const TENANT_INSERT = `INSERT INTO sandbox_tenants (id, version, ${TENANT_COLUMNS.join(', ')})
-  VALUES ($1, nextval('sandbox_versions'), ${TENANT_COLUMNS.map((_column, index) => `$${index + 2}`).join(', ')})
+const TENANT_INSERT = `INSERT INTO sandbox_tenants (id, version, last_used_at, ${TENANT_COLUMNS.join(', ')})
+  VALUES ($1, nextval('sandbox_versions'), $2, ${TENANT_COLUMNS.map((_column, index) => `$${index + 3}`).join(', ')})
   ON CONFLICT (id) DO NOTHING RETURNING version`;
-const TENANT_UPDATE = `UPDATE sandbox_tenants SET version = nextval('sandbox_versions'), ${TENANT_COLUMNS.map((column, index) => `${column} = $${index + 2}`).join(', ')}
-  WHERE id = $1 RETURNING version`;
+// Note: last_used_at is written only when it is stale (NULL keeps it), so that most updates leave the indexed column as it was.
+const TENANT_UPDATE = `UPDATE sandbox_tenants SET version = nextval('sandbox_versions'), ${TENANT_COLUMNS.map((column, index) => `${column} = $${index + 2}`).join(', ')},
+  last_used_at = COALESCE($${TENANT_COLUMNS.length + 2}, last_used_at) WHERE id = $1 RETURNING version`;
+// Note: the version stays, since the state did not change: no instance's cached copy is made stale by a use.
+const TENANT_TOUCH = 'UPDATE sandbox_tenants SET last_used_at = $2 WHERE id = $1';
+// Note: every instance takes this lock before it counts and makes a new tenant, and holds it until that commits, so
+// that no two count the same tenants as room for one more; a transaction on a tenant that exists never takes it.
+const TENANT_COUNT_LOCK = '7241865325823966';
+const TENANT_COUNT = 'SELECT count(*)::int AS n, min(last_used_at) AS oldest FROM sandbox_tenants';
+/** How many idle tenants one statement of evictIdle forgets, so that a sweep's transactions stay short. */
+const EVICT_BATCH = 500;
 const TABLES = ['sandbox_objects', 'sandbox_plans', 'sandbox_timers', 'sandbox_idempotency', 'sandbox_events', 'sandbox_deliveries'];
+// Note: the tenants' rows are taken as a transaction takes one (FOR UPDATE), skipping those a transaction holds: a
+// tenant in use is not idle, and its transaction will record the use.
+const EVICT = `WITH gone AS (
+    DELETE FROM sandbox_tenants WHERE id IN (
+      SELECT id FROM sandbox_tenants WHERE last_used_at <= $1 ORDER BY last_used_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+    RETURNING id
+  ), ${TABLES.map((table, index) => `t${index} AS (DELETE FROM ${table} WHERE tenant_id IN (SELECT id FROM gone))`).join(',\n  ')}
+  SELECT id FROM gone`;
+/** How long the tenants' count `/metrics` reads is kept, in ms. */
+const COUNT_TTL_MS = 5_000;
+/** How far behind a tenant's last_used_at may be before a transaction writes it, at most. */
+export const USE_PRECISION_MS = 60_000;
 
 interface Cached {
   /** The tenant row's version the state is of; versions come from one sequence, so a recreated tenant never reuses one. */
   version: string;
   state: TenantState;
   baseline: Baseline;
+  /** When this instance last committed a transaction of the tenant (wall ms); the cache forgets what it has not used for the idle time. */
+  usedAt?: number;
+}
+
+/** A new tenant would pass open mode's bound; `oldest` is the last use of the tenant unused the longest. */
+class AtBound extends Error {
+  constructor(readonly oldest: number | undefined) {
+    super('open mode holds its most tenants');
+  }
 }
 
 /**
@@ -127,7 +159,14 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     if (ownPool) await db.end();
     throw error;
   }
+  const { bound, onEvicted } = options;
+  const wallNow = options.now ?? Date.now;
+  // Note: a tenant's last use is written when it is older than this, so a tenant is forgotten between its idle time
+  // and that much later, never before: a tenant in use is never forgotten for a write that was skipped.
+  const precisionMs = Math.min(USE_PRECISION_MS, bound ? bound.idleMs / 10 : USE_PRECISION_MS);
+  // Note: in the order of this instance's use (run deletes a tenant's entry and sets it again), oldest first.
   const cache = new Map<string, Cached>();
+  let counted: { n: number; at: number } | undefined;
   // Note: one instance's transactions on a tenant queue here rather than each holding a connection while it waits for the row.
   const queues = new Map<string, Promise<unknown>>();
   const serialised = <T>(tenant: string, run: () => Promise<T>): Promise<T> => {
@@ -158,46 +197,112 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   }
 
   /**
-   * The tenant's state, locked: `candidate` (this instance's last) unless another instance wrote since. With
-   * `skipLocked`, undefined when the row is held by another transaction or does not exist.
+   * The tenant's state, locked: `candidate` (this instance's last) unless another instance wrote since, and when its
+   * use was last written. With `skipLocked`, undefined when the row is held by another transaction or does not exist.
+   * Throws AtBound when making the tenant would pass open mode's bound.
    */
-  async function open(client: PostgresClient, tenant: string, candidate: Cached | undefined, skipLocked = false): Promise<Cached | undefined> {
+  async function open(client: PostgresClient, tenant: string, candidate: Cached | undefined, skipLocked = false): Promise<{ current: Cached; usedAt: number } | undefined> {
     let { rows } = await client.query(skipLocked ? TENANT_TRY_SELECT : TENANT_SELECT, [tenant]);
     if (rows.length === 0 && skipLocked) return undefined;
+    if (rows.length === 0 && bound) {
+      await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [TENANT_COUNT_LOCK]);
+      // Note: another instance may have made the tenant while this one waited for the lock; a tenant that exists is never refused.
+      ({ rows } = await client.query(TENANT_SELECT, [tenant]));
+      if (rows.length === 0) {
+        const held = (await client.query(TENANT_COUNT)).rows[0]!;
+        if ((held.n as number) >= bound.max) throw new AtBound(held.oldest === null ? undefined : (held.oldest as number));
+      }
+    }
     if (rows.length === 0) {
       const state = options.newTenant(tenant);
       const row = tenantRow(state);
-      const inserted = await client.query(TENANT_INSERT, [tenant, ...row]);
+      const usedAt = wallNow();
+      const inserted = await client.query(TENANT_INSERT, [tenant, usedAt, ...row]);
       // Note: the inserted row is locked by this transaction; when another instance inserted first, wait for its row.
-      if (inserted.rows.length === 1) return { version: String(inserted.rows[0]!.version), state, baseline: emptyBaseline(row) };
+      if (inserted.rows.length === 1) {
+        counted = undefined;
+        return { current: { version: String(inserted.rows[0]!.version), state, baseline: emptyBaseline(row) }, usedAt };
+      }
       ({ rows } = await client.query(TENANT_SELECT, [tenant]));
     }
     const version = String(rows[0]!.version);
-    if (candidate?.version === version) return candidate;
+    const usedAt = rows[0]!.last_used_at as number;
+    if (candidate?.version === version) return { current: candidate, usedAt };
     const parts = await Promise.all(Object.values(LOAD_QUERIES).map((text) => client.query(text, [tenant])));
     const [objects, plans, timers, idempotency, events, deliveries] = parts.map((result) => result.rows);
     const loaded = fromRows(tenant, { tenant: rows[0]!, objects, plans, timers, idempotency, events, deliveries } as TenantRows);
-    return { version, ...loaded };
+    return { current: { version, ...loaded }, usedAt };
   }
 
-  /** Runs `work` on the locked tenant and writes what it changed; undefined when `skipLocked` found the row held. */
+  /** One try at `work` on the locked tenant, writing what it changed and, unless only the ticker looked, its use. */
+  const attempt = <T>(tenant: string, candidate: Cached | undefined, work: (state: TenantState) => T, skipLocked: boolean) =>
+    inTransaction(async (client) => {
+      const opened = await open(client, tenant, candidate, skipLocked);
+      if (opened === undefined) return undefined;
+      const { current } = opened;
+      const result = work(current.state);
+      const { statements, row, rowChanged, next } = changes(tenant, current.state, current.baseline);
+      const at = wallNow();
+      // Note: the ticker's look (skipLocked) is not a use; the due work it finds sends its deliveries in transactions, which are.
+      const use = !skipLocked && at - opened.usedAt >= precisionMs ? at : null;
+      let version = current.version;
+      if (rowChanged) {
+        for (const statement of statements) await client.query(statement.text, statement.values);
+        version = String((await client.query(TENANT_UPDATE, [tenant, ...row, use])).rows[0]!.version);
+      } else if (use !== null) {
+        await client.query(TENANT_TOUCH, [tenant, use]);
+      }
+      return { result, committed: { version, state: current.state, baseline: next, usedAt: at } };
+    });
+
+  /** Forgets the tenants whose last use is older than the idle time and the precision it is written with; how many. */
+  async function evictIdle(): Promise<number> {
+    if (!bound) return 0;
+    const now = wallNow();
+    let total = 0;
+    for (let batch = EVICT_BATCH; batch === EVICT_BATCH; ) {
+      const { rows } = await inTransaction((client) => client.query(EVICT, [now - bound.idleMs - precisionMs, EVICT_BATCH]));
+      const ids = rows.map((row) => row.id as string);
+      for (const id of ids) cache.delete(id);
+      if (ids.length > 0) {
+        counted = undefined;
+        onEvicted?.(ids);
+      }
+      total += ids.length;
+      batch = ids.length;
+    }
+    // Note: what another instance forgot stays in this one's cache until this one has not used it for the idle time.
+    for (const [id, cached] of cache) {
+      if ((cached.usedAt ?? -Infinity) > now - bound.idleMs) break;
+      cache.delete(id);
+    }
+    return total;
+  }
+
+  /**
+   * Runs `work` on the locked tenant and writes what it changed; undefined when `skipLocked` found the row held. At
+   * open mode's bound, forgets the idle tenants once and tries again, then rejects with TenantLimitError.
+   */
   const run = <T>(tenant: string, work: (state: TenantState) => T, skipLocked: boolean) =>
     serialised(tenant, async () => {
       // Note: out of the cache until committed, as work changes the state in place and a failure must leave no trace.
       const candidate = cache.get(tenant);
       cache.delete(tenant);
-      const ran = await inTransaction(async (client) => {
-        const current = await open(client, tenant, candidate, skipLocked);
-        if (current === undefined) return undefined;
-        const result = work(current.state);
-        const { statements, row, rowChanged, next } = changes(tenant, current.state, current.baseline);
-        let version = current.version;
-        if (rowChanged) {
-          for (const statement of statements) await client.query(statement.text, statement.values);
-          version = String((await client.query(TENANT_UPDATE, [tenant, ...row])).rows[0]!.version);
+      let ran: Awaited<ReturnType<typeof attempt<T>>>;
+      try {
+        ran = await attempt(tenant, candidate, work, skipLocked);
+      } catch (error) {
+        if (!(error instanceof AtBound) || !bound) throw error;
+        // Note: in a transaction of its own, since the refused one rolls back whatever it did.
+        await evictIdle();
+        try {
+          ran = await attempt(tenant, undefined, work, skipLocked);
+        } catch (again) {
+          if (!(again instanceof AtBound)) throw again;
+          const idleSeconds = bound.idleMs / 1000;
+          throw new TenantLimitError(bound.max, idleSeconds, secondsUntilForgotten(again.oldest, bound.idleMs + precisionMs, wallNow(), idleSeconds));
         }
-        return { result, committed: { version, state: current.state, baseline: next } };
-      });
+      }
       if (ran === undefined) {
         if (candidate) cache.set(tenant, candidate);
         return undefined;
@@ -225,11 +330,28 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     reset: (tenant) =>
       serialised(tenant, async () => {
         cache.delete(tenant);
+        counted = undefined;
         await inTransaction(async (client) => {
           await client.query('DELETE FROM sandbox_tenants WHERE id = $1', [tenant]);
           for (const table of TABLES) await client.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [tenant]);
         });
       }),
+
+    evictIdle,
+
+    async tenantCount() {
+      // Note: a count scans the table, so a scrape reads one at most COUNT_TTL_MS old (this instance's own changes drop it).
+      const at = performance.now();
+      if (counted && at - counted.at < COUNT_TTL_MS) return counted.n;
+      const client = await db.connect();
+      try {
+        const n = (await client.query('SELECT count(*)::int AS n FROM sandbox_tenants')).rows[0]!.n as number;
+        counted = { n, at };
+        return n;
+      } finally {
+        client.release();
+      }
+    },
 
     async close() {
       cache.clear();
