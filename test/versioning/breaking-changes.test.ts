@@ -169,10 +169,9 @@ describe('the release baseline', () => {
     cpSync(baseline, release, { recursive: true });
     cpSync(path.join(fixtures, 'compatible'), specs, { recursive: true });
     // Note: the sandbox's control and admin APIs, both added after 0.1.0; each is all additions.
-    const added = [apis.sandbox!.output, apis.admin!.output].map((output) => path.basename(output));
-    for (const [file, output] of [[added[0]!, apis.sandbox!.output], [added[1]!, apis.admin!.output]]) {
-      writeFileSync(path.join(specs, file), readFileSync(path.join(root, output)));
-    }
+    const outputs = [apis.sandbox!.output, apis.admin!.output];
+    const added = outputs.map((output) => path.basename(output));
+    for (const output of outputs) writeFileSync(path.join(specs, path.basename(output)), readFileSync(path.join(root, output)));
 
     const result = checkBreaking({ baseline: release, specs, ...project('0.3.0') });
     expect(result.results.map((r: { file: string; added?: boolean }) => [r.file, r.added ?? false])).toEqual([['payments.yaml', false], ...added.map((file) => [file, true])]);
