@@ -22,9 +22,13 @@ import type { TenantStore, TenantStoreSettings } from './stores/types.js';
 import { tenantIdOf } from './tenants.js';
 import { variantA } from './variants/variant-a.js';
 import { variantB } from './variants/variant-b.js';
+import type { CredentialSource } from './variants/operation.js';
 
-/** Names a tenant as the API does: Variant A by its bearer token, Variant B by its public key. */
-export type SandboxTenant = { accessToken: string } | { publicKey: string };
+/**
+ * Names a tenant: in open mode as the API does (Variant A by its bearer token, Variant B by its public key), or by the
+ * id the sandbox keeps it under (`sandbox.tenantId`; in issued mode the `ten_…` id the admin API gave it, the only way).
+ */
+export type SandboxTenant = { accessToken: string } | { publicKey: string } | { tenantId: string };
 
 /** Where and how `listen` serves. */
 export interface ListenOptions {
@@ -60,7 +64,7 @@ export interface Sandbox {
   now(tenant: SandboxTenant): Promise<Date>;
   /** Resolves once no webhook delivery is in flight. */
   settled(): Promise<void>;
-  /** The id the sandbox keeps a tenant under (a hash of its credential). */
+  /** The id the sandbox keeps a tenant under (open mode: a hash of its credential; issued mode: its `ten_…` id, given as `{ tenantId }`). */
   tenantId(tenant: SandboxTenant): string;
   /** The secret deliveries are signed with, unless an endpoint has its own. */
   readonly webhookSecret: string;
@@ -130,6 +134,7 @@ function tenantStoreSettings(settings: ResolvedOptions): TenantStoreSettings {
 /** The sandbox around a store that is ready. */
 function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
   const { now: wallNow, onError } = settings;
+  const credentials = credentialSource(settings, store);
   const now = (tenant: TenantState) => clockNow(tenant.clock, wallNow());
   const signals = createSignals(store, settings.logger);
 
@@ -170,7 +175,9 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
     maxBodyBytes: settings.maxBodyBytes,
     now,
     wallNow,
-    authenticate: async (headers) => (headers.has('authorization') ? variantA : variantB).authenticate(headers, store),
+    authenticate: async (headers) => (headers.has('authorization') ? variantA : variantB).authenticate(headers, credentials),
+    credentials,
+    registry: store.registry,
     async settle(id) {
       // Note: what the command made due (a cancel's webhook) is sent now; the answer does not wait for receivers.
       void deliveries.flush(id);
@@ -188,7 +195,12 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
   };
   const app = createApp(runtime, [variantA, variantB], settings.control ?? controlRoutes);
   const handle = (request: Request) => signals.handle(request, (r) => Promise.resolve(app.fetch(r)));
-  const idOf = (tenant: SandboxTenant) => ('accessToken' in tenant ? tenantIdOf('a', tenant.accessToken) : tenantIdOf('b', tenant.publicKey));
+  const idOf = (tenant: SandboxTenant) => {
+    if ('tenantId' in tenant) return tenant.tenantId;
+    // Note: a credential is looked up only by a request, so that these calls never tell whether one was issued.
+    if (credentials.auth === 'issued') throw new TypeError("In issued mode a tenant is named by its id: { tenantId: 'ten_…' }, as the admin API gave it.");
+    return 'accessToken' in tenant ? tenantIdOf('a', tenant.accessToken) : tenantIdOf('b', tenant.publicKey);
+  };
 
   let server: Server | undefined;
   // Note: counted per response until its last byte is written, so that close() never cuts an answer being sent.
@@ -254,4 +266,17 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
     runtime,
     metrics: signals.registry,
   };
+}
+
+/**
+ * Where credentials lead (`auth`). Issued mode and the admin API need the store's registry of issued tenants: a store
+ * without one (a `store` factory's) is refused here, before anything starts.
+ */
+function credentialSource(settings: ResolvedOptions, store: TenantStore): CredentialSource {
+  const { registry } = store;
+  if (registry === undefined && (settings.auth === 'issued' || settings.adminToken !== undefined)) {
+    const needs = settings.auth === 'issued' ? "auth: 'issued'" : 'adminToken (the admin API)';
+    throw new TypeError(`${needs} needs a store with a registry of issued tenants (store.registry), as the memory and postgres stores have; the store the \`store\` factory made has none.`);
+  }
+  return settings.auth === 'issued' && registry ? { auth: 'issued', registry, wallNow: settings.now } : { auth: 'open', store };
 }

@@ -6,8 +6,8 @@ import type { TenantState } from './core/index.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { SandboxQuotas } from './options.js';
-import type { TenantStore } from './stores/types.js';
-import type { Authentication } from './variants/operation.js';
+import type { TenantRegistry, TenantStore } from './stores/types.js';
+import type { Authentication, CredentialSource } from './variants/operation.js';
 
 /** The sandbox's parts, as the HTTP layer and the control routes use them. */
 export interface SandboxRuntime {
@@ -27,6 +27,10 @@ export interface SandboxRuntime {
   wallNow(): number;
   /** The tenant named by either variant's credentials (bearer token, or key pair); the control API's way in. */
   authenticate(headers: Headers): Promise<Authentication>;
+  /** Where the variants look credentials up: the store (`auth: 'open'`) or the registry (`auth: 'issued'`). */
+  credentials: CredentialSource;
+  /** The store's registry of issued tenants, which the admin API provisions; undefined for a store without one. */
+  registry: TenantRegistry | undefined;
   /** After a command's transaction: sends what fell due, without waiting for receivers (`changed` is kept for callers; the store has committed already). */
   settle(tenant: string, changed: boolean): Promise<void>;
   /** Moves a tenant's clock forward, running and delivering what falls due, in order. */

@@ -1,8 +1,10 @@
-// Credentials to tenants: each credential names one tenant, by a hash, so that neither the store nor an error message
-// ever holds a credential. Variant B's first secret key per public key is kept in the tenant's state, also by its hash,
-// so that every store keeps it and a reset forgets it with the rest of the tenant.
+// Credentials to tenants. In open mode each credential names one tenant, by a hash, so that neither the store nor an
+// error message ever holds a credential; Variant B's first secret key per public key is kept in the tenant's state,
+// also by its hash, so that every store keeps it and a reset forgets it with the rest of the tenant. In issued mode the
+// registry names the tenant (its `ten_…` id, the same for both variants), and every refusal reads alike.
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { TenantState } from './core/index.js';
+import type { Authentication } from './variants/operation.js';
 
 /** The tenant that a credential of a variant names (`a_…` for a bearer token, `b_…` for a public key). */
 export function tenantIdOf(variant: 'a' | 'b', credential: string): string {
@@ -18,3 +20,12 @@ export function pairSecret(tenant: TenantState, secret: string): 'learned' | 'kn
   }
   return timingSafeEqual(Buffer.from(tenant.secretKeyDigest, 'base64url'), given) ? 'known' : 'wrong';
 }
+
+/**
+ * The one detail of every refusal in issued mode, whatever was wrong (no credential, an unknown one, a revoked tenant,
+ * an expired previous one, a wrong secret key), so that it never tells whether a tenant or a key exists.
+ */
+export const NOT_ISSUED = 'These credentials are not those of a tenant of this sandbox; its operator issues them (merchant-payments sandbox tenant create).';
+
+/** Issued mode's answer: the registry's tenant, or the one refusal. */
+export const issuedAuthentication = (tenant: string | undefined): Authentication => (tenant === undefined ? { ok: false, detail: NOT_ISSUED } : { ok: true, tenant });

@@ -2,7 +2,7 @@
 // reach an operation is the generated index's; which core command an operation runs is written once here, since the
 // commands are variant-neutral.
 import type { Command, RequestOf } from '../core/index.js';
-import type { TenantStore } from '../stores/types.js';
+import type { TenantRegistry, TenantStore } from '../stores/types.js';
 import { asKept, one, page } from '../shapes.js';
 
 /** The parts of a request a command is built from (the one path parameter, whatever the variant calls it). */
@@ -21,12 +21,19 @@ export type Shape = (body: unknown) => unknown;
 /** Who is calling: the tenant (`learned`: its credentials were first seen now), or why they were refused. */
 export type Authentication = { ok: true; tenant: string; learned?: boolean } | { ok: false; detail: string };
 
+/**
+ * Where credentials lead. `open`: any credential is a tenant of the store, made on first use (Variant B's secret key is
+ * learnt in its state). `issued`: only the registry's tenants, on the wall clock; nothing is read from or made in the
+ * store, so a refused credential leaves nothing behind.
+ */
+export type CredentialSource = { auth: 'open'; store: TenantStore } | { auth: 'issued'; registry: TenantRegistry; wallNow(): number };
+
 /** A variant: its name and key in the operation index, how it authenticates, and each operation's answer shape. */
 export interface VariantAdapter {
   name: 'A' | 'B';
   index: 'a' | 'b';
-  /** Variant B reads and learns the tenant's secret key in a transaction of `store`. */
-  authenticate(headers: Headers, store: TenantStore): Authentication | Promise<Authentication>;
+  /** The tenant the request's credentials name in `source`, or why not. */
+  authenticate(headers: Headers, source: CredentialSource): Authentication | Promise<Authentication>;
   /** Headers of a 401 answer (a `WWW-Authenticate` challenge). */
   challenge: Record<string, string>;
   /** By operationId, for exactly the operations the variant's index lists (test/sandbox/routes.test.ts). */

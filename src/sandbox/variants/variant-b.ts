@@ -1,13 +1,18 @@
-// Variant B: the X-Public-Key / X-Secret-Key pair (the public key names the tenant; the first secret key seen with it
-// is remembered and any other is refused), one payment shape (no reason_code) everywhere.
+// Variant B: the X-Public-Key / X-Secret-Key pair (in open mode the public key names the tenant, and the first secret
+// key seen with it is remembered and any other refused; in issued mode the registry's key pairs only), one payment
+// shape (no reason_code) everywhere.
 import { listPayment, one, page } from '../shapes.js';
-import type { TenantStore } from '../stores/types.js';
-import { pairSecret, tenantIdOf } from '../tenants.js';
-import { PAYOUT_APPEAL_BALANCE_SHAPES, type Authentication, type VariantAdapter } from './operation.js';
+import { issuedAuthentication, NOT_ISSUED, pairSecret, tenantIdOf } from '../tenants.js';
+import { PAYOUT_APPEAL_BALANCE_SHAPES, type Authentication, type CredentialSource, type VariantAdapter } from './operation.js';
 
-async function authenticate(headers: Headers, store: TenantStore): Promise<Authentication> {
+async function authenticate(headers: Headers, source: CredentialSource): Promise<Authentication> {
   const publicKey = headers.get('x-public-key');
   const secretKey = headers.get('x-secret-key');
+  // Note: no secret key is learnt here, and nothing is made in the store: only the registry's key pairs get in.
+  if (source.auth === 'issued') {
+    return publicKey && secretKey ? issuedAuthentication(await source.registry.tenantOfKeyPair(publicKey, secretKey, source.wallNow())) : { ok: false, detail: NOT_ISSUED };
+  }
+  const { store } = source;
   if (!publicKey || !secretKey) return { ok: false, detail: 'Send both X-Public-Key and X-Secret-Key. In the sandbox any pair works, and each public key is a tenant of its own.' };
   const tenant = tenantIdOf('b', publicKey);
   const pair = await store.transaction(tenant, (state) => pairSecret(state, secretKey));
