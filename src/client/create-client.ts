@@ -1,11 +1,10 @@
-// What both variants' factories share: options, the transport that owns each attempt, idempotency and auth middleware, and a safe printout.
+// What both variants' factories share: options, the transport, idempotency and auth middleware, each result finished, and a safe printout.
 import createClient from 'openapi-fetch';
 import { authMiddleware } from './auth.js';
 import { idempotencyKeyMiddleware } from './idempotency.js';
 import { resolveOptions, type ClientOptions } from './options.js';
-import { withErrorBody } from './error-body.js';
 import { createScrubber, type Scrubber } from './redact.js';
-import { cleanResult } from './safe-json.js';
+import { finishResult, type FetchResult } from './result.js';
 import { createTransport } from './transport.js';
 import type { TypedClient } from './typed-client.js';
 import { canSetUserAgent } from './user-agent.js';
@@ -32,7 +31,7 @@ export function buildClient<Paths extends {}>(options: ClientOptions, setup: Var
   const client = createClient<Paths>({ baseUrl: resolved.baseUrl, fetch, headers });
   if (resolved.generateIdempotencyKey) client.use(idempotencyKeyMiddleware(resolved.generateIdempotencyKey));
   client.use(authMiddleware(setup.credentials, fetch));
-  describeErrorBodies(client, scrub);
+  finishResults(client, scrub);
   // Note: the same functions, typed more strictly (see TypedClient).
   const label = setup.label ?? `Variant${setup.variant}Client`;
   return describeSafely(client as unknown as TypedClient<Paths>, label, { variant: setup.variant, baseUrl: resolved.baseUrl });
@@ -40,13 +39,13 @@ export function buildClient<Paths extends {}>(options: ClientOptions, setup: Var
 
 const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'] as const;
 
-// Note: openapi-fetch parses an error body as JSON, else text, whatever it is; each method's result goes through
-// withErrorBody so that `error` is a Problem or an UndocumentedErrorBody, as TypedClient types it. It parses those
-// bodies, and a 2xx body without Content-Length, with JSON.parse, so cleanResult takes the prototype keys out first.
-function describeErrorBodies(client: Record<(typeof METHODS)[number], (...args: never[]) => Promise<unknown>>, scrub: Scrubber): void {
+// Note: middleware sees only the Request and the Response; openapi-fetch builds `{ data, error }` after it, so each
+// method's result goes through finishResult, which gives `error` the type TypedClient promises (a Problem or an
+// UndocumentedErrorBody) and takes prototype keys out of what openapi-fetch parsed.
+function finishResults(client: Record<(typeof METHODS)[number], (...args: never[]) => Promise<FetchResult>>, scrub: Scrubber): void {
   for (const method of METHODS) {
     const call = client[method];
-    client[method] = async (...args) => withErrorBody(cleanResult((await call(...args)) as { response: Response; data?: unknown; error?: unknown }), scrub);
+    client[method] = async (...args) => finishResult(await call(...args), scrub);
   }
 }
 

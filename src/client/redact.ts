@@ -11,6 +11,7 @@ export const SECRET_HEADERS: ReadonlySet<string> = new Set([
 ]);
 
 const REDACTED = '[REDACTED]';
+const EXCERPT_CHARS = 200;
 
 /** The headers as a plain object, with every credential-bearing value replaced by `[REDACTED]`. */
 export function redactHeaders(headers: Headers): Record<string, string> {
@@ -39,6 +40,13 @@ export class ScrubbedError extends Error {
     this.name = name;
     this.code = code;
   }
+}
+
+/** The start of a body for messages: credentials scrubbed, control characters flattened, at most 200 characters. */
+export function excerptOf(text: string, scrub: Scrubber): string {
+  // Note: scrubbed before it is cut, so a credential cannot survive half-cut at the end.
+  const flat = scrub.text(text).replace(/[\u0000-\u001F\u007F]+/g, ' ').trim();
+  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }
 
 const MAX_CHAIN = 4;

@@ -1,8 +1,7 @@
-// Answers whose JSON has a "__proto__" key, or a "constructor" holding a "prototype": whichever way a body is parsed
-// (the transport's check of a 2xx body, openapi-fetch's own JSON.parse of a body without Content-Length or of an error
-// body, a second json() on the BufferedResponse), no parsed value keeps such a key to hand to Object.assign.
+// Answers whose JSON has a "__proto__" key, or a "constructor" holding a "prototype": whichever way openapi-fetch parses
+// the body (json() with a Content-Length, JSON.parse of the text without one, JSON.parse of an error body), no value the
+// client hands back keeps such a key to hand to Object.assign.
 import { describe, expect, it } from 'vitest';
-import { BufferedResponse } from '../../src/client/buffered-response.js';
 import { ids } from './fixtures.js';
 import { testClientB } from './harness.js';
 
@@ -47,13 +46,5 @@ describe('prototype keys in answers', () => {
     expect(error).toMatchObject({ code: 'not_found', status: 404 });
     expect(reachesPrototype(error)).toBe(false);
     expect((Object.assign({}, error) as { isAdmin?: unknown }).isAdmin).toBeUndefined();
-  });
-
-  it('removes them when a BufferedResponse parses its bytes itself', async () => {
-    const from = new Response(poisoned, { status: 200, headers: { 'content-type': 'application/json' } });
-    const response = new BufferedResponse(new TextEncoder().encode(poisoned), from, { headers: from.headers });
-    const clone = response.clone();
-    expect(reachesPrototype(await response.json())).toBe(false);
-    expect(reachesPrototype(await clone.json())).toBe(false);
   });
 });
