@@ -9,6 +9,8 @@ import { createClockRunner } from './clock-runner.js';
 import { createFaultBook } from './control/fault-book.js';
 import { createFaultInterceptor } from './control/fault-intercept.js';
 import { controlRoutes } from './control/routes.js';
+import { createEgressRule } from './delivery/egress.js';
+import { createPinnedFetch } from './delivery/pinned-fetch.js';
 import { createDeliveryRunner, LEASE_MARGIN_MS } from './delivery/runner.js';
 import { prepareAttempt, sendAttempt } from './delivery/send-attempt.js';
 import { abortable } from './http/abortable.js';
@@ -137,6 +139,9 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
   const credentials = credentialSource(settings, store);
   const now = (tenant: TenantState) => clockNow(tenant.clock, wallNow());
   const signals = createSignals(store, settings.logger);
+  const egress = createEgressRule({ mode: settings.auth, allow: settings.allowWebhookHosts, resolve: settings.lookup });
+  // Note: only without a `fetch` of the user's; its connections go only to addresses the egress rule allowed.
+  const pinned = settings.fetch ? undefined : createPinnedFetch(egress);
 
   const deliveries = createDeliveryRunner({
     store,
@@ -145,6 +150,8 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
       sendAttempt(attempt, {
         secret: settings.webhookSecret,
         fetch: settings.fetch,
+        egress,
+        pinnedFetch: pinned?.fetch,
         timeoutMs: settings.deliveryTimeoutMs,
         maxResponseBytes: settings.maxDeliveryResponseBytes,
         wallNow,
@@ -172,6 +179,7 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
     intercept: settings.intercept ?? faulting.intercept,
     rateLimit: settings.rateLimit === undefined ? undefined : createRateLimiter(settings.rateLimit, wallNow),
     quotas: settings.quotas,
+    egress,
     maxBodyBytes: settings.maxBodyBytes,
     now,
     wallNow,
@@ -253,6 +261,7 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
       }
       // Note: an attempt not recorded by the deadline keeps its lease, and is taken again once the lease runs out.
       await Promise.race([deliveries.idle(), new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref())]);
+      await pinned?.close();
       await store.close();
     },
     async advance(tenant, seconds) {

@@ -10,6 +10,7 @@ import { contractValidators } from './http/contract-validators.js';
 import type { ControlRoutes } from './http/control.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http/body.js';
+import { parseAllowEntry } from './delivery/egress.js';
 import type { TenantStore, TenantStoreSettings } from './stores/types.js';
 
 /** Options of createSandbox. */
@@ -32,7 +33,11 @@ export interface SandboxOptions {
   store?: SandboxStoreChoice;
   /** The database of `store: 'postgres'`; default DATABASE_URL, else the PG* variables (read by `pg`). */
   databaseUrl?: string;
-  /** The fetch deliveries go through (default globalThis.fetch); a fetch handler delivers in-process. */
+  /**
+   * The fetch deliveries go through; a fetch handler delivers in-process. A tenant's endpoint is checked against the
+   * egress rule before the request is handed to it. Default: undici's fetch, whose connections go only to addresses the
+   * egress rule allowed (and the global fetch for the operator's `webhookUrls`).
+   */
   fetch?: (request: Request) => Promise<Response>;
   /**
    * Checks of requests, responses and webhook bodies. Default: the contract's own (`contractValidators`), so a response
@@ -73,7 +78,8 @@ export interface SandboxOptions {
   tenants?: OpenTenants;
   /**
    * Webhook hosts tenants may register although the egress rule refuses them: host names, IP addresses, or CIDR
-   * ranges (`10.0.0.0/8`). In `issued` mode the rule refuses loopback, private, link-local and metadata addresses.
+   * ranges (`10.0.0.0/8`). In `issued` mode the rule refuses all but public unicast addresses; in `open` mode,
+   * link-local, metadata, unspecified, broadcast and multicast ones (delivery/egress.ts, docs/operations.md).
    */
   allowWebhookHosts?: readonly string[];
   /** Resolves a host name to its addresses, for the egress rule at registration and at delivery (default: node:dns). */
@@ -130,8 +136,8 @@ export interface SandboxQuotas {
 export type SandboxStoreChoice = 'memory' | 'postgres' | ((settings: TenantStoreSettings) => TenantStore);
 
 /** The options with every default filled in. */
-export type ResolvedOptions = Required<Omit<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'validate' | 'logger' | 'rateLimit' | 'quotas' | 'adminToken' | 'tenants' | 'lookup'>> &
-  Pick<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'rateLimit' | 'adminToken' | 'lookup'> & {
+export type ResolvedOptions = Required<Omit<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'validate' | 'logger' | 'rateLimit' | 'quotas' | 'adminToken' | 'tenants' | 'lookup' | 'fetch'>> &
+  Pick<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'rateLimit' | 'adminToken' | 'lookup' | 'fetch'> & {
     validate: SandboxValidators;
     logger: Logger;
     quotas: Required<SandboxQuotas>;
@@ -155,7 +161,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     seed: options.seed ?? 'sandbox',
     webhookSecret: options.webhookSecret ?? generateWebhookSecret(),
     webhookUrls: options.webhookUrls ?? [],
-    fetch: options.fetch ?? ((request) => fetch(request)),
+    fetch: options.fetch,
     validate: options.validate === false ? {} : (options.validate ?? contractValidators),
     now: options.now ?? Date.now,
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -217,6 +223,8 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   if (!Array.isArray(resolved.allowWebhookHosts) || resolved.allowWebhookHosts.some((host) => typeof host !== 'string' || host.trim() === '')) {
     throw new TypeError('allowWebhookHosts must be an array of host names, IP addresses or CIDR ranges.');
   }
+  for (const entry of resolved.allowWebhookHosts) parseAllowEntry(entry);
+  if (resolved.lookup !== undefined && typeof resolved.lookup !== 'function') throw new TypeError('lookup must be a function from a host name to a promise of its addresses.');
   for (const [name, value, most] of [
     ['quotas.objects', resolved.quotas.objects, Infinity],
     ['quotas.webhookEndpoints', resolved.quotas.webhookEndpoints, MAX_WEBHOOK_ENDPOINTS],

@@ -3,6 +3,7 @@
 import type { Advanced } from './clock-runner.js';
 import type { FaultBook } from './control/fault-book.js';
 import type { TenantState } from './core/index.js';
+import type { EgressRule } from './delivery/egress.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { SandboxQuotas } from './options.js';
@@ -19,6 +20,8 @@ export interface SandboxRuntime {
   rateLimit: RateLimiter | undefined;
   /** The most objects of a kind (payments, payouts, appeals) and webhook endpoints a tenant keeps (the `quotas` option, filled in). */
   quotas: Required<SandboxQuotas>;
+  /** Which webhook hosts a tenant may register and be delivered to (the `auth` mode, `allowWebhookHosts`, `lookup`). */
+  egress: EgressRule;
   /** The largest request body read, in bytes. */
   maxBodyBytes: number;
   /** The tenant's clock, now (ms since the epoch); read inside a transaction. */

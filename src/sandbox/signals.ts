@@ -32,8 +32,11 @@ export interface Signals {
   readonly registry: Registry;
   /** Handles `request` (served on the operator's paths, else by `handle`), logging and counting it. */
   handle(request: Request, handle: (request: Request) => Promise<Response>): Promise<Response>;
-  /** Counts a delivery attempt's outcome; `sent` false when there was nothing to send (its endpoint was removed). */
-  delivered(outcome: { ok: boolean; status?: number }, sent: boolean): void;
+  /**
+   * Counts a delivery attempt's outcome; `sent` false when there was nothing to send (its endpoint was removed),
+   * `forbidden` when the egress rule refused the endpoint's address.
+   */
+  delivered(outcome: { ok: boolean; status?: number; forbidden?: boolean }, sent: boolean): void;
   /** Records how late, in ms, the ticker ran a tenant's due work. */
   dueLag(ms: number): void;
 }
@@ -51,7 +54,7 @@ export function createSignals(store: TenantStore, logger: Logger): Signals {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const deliveries = new Counter({ name: 'sandbox_deliveries_total', help: 'Webhook delivery attempts, by outcome: ok (2xx), rejected (another status), unanswered (no answer), not_sent (nothing to send).', labelNames: ['outcome'], registers: [registry] });
+  const deliveries = new Counter({ name: 'sandbox_deliveries_total', help: 'Webhook delivery attempts, by outcome: ok (2xx), rejected (another status), unanswered (no answer), forbidden (the egress rule refused the address), not_sent (nothing to send).', labelNames: ['outcome'], registers: [registry] });
   const lag = new Histogram({
     name: 'sandbox_due_work_lag_seconds',
     help: "How late the real-clock ticker ran a tenant's due work, from the earliest due timer to the run.",
@@ -104,8 +107,8 @@ export function createSignals(store: TenantStore, logger: Logger): Signals {
         }
       }
     },
-    delivered({ ok, status }, sent) {
-      deliveries.inc({ outcome: !sent ? 'not_sent' : ok ? 'ok' : status === undefined ? 'unanswered' : 'rejected' });
+    delivered({ ok, status, forbidden }, sent) {
+      deliveries.inc({ outcome: !sent ? 'not_sent' : forbidden ? 'forbidden' : ok ? 'ok' : status === undefined ? 'unanswered' : 'rejected' });
     },
     dueLag(ms) {
       lag.observe(Math.max(0, ms) / 1000);

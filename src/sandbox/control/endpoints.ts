@@ -1,8 +1,9 @@
-// The tenant's webhook endpoints: create (a generated secret returned once), list (never a secret), delete one or all.
+// The tenant's webhook endpoints: create (a generated secret returned once, its host held to the egress rule), list
+// (never a secret), delete one or all.
 import { addEndpoint, removeEndpoint } from '../core/index.js';
 import { generateWebhookSecret } from '../options.js';
 import type { SandboxRuntime } from '../runtime.js';
-import { webhookUrlProblem } from './checks.js';
+import { webhookHostProblem, webhookUrlProblem } from './checks.js';
 import type { ControlOperation } from './handler.js';
 import { dataReply, noContent, problemReply } from './reply.js';
 import { endpointView } from './views.js';
@@ -18,8 +19,11 @@ export const createWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation
     return detail ? [{ pointer: '/url', detail }] : [];
   },
   idempotency: 'record',
-  run({ tenant, body }) {
+  async run({ tenant, body }) {
     const input = body as { url: string; secret?: string; layout?: (typeof WEBHOOK_LAYOUTS)[number] };
+    // Note: before the transaction, as resolving the host may take a while; the delivery checks it again.
+    const refused = await webhookHostProblem(runtime.egress, input.url);
+    if (refused) return problemReply('webhook_host_forbidden', refused);
     const generated = input.secret === undefined ? generateWebhookSecret() : undefined;
     return runtime.store.transaction(tenant, (state) => {
       const most = runtime.quotas.webhookEndpoints;

@@ -4,9 +4,10 @@ import { problemCatalogue } from '../../validation/index.js';
 import type { FieldError, Occurrence, ProblemInput } from '../http/problem.js';
 import { jsonResponse, problemBody } from '../http/problem.js';
 
-// Note: the control document adds one code to the contract's own (problemCatalogue), with this title.
+// Note: the control document adds these codes to the contract's own (problemCatalogue), with these titles.
 const CONTROL_ONLY = {
   limit_reached: { status: 422, title: 'Limit reached' },
+  webhook_host_forbidden: { status: 422, title: 'Webhook host forbidden' },
 } as const;
 
 /** A problem `code` the control API answers with: the contract's, or the one its document adds. */

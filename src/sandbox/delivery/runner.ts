@@ -4,7 +4,7 @@
 // its lease runs out: a delivery is sent at least once, with the same X-Event-ID. In-flight sends are tracked for close().
 import { awaitsOutcome, clockNow, leaseDue, recordAttempt, type DeliveryOutcome, type DueAttempt, type TenantState } from '../core/index.js';
 import type { TenantStore } from '../stores/types.js';
-import type { PreparedAttempt } from './send-attempt.js';
+import type { PreparedAttempt, SentOutcome } from './send-attempt.js';
 
 /** How many attempts of one flush are in flight at once, so a backlog cannot open thousands of connections. */
 export const MAX_PARALLEL_ATTEMPTS = 16;
@@ -17,14 +17,14 @@ export interface DeliveryRunnerSettings {
   store: TenantStore;
   /** What an attempt sends, read inside the transaction that takes it; or its outcome, when there is nothing to send. */
   prepare(tenant: TenantState, due: DueAttempt): PreparedAttempt | DeliveryOutcome;
-  send(attempt: PreparedAttempt): Promise<DeliveryOutcome>;
+  send(attempt: PreparedAttempt): Promise<SentOutcome>;
   wallNow: () => number;
   /** How long a taken attempt is leased (the delivery time-out plus LEASE_MARGIN_MS). */
   leaseMs: number;
   /** Told about a failure of the runner itself (never about a failed delivery, which is logged in the outbox). */
   onError(error: unknown): void;
-  /** Told each attempt's outcome (the metrics); `sent` false when there was nothing to send. */
-  onOutcome?(outcome: DeliveryOutcome, sent: boolean): void;
+  /** Told each attempt's outcome (the metrics), `forbidden` included; `sent` false when there was nothing to send. */
+  onOutcome?(outcome: SentOutcome, sent: boolean): void;
 }
 
 /** Sends due attempts and waits for those in flight. */
@@ -55,8 +55,8 @@ export function createDeliveryRunner(settings: DeliveryRunnerSettings): Delivery
     });
   const attempt = async (id: string, { due, prepared, sentAt }: Taken) => {
     const sent = !('ok' in prepared);
-    const outcome = 'ok' in prepared ? prepared : await settings.send(prepared);
-    settings.onOutcome?.(outcome, sent);
+    const { forbidden, ...outcome }: SentOutcome = 'ok' in prepared ? prepared : await settings.send(prepared);
+    settings.onOutcome?.(forbidden ? { ...outcome, forbidden } : outcome, sent);
     // Note: an attempt taken again after its lease ran out may have its outcome recorded already; this one is then late.
     await store.transaction(id, (tenant) => void (awaitsOutcome(tenant, due) && recordAttempt(tenant, due, outcome, sentAt)));
   };
