@@ -8,6 +8,7 @@ import { parseCommandLine } from '../cli/parse-flags.js';
 import { supervise } from '../cli/supervise.js';
 import { hasUserInfo } from './control/checks.js';
 import { openSandbox, SHUTDOWN_GRACE_MS, type Sandbox } from './create-sandbox.js';
+import { parseAllowEntry } from './delivery/egress.js';
 import { environmentUsage, readSettings, settingOptions, settingsUsage } from './config.js';
 import { generateWebhookSecret, MAX_WEBHOOK_ENDPOINTS, MIN_ADMIN_TOKEN_LENGTH, type SandboxOptions } from './options.js';
 import { createSandboxLogger } from './signals.js';
@@ -82,6 +83,14 @@ export async function main(args: string[]): Promise<void> {
     if (hasUserInfo(target)) fail(`a ${source['webhook-url']} must be without a user name or password; pass a credential through the receiver's own configuration instead`);
     if (!/^https?:$/.test(URL.canParse(target) ? new URL(target).protocol : '')) fail(`${source['webhook-url']} must be an absolute http:// or https:// URL, got "${target}"`);
   }
+  const allowWebhookHosts = values['allow-webhook-host'] ?? [];
+  for (const entry of allowWebhookHosts) {
+    try {
+      parseAllowEntry(entry);
+    } catch {
+      fail(`${source['allow-webhook-host']} must be a host name, an IP address or a CIDR range such as 10.0.0.0/8, got "${entry}"`);
+    }
+  }
   if (values.log !== undefined && values.log !== 'json') fail(`${source.log} must be "json", got "${values.log}"`);
   const number = (name: 'rate-limit' | 'max-objects' | 'max-webhook-endpoints' | 'event-retention' | 'max-tenants' | 'tenant-idle-timeout', what: string, ok: (n: number) => boolean) => {
     const text = values[name];
@@ -113,7 +122,7 @@ export async function main(args: string[]): Promise<void> {
     ...(rateLimit === undefined ? {} : { rateLimit }),
     quotas: { objects, webhookEndpoints, events },
     tenants: { max: maxTenants, idleSeconds },
-    allowWebhookHosts: values['allow-webhook-host'] ?? [],
+    allowWebhookHosts,
   };
 
   let sandbox: Sandbox;

@@ -6,8 +6,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { freePort } from '../../src/mock/ports.js';
+import { main } from '../../src/sandbox/command.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { createNodeWebhookHandler, type VerifiedWebhookEvent } from '../../src/webhooks/index.js';
+import { runMain } from '../cli/run-main.js';
 import { controlSandbox } from './control-fixtures.js';
 import { call, clientA, paymentBody, SECRET } from './fixtures.js';
 
@@ -246,5 +248,14 @@ describe('open mode', () => {
     const { attempts } = await deliverOne(sandbox, 'token-a');
     expect(attempts).toEqual([expect.objectContaining({ outcome: 'failed', error: "forbidden_address: the endpoint's host resolves to a link-local address, which this sandbox does not deliver to." })]);
     expect(await deliveriesByOutcome(sandbox)).toMatchObject({ forbidden: 1 });
+  });
+});
+
+describe('merchant-payments sandbox --allow-webhook-host', () => {
+  it('stops with exit 2 on an entry that is no host name, IP address or CIDR range, naming where it came from', async () => {
+    const flag = await runMain(main, ['--port', '0', '--allow-webhook-host', '10.0.0.0/33']);
+    expect([flag.code, flag.stderr]).toEqual([2, expect.stringContaining('--allow-webhook-host must be a host name, an IP address or a CIDR range such as 10.0.0.0/8, got "10.0.0.0/33"')]);
+    const variable = await runMain(main, ['--port', '0'], { SANDBOX_ALLOW_WEBHOOK_HOSTS: '127.0.0.1, not a host' });
+    expect([variable.code, variable.stderr]).toEqual([2, expect.stringContaining('SANDBOX_ALLOW_WEBHOOK_HOSTS must be a host name, an IP address or a CIDR range such as 10.0.0.0/8, got "not a host"')]);
   });
 });
