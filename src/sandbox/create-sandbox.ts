@@ -8,6 +8,7 @@ import { addEndpoint, clockNow, createTenant, DEFAULT_START, EVENT_LOG_LIMIT, ty
 import { createClockRunner } from './clock-runner.js';
 import { createFaultBook } from './control/fault-book.js';
 import { createFaultInterceptor } from './control/fault-intercept.js';
+import { ADMIN_PREFIX, adminRoutes } from './admin/routes.js';
 import { controlRoutes } from './control/routes.js';
 import { createEgressRule } from './delivery/egress.js';
 import { createPinnedFetch } from './delivery/pinned-fetch.js';
@@ -202,6 +203,8 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
     onError,
   };
   const app = createApp(runtime, [variantA, variantB], settings.control ?? controlRoutes);
+  // Note: only with an admin token; without one, /_admin is the ordinary 404 of a path no API has.
+  if (settings.adminToken !== undefined) app.route(ADMIN_PREFIX, adminRoutes(runtime, settings.adminToken));
   const handle = (request: Request) => signals.handle(request, (r) => Promise.resolve(app.fetch(r)));
   const idOf = (tenant: SandboxTenant) => {
     if ('tenantId' in tenant) return tenant.tenantId;
