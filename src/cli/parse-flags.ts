@@ -56,7 +56,8 @@ export function secretFlagIn(args: readonly string[]): string | undefined {
 export function parseCommandLine<T extends Options>(config: FlagsConfig<T>): { flags: Values<T>; command: string[] } {
   const { name, usage, args = process.argv.slice(2), code = 2 } = config;
   const dashes = args.indexOf('--');
-  if (dashes === args.length - 1) {
+  // Note: only a `--` given as the last word leaves the command empty; with no `--` at all there is no command to ask for.
+  if (dashes !== -1 && dashes === args.length - 1) {
     console.error(`${name}: a command must follow --\n${usage}`);
     process.exit(code);
   }

@@ -10,12 +10,13 @@ import { ConformanceUsageError, runConformance } from './run.js';
 import { STAGES, type ConformanceReport, type Progress } from './types.js';
 import { WEBHOOK_SECRET_ENV } from './webhooks.js';
 
-const NAME = 'merchant-payments-conformance';
+const NAME = 'merchant-payments conformance';
+const ALIAS = 'merchant-payments-conformance';
 const FORMATS = { json: toJson, junit: toJunit } as const;
 const usage = `usage: merchant-payments conformance --variant a|b --base-url <url> [--only <stage>[,<stage>...]] [--seed <n>]
                                      [--requests <n>] [--sandbox] [--webhook-port <port>] [--webhook-wait <s>]
                                      [--deadline <s>] [--report json|junit <file>]...
-   or: ${NAME} (the same flags)
+   or: ${ALIAS} (the same flags)
 
 Checks a running server of one variant against the contract and prints a report: each failed check with the rule it
 enforces, the request, the response and a curl line that repeats it (credentials shown as the variables' names).

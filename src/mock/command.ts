@@ -1,8 +1,9 @@
 // merchant-payments mock (alias merchant-payments-mock): serves the bundled spec of one variant, or of both at once,
 // as shipped in this package, with the Prism mock, or, with --upstream, checks a real server against it through
 // Prism's validating proxy. The dispatcher and bin/merchant-payments-mock.mjs call main; tests run this file with tsx.
-//   merchant-payments mock --variant a|b|a,b [--port <port>] [--host <host>] [--upstream <url> [--responses-only]] [-- <command> [args...]]
-// With a command after `--`, the mock runs only while the command does, and the exit code is the command's.
+//   merchant-payments mock --variant a|b|a,b [--port <port>] [--host <host>] [--upstream <url> [--responses-only]] [--verbose] [-- <command> [args...]]
+// With a command after `--`, the mock runs only while the command does, and the exit code is the command's; Prism's own
+// log (a [VALIDATOR] line for every request that breaks the contract) is then kept quiet unless --verbose asks for it.
 import { fileURLToPath } from 'node:url';
 import { isEntry, runCommand } from '../cli/entry.js';
 import { parseCommandLine } from '../cli/parse-flags.js';
@@ -10,7 +11,8 @@ import { supervise } from '../cli/supervise.js';
 import { prismEntry, startPrism, type PrismServer } from './prism.js';
 
 type Variant = 'a' | 'b';
-const NAME = 'merchant-payments-mock';
+const NAME = 'merchant-payments mock';
+const ALIAS = 'merchant-payments-mock';
 const DEFAULT_PORTS = { a: 4010, b: 4011 };
 const PRISM_VERSION = '5.14.2';
 /** The variable that tells the command where the mock of the one variant served listens. */
@@ -18,8 +20,8 @@ const URL_VARIABLE = 'MERCHANT_PAYMENTS_MOCK_URL';
 /** The variables that tell the command where each mock listens when both variants are served. */
 const URL_VARIABLES = { a: `${URL_VARIABLE}_A`, b: `${URL_VARIABLE}_B` } as const;
 const usage = `usage: merchant-payments mock --variant a|b|a,b [--port <port>] [--host <host>] [--upstream <url> [--responses-only]]
-                              [-- <command> [args...]]
-   or: ${NAME} (the same flags)
+                              [--verbose] [-- <command> [args...]]
+   or: ${ALIAS} (the same flags)
 
 Serves Variant A or Variant B of the merchant payments contract, or both at once, with Prism, from the bundled spec
 in this package. Requests are validated against the contract (422 on a violation, 401 without credentials).
@@ -33,6 +35,9 @@ in this package. Requests are validated against the contract (422 on a violation
                      sl-violations header) whenever the request or the server's response breaks the contract
   --responses-only   with --upstream: pass every request on unchecked and check only the server's responses,
                      so that its own answers to bad requests (400, 422) are checked too
+  --verbose          with -- <command>, print Prism's log too (a [VALIDATOR] line for each request or response
+                     that breaks the contract, on stderr), which is otherwise left out so that the command's
+                     own output reads clearly; without a command it is always printed
   -- <command>       run <command> once the mock listens, in a process group of its own, with ${URL_VARIABLE}
                      set (with both variants, ${URL_VARIABLES.a} and ${URL_VARIABLES.b} instead); when
                      it exits, stop whatever it left running and the mock, and exit with its code. SIGINT,
@@ -93,6 +98,7 @@ export async function main(args: string[]): Promise<void> {
       host: { type: 'string' },
       upstream: { type: 'string', short: 'u' },
       'responses-only': { type: 'boolean' },
+      verbose: { type: 'boolean' },
     },
   });
   const variants = variantsOf(flags.variant);
@@ -118,8 +124,11 @@ export async function main(args: string[]): Promise<void> {
     );
   }
 
-  // Note: Prism announces its start on every launch; the ready line below says it better.
-  const echo = (line: string) => /Starting Prism/.test(line) || process.stderr.write(`[prism] ${line}\n`);
+  // Note: Prism announces its start on every launch; the ready line below says it better. Beside a command its log is
+  // kept (Prism's output(), shown when it stops unexpectedly) but not printed unless asked for, since a test run's
+  // requests that break the contract on purpose would bury the command's own output under [VALIDATOR] lines.
+  const quiet = command.length > 0 && !flags.verbose;
+  const echo = (line: string) => quiet || /Starting Prism/.test(line) || process.stderr.write(`[prism] ${line}\n`);
   const launched = await Promise.allSettled(
     specs.map((spec, index) => startPrism({ spec, port: port + index, host, echo, upstream, validateRequest: !flags['responses-only'] })),
   );
@@ -144,7 +153,7 @@ export async function main(args: string[]): Promise<void> {
   const { stop, stopping } = supervise({ name: NAME, command, env: { ...process.env, ...urls }, close: stopAll });
   for (const server of servers) {
     server.exited.then((code) => {
-      if (!stopping()) console.error(`${NAME}: Prism exited unexpectedly (${code})`);
+      if (!stopping()) console.error(`${NAME}: Prism exited unexpectedly (${code})${quiet ? `; its last lines:\n${server.output()}` : ''}`);
       stop(1);
     });
   }

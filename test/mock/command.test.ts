@@ -1,4 +1,4 @@
-// The merchant-payments-mock command, run from its source with tsx (test/package/tarball.test.ts runs the packed bin):
+// The merchant-payments mock command (alias merchant-payments-mock), run from its source with tsx (test/package/tarball.test.ts runs the packed bin):
 // serves a variant's bundled spec with Prism, runs a command against it, stops cleanly.
 import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -77,6 +77,20 @@ describe('merchant-payments-mock', () => {
     // 7 only once the grandchild listened and the mock answered 200 with the URL the command was given.
     expect(code).toBe(7);
     expect(await stillBound([port!, leftRunning!])).toEqual([]);
+  });
+
+  it("keeps Prism's [VALIDATOR] lines out of a command's run unless --verbose asks for them", async () => {
+    // The command sends a request without credentials, which Prism refuses (401) and logs.
+    const script = "const r = await fetch(process.env.MERCHANT_PAYMENTS_MOCK_URL + '/payments'); console.log('answered', r.status);";
+    const quiet = await run(command, ['--variant', 'a', '--port', String(await freePort()), '--', process.execPath, '--input-type=module', '-e', script]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toContain('answered 401');
+    expect(quiet.stdout).toMatch(/^merchant-payments mock: Variant A listening on /m);
+    expect(quiet.stderr).not.toContain('[VALIDATOR]');
+    const verbose = await run(command, ['--variant', 'a', '--verbose', '--port', String(await freePort()), '--', process.execPath, '--input-type=module', '-e', script]);
+    expect(verbose.code, verbose.stderr).toBe(0);
+    expect(verbose.stdout).toContain('answered 401');
+    expect(verbose.stderr).toMatch(/^\[prism\] .*\[VALIDATOR\]/m);
   });
 
   it.each([
