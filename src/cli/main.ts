@@ -27,6 +27,7 @@ const usage = `usage: merchant-payments <command> [flags]
 
 Commands:
   sandbox          serve the stateful sandbox of both variants on one port      (alias merchant-payments-sandbox)
+  sandbox tenant   create, list, show, rotate or revoke a sandbox's issued tenants (admin API)
   mock             serve the Prism contract mock of Variant A, B or both         (alias merchant-payments-mock)
   conformance      check a running server of one variant against the contract   (alias merchant-payments-conformance)
   webhook send     send a signed example webhook to a receiver

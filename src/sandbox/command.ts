@@ -58,8 +58,12 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
-/** Runs the sandbox with `args`, the words after the command's name; it serves until stopped, then exits the process. */
-export async function main(args: string[]): Promise<void> {
+/**
+ * Runs the sandbox with `args`, the words after the command's name; it serves until stopped, then exits the process.
+ * `tenant …` is the admin API's client instead (tenant-command.ts), which resolves to its exit code.
+ */
+export async function main(args: string[]): Promise<number | void> {
+  if (args[0] === 'tenant') return (await import('./tenant-command.js')).main(args.slice(1));
   const { flags, command } = parseCommandLine({
     name: NAME,
     usage,

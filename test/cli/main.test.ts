@@ -63,7 +63,7 @@ describe('merchant-payments', () => {
 
 describe('each subcommand\'s --help', () => {
   const helps = new Map<string, MainResult>();
-  const subcommands = [['sandbox'], ['mock'], ['conformance'], ['webhook', 'send'], ['webhook', 'listen'], ['webhook', 'secret']];
+  const subcommands = [['sandbox'], ['sandbox', 'tenant'], ['mock'], ['conformance'], ['webhook', 'send'], ['webhook', 'listen'], ['webhook', 'secret']];
   const aliases: Record<string, () => Promise<CommandMain>> = {
     sandbox: async () => (await import('../../src/sandbox/command.js')).main,
     mock: async () => (await import('../../src/mock/command.js')).main,
