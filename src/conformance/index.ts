@@ -2,5 +2,6 @@
 // the report it returns can be written as text, JSON or JUnit XML.
 export { ConformanceUsageError, credentialsFromEnv, runConformance, selectStages } from './run.js';
 export { formatText, toJson, toJunit } from './report.js';
+export { needsState } from './state.js';
 export { STAGES } from './types.js';
 export type { CheckResult, ConformanceOptions, ConformanceReport, Credentials, Progress, RequestRecord, ResponseRecord, StageName } from './types.js';

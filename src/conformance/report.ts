@@ -1,13 +1,17 @@
 // The report as a person reads it, and as CI reads it (JSON, JUnit XML). Credentials were masked when the checks were
 // recorded, so nothing here sees a secret.
 import junitModule, { type Builder } from 'junit-report-builder';
+import { NEEDS_STATE, needsState } from './state.js';
 import { STAGES, type CheckResult, type ConformanceReport } from './types.js';
 
 // Note: the package is CommonJS whose types declare an ES default; in Node the default import is the builder itself.
 const junit = ((junitModule as unknown as { default?: Builder }).default ?? junitModule) as unknown as Builder;
 
-function failureText(check: CheckResult): string {
-  const lines = [`✗ ${check.stage} · ${check.operation} · ${check.check} (${check.failures} of ${check.judged} requests)`, `  rule:     ${check.rule}`];
+/** The failed checks a server without state can never pass, when the report found it keeps none; else none. */
+const cannotPass = (report: ConformanceReport, check: CheckResult) => report.stateless !== undefined && needsState(check);
+
+function failureText(check: CheckResult, stateful = false): string {
+  const lines = [`✗ ${check.stage} · ${check.operation} · ${check.check} (${check.failures} of ${check.judged} requests)${stateful ? ` · ${NEEDS_STATE}` : ''}`, `  rule:     ${check.rule}`];
   if (check.detail) lines.push(`  found:    ${check.detail}`);
   if (check.request) lines.push(`  request:  ${check.request.method} ${check.request.url}`);
   if (check.request?.body !== undefined) lines.push(`  body:     ${check.request.body.slice(0, 300)}`);
@@ -16,15 +20,49 @@ function failureText(check: CheckResult): string {
   return lines.join('\n');
 }
 
-/** The summary: each failure with its rule, request, response and curl line, then the totals. */
+/** What the report says first when the server keeps no state: what showed it, and what it means for the failures. */
+function statelessNotice(sign: string, stateful: number, failed: number): string {
+  const which = stateful === 0
+    ? 'none of the failed checks below is one of those that need state, which follow an object from one request to the next'
+    : `${stateful} of the ${failed} failed checks cannot pass on it: they follow an object from one request to the next (a create and then a retrieve, a replay, a status change, a list, the balance, a workflow's steps, the webhook a change sends). They are listed last, marked "${NEEDS_STATE}"`;
+  return wrap(
+    `This server keeps no state: ${sign}. It answers every request from the contract's examples, as the contract mock ` +
+      `(merchant-payments mock, Prism) does, so ${which}. The other checks judge one answer at a time and hold on any ` +
+      'server. To run the checks that need state, point the kit at the sandbox (merchant-payments sandbox, with --sandbox) ' +
+      'or at a server of your own.',
+  );
+}
+
+/** `text` in lines of at most `width` characters, broken between words. */
+function wrap(text: string, width = 116): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line].join('\n');
+}
+
+/**
+ * The summary: first, when the server keeps no state, a word saying so; then each failure with its rule, request,
+ * response and curl line (those a server without state cannot pass last, marked); then the totals.
+ */
 export function formatText(report: ConformanceReport): string {
   const failed = report.checks.filter((check) => !check.ok).sort((x, y) => STAGES.indexOf(x.stage) - STAGES.indexOf(y.stage));
+  const stateful = failed.filter((check) => cannotPass(report, check));
+  const others = failed.filter((check) => !cannotPass(report, check));
   const stages = STAGES.filter((stage) => report.checks.some((check) => check.stage === stage));
   const subjects = new Set(report.checks.map((check) => `${check.stage} ${check.operation}`)).size;
   const verdict = report.passed ? 'PASSED' : 'FAILED';
-  const totals = `${verdict}: ${report.checks.length - failed.length} of ${report.checks.length} checks passed on ${subjects} subjects of ${stages.join(', ') || 'no stage'} (${report.requests} requests, seed ${report.seed}, ${(report.durationMs / 1000).toFixed(1)} s) against Variant ${report.variant.toUpperCase()} at ${report.baseUrl}`;
+  const totals = `${verdict}: ${report.checks.length - failed.length} of ${report.checks.length} checks passed on ${subjects} subjects of ${stages.join(', ') || 'no stage'} (${report.requests} requests, seed ${report.seed}, ${(report.durationMs / 1000).toFixed(1)} s) against Variant ${report.variant.toUpperCase()} at ${report.baseUrl}${
+    report.stateless === undefined ? '' : `, which keeps no state: ${stateful.length} of the ${failed.length} failures ${stateful.length === 1 ? 'needs' : 'need'} a server that does`
+  }`;
+  const notice = report.stateless === undefined ? [] : [statelessNotice(report.stateless, stateful.length, failed.length)];
   const skipped = report.skipped.length === 0 ? [] : [['Not checked on this server:', ...report.skipped.map((item) => `  - ${item.stage} · ${item.subject}: ${item.reason}`)].join('\n')];
-  return [...failed.map(failureText), ...skipped, totals].join('\n\n');
+  return [...notice, ...others.map((check) => failureText(check)), ...stateful.map((check) => failureText(check, true)), ...skipped, totals].join('\n\n');
 }
 
 export const toJson = (report: ConformanceReport): string => `${JSON.stringify(report, null, 2)}\n`;
@@ -36,7 +74,8 @@ export function toJunit(report: ConformanceReport): string {
     const suite = builder.testSuite().name(`conformance ${stage} (Variant ${report.variant.toUpperCase()})`);
     for (const check of report.checks.filter((candidate) => candidate.stage === stage)) {
       const testCase = suite.testCase().className(`${stage}.${check.operation}`).name(check.check);
-      if (!check.ok) testCase.failure(`${check.rule} ${check.detail ?? ''}`.trim(), check.check).standardOutput(failureText(check));
+      const stateful = cannotPass(report, check);
+      if (!check.ok) testCase.failure(`${stateful ? `(${NEEDS_STATE}) ` : ''}${check.rule} ${check.detail ?? ''}`.trim(), check.check).standardOutput(failureText(check, stateful));
     }
   }
   return builder.build();

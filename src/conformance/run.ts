@@ -81,6 +81,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     for (const [, stage] of picked) await stage.dispose?.(session);
   }
   const checks = session.results();
+  const stateless = session.stateless();
   return {
     variant: options.variant,
     baseUrl: options.baseUrl,
@@ -90,5 +91,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     durationMs: Math.round(performance.now() - started),
     checks,
     skipped: session.skipped(),
+    ...(stateless === undefined ? {} : { stateless }),
   };
 }

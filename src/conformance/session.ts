@@ -7,6 +7,7 @@ import { operationsOf, type OperationSpec, type Variant } from '../validation/in
 import { judge, RULES, type Answer, type RequestKind, type Verdict } from './checks.js';
 import { curlOf, maskSecrets, outgoingOf, recordOf, responseRecordOf, type Draft } from './http.js';
 import type { RunWatch } from './stop.js';
+import { createStateWatch } from './state.js';
 import { createTransport, DeadlinePassed, MAX_RESPONSE_BYTES, NoAnswer } from './transport.js';
 import type { CheckResult, ConformanceOptions, Credentials, RequestRecord, ResponseRecord, Skipped, StageName } from './types.js';
 
@@ -69,6 +70,8 @@ export interface Session {
   /** Notes what the stage could not check on this server and why; the report lists it. */
   skip(stage: StageName, subject: string, reason: string): void;
   skipped(): Skipped[];
+  /** What showed that the server keeps no state (state.ts), once an answer did; undefined until then. */
+  stateless(): string | undefined;
   /** Every status each object was seen in through the API, in the order seen, keyed by `${kind}:${id}`. */
   statuses: Map<string, { kind: ObjectKind; id: string; seen: SeenStatus[] }>;
   /** Counts requests sent by something else for the stage (Respect's, in the flows stage). */
@@ -112,6 +115,7 @@ export function createSession(options: ConformanceOptions & { credentials: Crede
   const checks = new Map<string, CheckResult>();
   const statuses: Session['statuses'] = new Map();
   const skipped: Skipped[] = [];
+  const state = createStateWatch();
   let sent = 0;
   let failed = 0;
   let stageFailed = false;
@@ -187,6 +191,7 @@ export function createSession(options: ConformanceOptions & { credentials: Crede
     if (verdicts.some((verdict) => !verdict.ok)) failed += 1;
     stageFailed = false;
     if (answer && withCredentials) observe(operation, answer);
+    if (answer && kind === 'valid') state.observe(operation, draft, answer, objectOf(answer.json));
     onProgress?.({ stage, operation: operation.operationId, sent, failed });
     watch.note(answer !== undefined || answered, error);
     return answer ? { ...answer, evidence } : undefined;
@@ -205,6 +210,10 @@ export function createSession(options: ConformanceOptions & { credentials: Crede
     record,
     skip: (stage, subject, reason) => void skipped.push({ stage, subject, reason }),
     skipped: () => [...skipped],
+    stateless: () => {
+      const sign = state.sign();
+      return sign === undefined ? undefined : maskSecrets(sign, credentials);
+    },
     sent: () => sent,
     countSent: (requests) => void (sent += requests),
     results: () => [...checks.values()],

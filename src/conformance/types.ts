@@ -102,6 +102,12 @@ export interface ConformanceReport {
   checks: CheckResult[];
   /** What a stage could not check against this server, and why (a transition that needs --sandbox to happen, say). */
   skipped: Skipped[];
+  /**
+   * Present when the answers showed that the server keeps no state, as the contract mock (Prism) does: what showed it
+   * (a retrieve answered with another object than the one asked for, say). Such a server answers from fixed examples, so
+   * the checks that follow an object from one request to the next (`needsState`) cannot pass on it.
+   */
+  stateless?: string;
 }
 
 /** Something a stage left unchecked, named so the report never passes it silently. */
