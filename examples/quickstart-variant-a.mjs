@@ -28,6 +28,8 @@ const missing = await client.GET('/payments/{id}', { params: { path: { id: 'pay_
 if (missing.error) console.log(`retrieve: ${describeProblem(missing.error)}`);
 
 // paginate walks limit/offset until `total`; unlike the calls above, it throws ProblemError when a page fails.
-for await (const listed of paginate(client, '/payments', { params: { query: { status: 'pending', limit: 50 } } })) {
+// The mock stores nothing, so it answers the same example page whatever the query: a filter such as
+// `status: 'pending'` is applied by a real server and by the sandbox, not by the mock.
+for await (const listed of paginate(client, '/payments', { params: { query: { limit: 50 } } })) {
   console.log(`listed ${listed.id}: ${listed.status}`);
 }

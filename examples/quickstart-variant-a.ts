@@ -28,8 +28,9 @@ export async function quickstartVariantA(baseUrl = 'http://127.0.0.1:4010', log:
   const missing = await client.GET('/payments/{id}', { params: { path: { id: 'pay_unknown' } }, headers: { Prefer: 'code=404' } });
   if (missing.error) log(`retrieve: ${missing.response.status} ${missing.error.code}`);
 
-  // paginate walks limit/offset until `total`.
-  for await (const listed of paginate(client, '/payments', { params: { query: { status: 'pending', limit: 50 } } })) {
+  // paginate walks limit/offset until `total`. The mock stores nothing, so it answers the same example page whatever
+  // the query: a filter such as `status: 'pending'` is applied by a real server and by the sandbox, not by the mock.
+  for await (const listed of paginate(client, '/payments', { params: { query: { limit: 50 } } })) {
     log(`listed ${listed.id}: ${listed.status}, updated ${listed.updated_at}`);
   }
 }

@@ -3,8 +3,8 @@ import { createSandboxControlClient } from '@merchant-payments/contract/sandbox'
 // The tenant is the credential: these are the keys your integration uses against the sandbox.
 const control = createSandboxControlClient({
   baseUrl: process.env.MERCHANT_PAYMENTS_SANDBOX_URL ?? 'http://127.0.0.1:4020',
-  publicKey: process.env.MERCHANT_PUBLIC_KEY ?? 'pk_test_123',
-  secretKey: process.env.MERCHANT_SECRET_KEY ?? 'sk_test_456',
+  publicKey: process.env.PAYMENTS_PUBLIC_KEY ?? 'pk_test_123',
+  secretKey: process.env.PAYMENTS_SECRET_KEY ?? 'sk_test_456',
 });
 
 const { data } = await control.POST('/_sandbox/clock/advance', { body: { seconds: 300 } });

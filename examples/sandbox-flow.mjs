@@ -12,9 +12,10 @@ if (!secret) throw new Error('WEBHOOK_SECRET is not set: run this file through t
 
 // Your receiver, as in production: it verifies each delivery's signature and body before onEvent sees it.
 // PORT moves it off 3000, as in receiver.mjs; the sandbox's --webhook-url must then name the same port.
+const port = Number(process.env.PORT ?? 3000);
 const received = [];
 const receiver = applyServerTimeouts(createServer(createNodeWebhookHandler({ secrets: secret, onEvent: (event) => void received.push(event) })));
-await new Promise((resolve) => receiver.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', resolve));
+await new Promise((resolve) => receiver.listen(port, '127.0.0.1', resolve));
 
 // Each public key is a tenant of its own, with its own objects and clock; the control API takes the same keys.
 const keys = { baseUrl, publicKey: 'pk_test_flow', secretKey: 'sk_test_flow' };
@@ -36,7 +37,7 @@ try {
   const retrieved = await client.GET('/merchant/v1/payments/{paymentId}', { params: { path: { paymentId: payment.id } } });
   if (retrieved.error) throw new Error(`Retrieve Payment failed: ${describeProblem(retrieved.error)}`);
   console.log(`retrieved ${payment.id}: ${retrieved.data.data.status}`);
-  if (received.length === 0) throw new Error('No webhook arrived: was the sandbox started with --webhook-url http://127.0.0.1:3000/webhooks?');
+  if (received.length === 0) throw new Error(`No webhook arrived: was the sandbox started with --webhook-url http://127.0.0.1:${port}/webhooks?`);
 } finally {
   receiver.close();
 }

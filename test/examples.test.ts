@@ -27,6 +27,29 @@ describe('README', () => {
   });
 });
 
+describe('the runnable receivers', () => {
+  it.each(['receiver.mjs', 'sandbox-flow.mjs'])('%s listens on PORT, on 3000 only by default, and names the port it took', (name) => {
+    const code = source(name).replace(/^\s*\/\/.*$/gm, '');
+    expect(code).toContain('Number(process.env.PORT ?? 3000)');
+    expect(code.match(/3000/g)).toHaveLength(1);
+  });
+});
+
+describe('the credentials\' environment variables', () => {
+  // Note: the commands read PAYMENTS_ACCESS_TOKEN, PAYMENTS_PUBLIC_KEY and PAYMENTS_SECRET_KEY; examples and guides that
+  // named them otherwise (MERCHANT_TOKEN) sent readers looking for two sets. A CI secret (secrets.STAGING_SECRET_KEY)
+  // handed over as one of them is a name of the reader's own.
+  it('have one name each in the README, the guides and the examples', () => {
+    const docs = readdirSync(new URL('../docs/', import.meta.url)).filter((name) => name.endsWith('.md'));
+    const texts = [
+      ['README.md', readme],
+      ...docs.map((name) => [`docs/${name}`, readFileSync(new URL(`../docs/${name}`, import.meta.url), 'utf8')]),
+      ...names.map((name) => [`examples/${name}`, source(name)]),
+    ];
+    for (const [name, text] of texts) expect(text!.match(/(?<!secrets\.)\b(?!PAYMENTS_)[A-Z]+_(?:ACCESS_TOKEN|PUBLIC_KEY|SECRET_KEY)\b|\bMERCHANT_(?!PAYMENTS_)[A-Z_]+\b/g) ?? [], name).toEqual([]);
+  });
+});
+
 describe('docs/sandbox-guide.md', () => {
   it('shows examples/sandbox-control.ts verbatim', () => {
     const guide = readFileSync(new URL('../docs/sandbox-guide.md', import.meta.url), 'utf8');
