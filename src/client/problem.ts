@@ -37,6 +37,9 @@ const EXCERPT_CHARS = 200;
  * Problem, `404 answer the contract does not describe (text/html): "<excerpt>"` for anything else.
  */
 export function describeProblem(problem: Problem | UndocumentedErrorBody): string {
+  // Note: a result's `error` is undefined when the call succeeded (reached from JavaScript, or past a cast); calling that
+  // an empty body would send the reader looking for an answer that never came.
+  if (problem === undefined || problem === null) return 'no error: the call succeeded, so its result has no error to describe';
   if (!isProblem(problem)) return describeUndocumented(problem);
   const fields = (problem.errors ?? []).map((e) => `${e.pointer}: ${e.detail}`).join('; ');
   const requestId = problem.request_id ? ` (request_id ${problem.request_id})` : '';

@@ -92,7 +92,10 @@ describe('describeProblem on a raw value (from JavaScript)', () => {
   it.each([
     ['a string', '<html>Bad gateway</html>', 'a body the contract does not describe: "<html>Bad gateway</html>"'],
     ['an object', { message: 'nope' }, 'a body the contract does not describe: "{"message":"nope"}"'],
-    ['undefined', undefined, 'an empty body the contract does not describe'],
+    ['an empty string', '', 'an empty body the contract does not describe'],
+    // A successful call's `error`: no body at all, empty or not.
+    ['undefined', undefined, 'no error: the call succeeded, so its result has no error to describe'],
+    ['null', null, 'no error: the call succeeded, so its result has no error to describe'],
   ])('describes %s without printing undefined', (_what, value, line) => {
     expect(describeProblem(value as unknown as Problem)).toBe(line);
   });
