@@ -1912,7 +1912,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
 };
 
 /** A problem `code` the contract's error responses show, e.g. `idempotency_key_reused`. */
-export type ProblemCode = "bad_request" | "idempotency_key_missing" | "unauthorized" | "not_found" | "validation_failed" | "idempotency_key_reused" | "invalid_state" | "rate_limited" | "internal_error" | "idempotency_request_in_progress" | "quota_exceeded" | "insufficient_balance";
+export type ProblemCode = "bad_request" | "idempotency_key_missing" | "unauthorized" | "not_found" | "validation_failed" | "idempotency_key_reused" | "invalid_state" | "rate_limited" | "tenant_limit_reached" | "internal_error" | "idempotency_request_in_progress" | "quota_exceeded" | "insufficient_balance";
 
 /** The problem `code`s the contract's error responses show, with their status, title and type URI. */
 export const problemCatalogue: Readonly<Record<ProblemCode, ProblemSpec>> & Readonly<Record<string, ProblemSpec>> = {
@@ -1940,6 +1940,11 @@ export const problemCatalogue: Readonly<Record<ProblemCode, ProblemSpec>> & Read
     "type": "https://docs.payments.example/problems/invalid_state"
   },
   "rate_limited": {"status":429,"title":"Too many requests","type":"https://docs.payments.example/problems/rate_limited"},
+  "tenant_limit_reached": {
+    "status": 429,
+    "title": "Too many tenants",
+    "type": "https://docs.payments.example/problems/tenant_limit_reached"
+  },
   "internal_error": {"status":500,"title":"Internal server error","type":"https://docs.payments.example/problems/internal_error"},
   "idempotency_request_in_progress": {
     "status": 409,

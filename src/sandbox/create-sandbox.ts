@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { Registry } from 'prom-client';
 import { createAdaptorServer } from '@hono/node-server';
 import { applyServerTimeouts, type ServerTimeouts } from '../shared/server-timeouts.js';
-import { addEndpoint, clockNow, createTenant, DEFAULT_START, EVENT_LOG_LIMIT, type TenantState } from './core/index.js';
+import { addEndpoint, clockNow, createTenant, DEFAULT_START, type TenantState } from './core/index.js';
 import { createClockRunner } from './clock-runner.js';
 import { createFaultBook } from './control/fault-book.js';
 import { createFaultInterceptor } from './control/fault-intercept.js';
@@ -22,6 +22,7 @@ import { createRateLimiter } from './http/rate-limit.js';
 import { createSignals } from './signals.js';
 import { createMemoryStore } from './stores/memory.js';
 import type { TenantStore, TenantStoreSettings } from './stores/types.js';
+import { startTenantSweep } from './tenant-sweep.js';
 import { tenantIdOf } from './tenants.js';
 import { variantA } from './variants/variant-a.js';
 import { variantB } from './variants/variant-b.js';
@@ -91,8 +92,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const settings = resolveOptions(options);
   const { store } = settings;
   if (store === 'postgres') throw new TypeError("store: 'postgres' connects and migrates before it serves: create it with `await openSandbox({ store: 'postgres' })`.");
-  const storeSettings = tenantStoreSettings(settings);
-  return assemble(settings, store === 'memory' ? createMemoryStore(storeSettings) : store(storeSettings));
+  const evicted: EvictionHook = {};
+  const storeSettings = tenantStoreSettings(settings, evicted);
+  return assemble(settings, store === 'memory' ? createMemoryStore(storeSettings) : store(storeSettings), evicted);
 }
 
 /**
@@ -103,7 +105,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 export async function openSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const settings = resolveOptions(options);
   const { store: choice } = settings;
-  const storeSettings = tenantStoreSettings(settings);
+  const evicted: EvictionHook = {};
+  const storeSettings = tenantStoreSettings(settings, evicted);
   let store: TenantStore;
   if (choice === 'postgres') {
     // Note: loaded only here, so that the memory path never imports the postgres store.
@@ -113,19 +116,31 @@ export async function openSandbox(options: SandboxOptions = {}): Promise<Sandbox
     store = choice === 'memory' ? createMemoryStore(storeSettings) : choice(storeSettings);
   }
   try {
-    return assemble(settings, store);
+    return assemble(settings, store, evicted);
   } catch (error) {
     await store.close();
     throw error;
   }
 }
 
-/** How the sandbox's stores make a tenant: its clock, seed and settings, and the operator's endpoints. */
-function tenantStoreSettings(settings: ResolvedOptions): TenantStoreSettings {
+/** Told of the tenants a store forgot as idle; assemble() points it at the sandbox's parts once they exist. */
+interface EvictionHook {
+  to?(ids: string[]): void;
+}
+
+/**
+ * How the sandbox's stores make a tenant (its clock, seed and settings, its event log's retention, the operator's
+ * endpoints) and, in open mode, how many they keep and for how long unused.
+ */
+function tenantStoreSettings(settings: ResolvedOptions, evicted: EvictionHook): TenantStoreSettings {
   const { now: wallNow } = settings;
   const start = settings.start === undefined ? DEFAULT_START : Number(settings.start);
-  const tenantSettings = { clock: settings.clock, seed: settings.seed, retryCompression: settings.retryCompression, eventLogLimit: EVENT_LOG_LIMIT };
+  const tenantSettings = { clock: settings.clock, seed: settings.seed, retryCompression: settings.retryCompression, eventLogLimit: settings.quotas.events };
   return {
+    // Note: in issued mode the admin API provisions tenants, and neither a cap nor idleness forgets one.
+    bound: settings.auth === 'open' ? { max: settings.tenants.max, idleMs: settings.tenants.idleSeconds * 1000 } : undefined,
+    now: wallNow,
+    onEvicted: (ids) => evicted.to?.(ids),
     newTenant(id) {
       const tenant = createTenant(id, { ...tenantSettings, start: settings.clock === 'manual' ? start : wallNow() });
       for (const url of settings.webhookUrls) addEndpoint(tenant, { url }, clockNow(tenant.clock, wallNow()));
@@ -135,7 +150,7 @@ function tenantStoreSettings(settings: ResolvedOptions): TenantStoreSettings {
 }
 
 /** The sandbox around a store that is ready. */
-function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
+function assemble(settings: ResolvedOptions, store: TenantStore, evicted: EvictionHook): Sandbox {
   const { now: wallNow, onError } = settings;
   const credentials = credentialSource(settings, store);
   const now = (tenant: TenantState) => clockNow(tenant.clock, wallNow());
@@ -173,6 +188,11 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
   if (settings.clock === 'real') clocks.startTicker(settings.tickMs);
 
   const faults = createFaultBook();
+  evicted.to = (ids) => {
+    signals.evicted(ids.length);
+    for (const id of ids) faults.clear(id);
+  };
+  const sweep = settings.auth === 'open' ? startTenantSweep(store, settings.tenants.idleSeconds * 1000, onError) : undefined;
   const faulting = createFaultInterceptor({ book: faults, validators: settings.validate, holdMs: settings.faultHoldMs });
   const runtime: SandboxRuntime = {
     store,
@@ -251,6 +271,7 @@ function assemble(settings: ResolvedOptions, store: TenantStore): Sandbox {
     async close({ graceMs = SHUTDOWN_GRACE_MS } = {}) {
       const deadline = Date.now() + graceMs;
       clocks.stopTicker();
+      sweep?.stop();
       // Note: a request a fault holds is answered now rather than after its hold.
       faulting.release();
       const closing = server;

@@ -9,6 +9,7 @@ export { contractValidators } from './http/contract-validators.js';
 export type { SandboxRuntime } from './runtime.js';
 export type { PoolStats, TenantStore, TenantStoreSettings } from './stores/types.js';
 export { ClockAdvanceError } from './clock-advance-error.js';
+export { TenantLimitError } from './stores/tenant-limit-error.js';
 export {
   createSandboxControlClient,
   type SandboxBearerCredentials,

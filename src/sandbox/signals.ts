@@ -39,6 +39,8 @@ export interface Signals {
   delivered(outcome: { ok: boolean; status?: number; forbidden?: boolean }, sent: boolean): void;
   /** Records how late, in ms, the ticker ran a tenant's due work. */
   dueLag(ms: number): void;
+  /** Counts the tenants the store forgot as idle. */
+  evicted(count: number): void;
 }
 
 /** The signals of a sandbox on `store`, logging to `logger`. */
@@ -70,6 +72,20 @@ export function createSignals(store: TenantStore, logger: Logger): Signals {
     ] as const) {
       new Gauge({ name, help, registers: [registry], collect() { this.set(stats()[key]); } });
     }
+  }
+  const evictions = new Counter({ name: 'sandbox_tenants_evicted_total', help: 'Tenants this instance forgot after their idle time (open mode), by its sweep or to make room for a new one.', registers: [registry] });
+  // Note: after the pool's gauges, which a scrape reads first, so that the count's own connection is not counted in them.
+  const count = store.tenantCount?.bind(store);
+  if (count) {
+    new Gauge({
+      name: 'sandbox_tenants',
+      help: "Tenants in the store (on postgres, every instance's; a count at most 5 s old).",
+      registers: [registry],
+      async collect() {
+        // Note: a store that does not answer within a second keeps the last count, so that the scrape still reports the rest.
+        await withTimeout(count(), 1_000, 'no count').then((n) => this.set(n), () => {});
+      },
+    });
   }
 
   const probe = async (path: string): Promise<Response> => {
@@ -112,6 +128,9 @@ export function createSignals(store: TenantStore, logger: Logger): Signals {
     },
     dueLag(ms) {
       lag.observe(Math.max(0, ms) / 1000);
+    },
+    evicted(n) {
+      evictions.inc(n);
     },
   };
 }

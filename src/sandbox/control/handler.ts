@@ -5,6 +5,7 @@ import { requestProblem, validateRequest, validateResponse, responseProblem, typ
 import type { Answer } from '../core/index.js';
 import type { FieldError } from '../http/problem.js';
 import type { ApiBinding, OperationWork, Outcome } from '../http/pipeline.js';
+import { controlTenantLimit } from '../http/tenant-limit.js';
 import type { SandboxRuntime } from '../runtime.js';
 import type { Reply } from './reply.js';
 
@@ -61,6 +62,7 @@ export function controlBinding(runtime: SandboxRuntime, refines: ReadonlyMap<str
     },
     // Note: every store has committed inside its transactions; what a control operation makes due it sends itself.
     settle: () => Promise.resolve(),
+    tenantLimited: (error, headers) => controlTenantLimit(error, headers.has('authorization') ? CHALLENGE : {}),
   };
 }
 

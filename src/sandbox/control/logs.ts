@@ -1,5 +1,5 @@
 // The tenant's event log (listEvents) and delivery log (listDeliveries, redeliverDelivery).
-import { redeliver, runDue, type Delivery } from '../core/index.js';
+import { droppedByRetention, redeliver, runDue, type Delivery } from '../core/index.js';
 import type { SandboxRuntime } from '../runtime.js';
 import type { ControlOperation } from './handler.js';
 import { dataReply, problemReply } from './reply.js';
@@ -44,6 +44,13 @@ export const redeliverDelivery = (runtime: SandboxRuntime): ControlOperation => 
   async run({ tenant, params }) {
     const reply = await runtime.store.transaction(tenant, (state) => {
       const delivery = state.deliveries.get(params.deliveryId!);
+      if (!delivery && droppedByRetention(state, params.deliveryId!)) {
+        return problemReply(
+          'not_found',
+          `Delivery ${params.deliveryId} was dropped by the event-log retention: this tenant's log keeps its latest ${state.eventLogLimit} events ` +
+            `and drops older ones with their deliveries (${state.eventsDropped} dropped so far).`,
+        );
+      }
       if (!delivery) return problemReply('not_found', `No delivery with id ${params.deliveryId} exists for this tenant.`);
       if (delivery.state === 'due') return problemReply('invalid_state', 'An attempt of this delivery is being sent; redeliver it once that attempt has an outcome.');
       if (delivery.attempts.length >= MAX_ATTEMPTS) return problemReply('limit_reached', `This delivery has had ${MAX_ATTEMPTS} attempts, as many as the log keeps.`);

@@ -26,6 +26,19 @@ export function eventAt(tenant: TenantState, position: number): StatusChange | u
 }
 
 /**
+ * Whether an event or delivery id (`evt_…`, `dlv_…`) names one the log's retention has dropped: the tenant has dropped
+ * changes, and the id is older than the oldest change it keeps.
+ * Note: every id ends with the count of ids the tenant had drawn (ids.ts), and a change's deliveries are drawn right
+ * after its event, so an id drawn before the oldest kept event belongs to a change that has left the log.
+ */
+export function droppedByRetention(tenant: TenantState, id: string): boolean {
+  const drawn = /^(?:evt|dlv)_[0-9a-z]{8}([0-9a-z]{4,})$/.exec(id)?.[1];
+  if (tenant.eventsDropped === 0 || drawn === undefined) return false;
+  const oldest = tenant.events[0]?.event.id.slice('evt_'.length + 8);
+  return parseInt(drawn, 36) < (oldest === undefined ? tenant.ids.count + 1 : parseInt(oldest, 36));
+}
+
+/**
  * Whether a delivery's change has left the log or leaves it at the next trim; such a delivery is not retried, so
  * that it is listed as `abandoned` for a while before it leaves with its change.
  */

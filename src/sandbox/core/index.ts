@@ -5,7 +5,7 @@ export { balanceOf } from './balance.js';
 export { DEFAULT_START, clockNow, iso, moveClock, type ClockMode, type TenantClock } from './clock.js';
 export { execute, KEYED_COMMANDS, type Command, type CommandResult, type ResultOf } from './commands.js';
 export type { ForceStatusInput } from './control.js';
-export { EVENT_LOG_LIMIT, eventAt } from './event-log.js';
+export { droppedByRetention, EVENT_LOG_LIMIT, eventAt } from './event-log.js';
 export { EVENT_TYPES, type StatusChange, type StatusChangeEvent } from './events.js';
 export { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, beginIdempotent, completeIdempotent, fingerprint, releaseIdempotent, renewIdempotent } from './idempotency.js';
 export { creationRow, findRow, isFinal, rowsFrom, statusesOf, type LifecycleRow, type StatusOf, type Trigger } from './lifecycle.js';

@@ -5,6 +5,7 @@
 // the APIs is the data of an ApiBinding; what differs between operations, the data of an OperationWork.
 import { fingerprint, type Answer } from '../core/index.js';
 import type { SandboxRuntime } from '../runtime.js';
+import { TenantLimitError } from '../stores/tenant-limit-error.js';
 import type { Authentication } from '../variants/operation.js';
 import { readJsonBody } from './body.js';
 import { checkedResponse } from './checked-response.js';
@@ -72,12 +73,14 @@ export interface ApiBinding {
   checkResponse(ref: OperationRef, status: number, headers: Headers, body: unknown): FieldError[] | undefined | Promise<FieldError[] | undefined>;
   /** After the work: deliveries due sent, and anything else the API does once its state changed. */
   settle(tenant: string, changed: boolean): Promise<void>;
+  /** The answer to a request that would make a new tenant past open mode's bound (a store's TenantLimitError). */
+  tenantLimited(error: TenantLimitError, headers: Headers): { problem: ProblemInput; headers: Record<string, string> };
 }
 
 /** The request handler of one operation: `(request, path parameters) => response`. */
 export function pipeline(binding: ApiBinding, route: Route, work: OperationWork, runtime: SandboxRuntime) {
   const ref = binding.ref(route);
-  return async (request: Request, params: Record<string, string>): Promise<Response> => {
+  const handle = async (request: Request, params: Record<string, string>): Promise<Response> => {
     const url = new URL(request.url);
     const note = noteOf(request);
     const where = note?.where ?? occurrence(url.pathname);
@@ -112,6 +115,18 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
     if (!('problem' in outcome)) return send(outcome.status, outcome.body, headers);
     const kept = outcome.problem.request_id;
     return send(outcome.problem.status, problemBody(outcome.problem, kept === undefined ? where : { instance: where.instance, requestId: kept }), headers);
+  };
+  // Note: any of the request's transactions may be the one that would make its tenant (Variant B's credentials, the
+  // key's hold, the work), and none has changed anything when it is refused.
+  return async (request: Request, params: Record<string, string>): Promise<Response> => {
+    try {
+      return await handle(request, params);
+    } catch (error) {
+      if (!(error instanceof TenantLimitError)) throw error;
+      const where = noteOf(request)?.where ?? occurrence(new URL(request.url).pathname);
+      const refused = binding.tenantLimited(error, request.headers);
+      return checkedResponse((s, h, b) => binding.checkResponse(ref, s, h, b), route.operationId, where, refused.problem.status, problemBody(refused.problem, where), refused.headers);
+    }
   };
 }
 

@@ -19,7 +19,7 @@ export interface ProblemInput {
 }
 
 /** The contract's problems the HTTP layer answers itself. */
-type HttpProblemCode = 'bad_request' | 'unauthorized' | 'not_found' | 'rate_limited' | 'internal_error';
+type HttpProblemCode = 'bad_request' | 'unauthorized' | 'not_found' | 'rate_limited' | 'tenant_limit_reached' | 'internal_error';
 
 /** A problem the HTTP layer answers itself, with the contract's status and title for its code. */
 export function httpProblem(code: HttpProblemCode, detail: string, errors?: FieldError[]): ProblemInput {

@@ -2,6 +2,7 @@
 // the binding, and each operation's work as the core command it runs in one transaction, answered in its shape.
 import { execute, failure, KEYED_COMMANDS, runDue, type Answer, type TenantState } from '../core/index.js';
 import type { OperationWork, ApiBinding, Outcome } from '../http/pipeline.js';
+import { merchantTenantLimit } from '../http/tenant-limit.js';
 import type { SandboxRuntime } from '../runtime.js';
 import { COMMANDS, type MerchantOperationId, type Shape, type VariantAdapter } from './operation.js';
 
@@ -19,6 +20,7 @@ export function variantBinding(variant: VariantAdapter, runtime: SandboxRuntime)
     },
     checkResponse: (operation, status, headers, body) => runtime.validators.response?.({ operation, status, headers, body }),
     settle: (tenant, changed) => runtime.settle(tenant, changed),
+    tenantLimited: merchantTenantLimit,
   };
 }
 

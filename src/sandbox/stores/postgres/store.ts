@@ -118,6 +118,8 @@ const EVICT = `WITH gone AS (
   SELECT id FROM gone`;
 /** How long the tenants' count `/metrics` reads is kept, in ms. */
 const COUNT_TTL_MS = 5_000;
+/** How long this instance remembers that the bound was reached, in ms (never past the oldest tenant's time to go). */
+const FULL_MEMO_MS = 1_000;
 /** How far behind a tenant's last_used_at may be before a transaction writes it, at most. */
 export const USE_PRECISION_MS = 60_000;
 
@@ -130,9 +132,15 @@ interface Cached {
   usedAt?: number;
 }
 
-/** A new tenant would pass open mode's bound; `oldest` is the last use of the tenant unused the longest. */
+/**
+ * A new tenant would pass open mode's bound; `oldest` is the last use of the tenant unused the longest, `remembered`
+ * when this instance found the bound reached a moment ago and did not count again.
+ */
 class AtBound extends Error {
-  constructor(readonly oldest: number | undefined) {
+  constructor(
+    readonly oldest: number | undefined,
+    readonly remembered = false,
+  ) {
     super('open mode holds its most tenants');
   }
 }
@@ -167,6 +175,18 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   // Note: in the order of this instance's use (run deletes a tenant's entry and sets it again), oldest first.
   const cache = new Map<string, Cached>();
   let counted: { n: number; at: number } | undefined;
+  // Note: a refusal is remembered for a moment, so that a flood of new credentials at the bound costs each one look-up
+  // of its row rather than the lock, a count and a sweep; a reset or sweep here, or the oldest tenant's time, ends it.
+  let full: { at: number; oldest: number | undefined } | undefined;
+  const stillFull = (): AtBound | undefined => {
+    if (!full || !bound || performance.now() - full.at >= FULL_MEMO_MS) return undefined;
+    if (full.oldest !== undefined && wallNow() >= full.oldest + bound.idleMs + precisionMs) return undefined;
+    return new AtBound(full.oldest, true);
+  };
+  const roomMade = () => {
+    counted = undefined;
+    full = undefined;
+  };
   // Note: one instance's transactions on a tenant queue here rather than each holding a connection while it waits for the row.
   const queues = new Map<string, Promise<unknown>>();
   const serialised = <T>(tenant: string, run: () => Promise<T>): Promise<T> => {
@@ -205,6 +225,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     let { rows } = await client.query(skipLocked ? TENANT_TRY_SELECT : TENANT_SELECT, [tenant]);
     if (rows.length === 0 && skipLocked) return undefined;
     if (rows.length === 0 && bound) {
+      const remembered = stillFull();
+      if (remembered) throw remembered;
       await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [TENANT_COUNT_LOCK]);
       // Note: another instance may have made the tenant while this one waited for the lock; a tenant that exists is never refused.
       ({ rows } = await client.query(TENANT_SELECT, [tenant]));
@@ -220,7 +242,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       const inserted = await client.query(TENANT_INSERT, [tenant, usedAt, ...row]);
       // Note: the inserted row is locked by this transaction; when another instance inserted first, wait for its row.
       if (inserted.rows.length === 1) {
-        counted = undefined;
+        roomMade();
         return { current: { version: String(inserted.rows[0]!.version), state, baseline: emptyBaseline(row) }, usedAt };
       }
       ({ rows } = await client.query(TENANT_SELECT, [tenant]));
@@ -265,7 +287,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       const ids = rows.map((row) => row.id as string);
       for (const id of ids) cache.delete(id);
       if (ids.length > 0) {
-        counted = undefined;
+        roomMade();
         onEvicted?.(ids);
       }
       total += ids.length;
@@ -293,13 +315,15 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         ran = await attempt(tenant, candidate, work, skipLocked);
       } catch (error) {
         if (!(error instanceof AtBound) || !bound) throw error;
+        const idleSeconds = bound.idleMs / 1000;
+        if (error.remembered) throw new TenantLimitError(bound.max, idleSeconds, secondsUntilForgotten(error.oldest, bound.idleMs + precisionMs, wallNow(), idleSeconds));
         // Note: in a transaction of its own, since the refused one rolls back whatever it did.
         await evictIdle();
         try {
           ran = await attempt(tenant, undefined, work, skipLocked);
         } catch (again) {
           if (!(again instanceof AtBound)) throw again;
-          const idleSeconds = bound.idleMs / 1000;
+          full = { at: performance.now(), oldest: again.oldest };
           throw new TenantLimitError(bound.max, idleSeconds, secondsUntilForgotten(again.oldest, bound.idleMs + precisionMs, wallNow(), idleSeconds));
         }
       }
@@ -330,7 +354,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     reset: (tenant) =>
       serialised(tenant, async () => {
         cache.delete(tenant);
-        counted = undefined;
+        roomMade();
         await inTransaction(async (client) => {
           await client.query('DELETE FROM sandbox_tenants WHERE id = $1', [tenant]);
           for (const table of TABLES) await client.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [tenant]);
