@@ -1,5 +1,7 @@
 // Client overhead: N sequential requests to a local node:http server that returns a fixed payment,
 // made with raw fetch, bare openapi-fetch, and the Variant B client (auth, idempotency, retry enabled).
+// The GET ratio, ours / bare openapi-fetch in the same run, is a watch figure, not a goal: on loopback a call takes
+// microseconds, on a real network milliseconds. Past WATCH_GET_RATIO the run prints a note, to be explained.
 import http from 'node:http';
 import { once } from 'node:events';
 import createClient from 'openapi-fetch';
@@ -15,6 +17,9 @@ const PAYMENT = JSON.stringify({
     metadata: { order_id: 'order-1042' },
   },
 });
+/** Above this, ours / bare openapi-fetch on the loopback GET gets a note saying it crossed the line. */
+export const WATCH_GET_RATIO = 1.3;
+
 const BODY = {
   amount: '1500.00', currency: 'EUR', expires_in: 1800,
   requisite: { type: 'card', bank: 'Example Bank' }, metadata: { order_id: 'order-1042' },
@@ -32,10 +37,11 @@ export async function startServer({ port = 0 } = {}) {
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }) };
 }
 
-/** Rows for GET (retrieve) and POST (create) through each client; ratio = ours / raw fetch. */
+/** Rows for GET (retrieve) and POST (create) through each client, with ratios to the baselines; a note when the GET ratio crosses the watch line. */
 export async function clientOverhead({ pkg, requests, runs }) {
   const server = await startServer();
   const rows = [];
+  const notes = [];
   try {
     const bare = createClient({ baseUrl: server.url });
     const ours = pkg.createVariantBClient({ baseUrl: server.url, publicKey: 'pk_bench', secretKey: 'sk_bench', retry: { attempts: 3 } });
@@ -65,16 +71,25 @@ export async function clientOverhead({ pkg, requests, runs }) {
       for (const [name, s] of Object.entries(results)) {
         const row = { section: 'client overhead', name: `${label}, ${requests} sequential: ${name}`, unit: 'ms', ...s };
         if (name === 'openapi-fetch') Object.assign(row, { ratio: s.median / raw, baseline: 'raw fetch' });
-        // Note: what the client adds (auth, idempotency, time-out, bounded read, JSON check, retries) is judged
+        // Note: what the client adds (auth, idempotency, time-out, bounded read, JSON check, retries) is set
         // against bare openapi-fetch, which does none of it.
-        if (name === 'ours (Variant B)') Object.assign(row, { ratio: s.median / bareMs, baseline: 'openapi-fetch', target: '<= 1.05', met: s.median / bareMs <= 1.05 });
+        if (name === 'ours (Variant B)') Object.assign(row, { ratio: s.median / bareMs, baseline: 'openapi-fetch' });
+        if (name === 'ours (Variant B)' && label.startsWith('GET')) {
+          Object.assign(row, { target: `<= ${WATCH_GET_RATIO} (watch)`, met: row.ratio <= WATCH_GET_RATIO });
+          if (!row.met) {
+            notes.push(
+              `client overhead: the loopback GET took ${row.ratio.toFixed(2)}x bare openapi-fetch, above the ${WATCH_GET_RATIO}x watch line; ` +
+                'say what the client now does per call that it did not, or measure again on a quiet machine',
+            );
+          }
+        }
         rows.push(row);
       }
     }
   } finally {
     await server.close();
   }
-  return rows;
+  return { rows, notes };
 }
 
 async function expectOk(response) {
