@@ -15,6 +15,7 @@ const processes = [
   'test/package/readme.test.ts', // npm pack and install, then the README's commands in a new project
   'test/package/tarball.test.ts', // npm pack, install, publint, attw and the installed bins
   'test/package/postgres-store.test.ts', // npm pack and install, a PostgreSQL cluster, the installed sandbox on it
+  'test/package/hosting.test.ts', // npm pack and install, a PostgreSQL cluster, docs/hosting.md's commands (two instances, curl, pg_dump)
   'test/docs/site.test.ts', // Redocly build-docs and Chromium
   'test/docs/snippets.test.ts', // tsc over the docs' snippets
   'test/mock/command.test.ts', // the mock command, which starts Prism
