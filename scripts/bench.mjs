@@ -1,6 +1,6 @@
 // `npm run bench`: client overhead, bundle size, webhook verification, contract validation, the sandbox against
-// Prism, the sandbox on PostgreSQL beside its memory store, type-check cost and pipeline time, each as medians over
-// repeated runs with min and max, and ratios against baselines from the same run. Prints one table and writes it, with the command and the machine, to docs/benchmarks.md.
+// Prism, hosted mode's issued credentials against open mode, the sandbox on PostgreSQL beside its memory store,
+// type-check cost and pipeline time, each as medians over repeated runs with min and max, and ratios against baselines from the same run. Prints one table and writes it, with the command and the machine, to docs/benchmarks.md.
 //   npm run bench [-- --quick] [-- --no-pipeline] [-- --only <section>[,<section>...]]
 // --only runs the named sections (for instance `--only sandbox`) and prints them, but leaves docs/benchmarks.md as it
 // is, since its table holds every section.
@@ -14,6 +14,7 @@ import { BundledSpecExamples } from './bench/examples.mjs';
 import { loadSource, scratch } from './bench/load.mjs';
 import { pipelineTimes } from './bench/pipeline.mjs';
 import { postgresBench } from './bench/postgres.mjs';
+import { hostedBench } from './bench/hosted.mjs';
 import { sandboxBench } from './bench/sandbox.mjs';
 import { markdownTable, textTable } from './bench/table.mjs';
 import { typecheckCost } from './bench/typecheck.mjs';
@@ -22,7 +23,7 @@ import { webhookThroughput } from './bench/webhooks.mjs';
 import { openBundle } from './lib/refs.mjs';
 import { root } from './lib/tools.mjs';
 
-const SECTIONS = ['client', 'bundle', 'webhooks', 'validation', 'sandbox', 'postgres', 'typecheck', 'pipeline'];
+const SECTIONS = ['client', 'bundle', 'webhooks', 'validation', 'sandbox', 'hosted', 'postgres', 'typecheck', 'pipeline'];
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean' }, 'no-pipeline': { type: 'boolean' }, only: { type: 'string' } } });
 const quick = Boolean(flags.quick);
 const only = flags.only?.split(',').map((name) => name.trim());
@@ -83,6 +84,12 @@ if (runs('sandbox')) {
   rows.push(...sandbox.rows);
   notes.push(...sandbox.notes);
   settings.sandbox = sandbox.settings;
+}
+if (runs('hosted')) {
+  const hosted = await step('hosted', () => hostedBench({ quick }));
+  rows.push(...hosted.rows);
+  notes.push(...hosted.notes);
+  settings.hosted = hosted.settings;
 }
 if (runs('postgres')) {
   const postgres = await step('postgres', () => postgresBench({ quick }));
