@@ -1080,7 +1080,7 @@ export interface components {
                 "application/json": components["schemas"]["WebhookEndpointResponse"];
             };
         };
-        /** @description The request is invalid, or the tenant already has 20 webhook endpoints; delete one first. */
+        /** @description The request is invalid; the tenant already has 20 webhook endpoints (delete one first); or the sandbox's egress rule refuses the URL's host (`webhook_host_forbidden`, whose detail names the class of address, never the address): in `--auth issued` mode every host but one that resolves to public unicast addresses only, in `--auth open` mode link-local, cloud metadata, unspecified, broadcast and multicast addresses. The sandbox's operator can allow more with `--allow-webhook-host`. */
         WebhookEndpointRefused: {
             headers: {
                 [name: string]: unknown;

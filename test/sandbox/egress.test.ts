@@ -10,7 +10,8 @@ import { main } from '../../src/sandbox/command.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { createNodeWebhookHandler, type VerifiedWebhookEvent } from '../../src/webhooks/index.js';
 import { runMain } from '../cli/run-main.js';
-import { controlSandbox } from './control-fixtures.js';
+import type { Node } from '../contract/bundled-spec.js';
+import { controlSandbox, controlSpec } from './control-fixtures.js';
 import { call, clientA, paymentBody, SECRET } from './fixtures.js';
 
 const ISSUED_DETAIL = "forbidden_address: the endpoint's host resolves to an address this sandbox does not deliver to.";
@@ -90,6 +91,15 @@ describe('registering a webhook endpoint in issued mode', () => {
     expect(body.detail).toBe(`${start}, which this sandbox does not deliver to (egress rule of --auth issued); its operator can allow it with --allow-webhook-host.`);
     expect(JSON.stringify(body)).not.toContain('127.0.0.1');
     expect(receiver.connections()).toBe(0);
+  });
+
+  it('answers with a code and title the control document shows as an example of Create Webhook Endpoint\'s 422', async () => {
+    const response = controlSpec.response(controlSpec.operation('createWebhookEndpoint')!, '422')!;
+    const examples = Object.values((response.content?.['application/problem+json']?.examples ?? {}) as Node).map((e) => controlSpec.resolve(e as Node).value);
+    const shown = examples.find((example) => example?.code === 'webhook_host_forbidden');
+    const sandbox = sandboxIn('issued');
+    const { body } = await register(sandbox, await tenantToken(sandbox), 'http://10.0.0.1/hooks');
+    expect(body).toMatchObject({ code: 'webhook_host_forbidden', title: shown?.title, status: 422, type: shown?.type });
   });
 
   it('refuses a name resolving to a private address among public ones, and one that does not resolve, without echoing the lookup', async () => {
