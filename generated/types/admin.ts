@@ -85,8 +85,8 @@ export interface paths {
          * @description Issues the tenant a new access token and secret key, shown in this answer once; its public key
          *     and its sandbox state stay. The access token and secret key it replaces keep working for
          *     `overlap_seconds` (one day when the body is left out, `0` for not at all), until
-         *     `previous_credentials_expire_at`. Credentials an earlier rotation already replaced keep their
-         *     own expiry, never a later one.
+         *     `previous_credentials_expire_at`. Credentials an earlier rotation had already replaced stop at
+         *     once: one previous pair works at a time.
          *
          *     Not idempotent: a retry rotates again. A revoked tenant answers 409 `tenant_revoked`.
          */
