@@ -34,12 +34,20 @@ export function textTable(rows) {
   return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
 
-/** A Markdown table. */
+/** Markdown: one table per section, under a heading of its name, in the order the rows came. */
 export function markdownTable(rows) {
   const escape = (v) => v.replaceAll('|', '\\|');
-  return [
-    `| ${COLUMNS.map(([h]) => h).join(' | ')} |`,
-    `|${COLUMNS.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${COLUMNS.map(([, f]) => escape(f(r))).join(' | ')} |`),
-  ].join('\n');
+  const columns = COLUMNS.filter(([h]) => h !== 'section');
+  const sections = [...new Set(rows.map((r) => r.section))];
+  return sections
+    .flatMap((section) => [
+      `### ${section}`,
+      '',
+      `| ${columns.map(([h]) => h).join(' | ')} |`,
+      `|${columns.map(() => '---').join('|')}|`,
+      ...rows.filter((r) => r.section === section).map((r) => `| ${columns.map(([, f]) => escape(f(r))).join(' | ')} |`),
+      '',
+    ])
+    .join('\n')
+    .trimEnd();
 }
