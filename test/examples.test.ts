@@ -9,9 +9,14 @@ const tsBlocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) =
 const jsBlocks = [...readme.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((match) => match[1]);
 const names = readdirSync(new URL('../examples/', import.meta.url));
 const source = (name: string) => readFileSync(new URL(`../examples/${name}`, import.meta.url), 'utf8');
+/** The examples a guide shows in full, rather than the README: the testing guide's two test files. */
+const guideExamples: Record<string, { name: string; fence: string }[]> = {
+  'docs/testing.md': [{ name: 'testing-vitest.test.ts', fence: 'ts' }, { name: 'testing-node.test.mjs', fence: 'js' }],
+};
+const shownInGuides = Object.values(guideExamples).flat().map((example) => example.name);
 
 describe('README', () => {
-  it.each(names.filter((name) => name.endsWith('.mjs')))('shows examples/%s verbatim as the file a user creates', (name) => {
+  it.each(names.filter((name) => name.endsWith('.mjs') && !shownInGuides.includes(name)))('shows examples/%s verbatim as the file a user creates', (name) => {
     expect(readmeFiles(readme)).toContainEqual({ name, content: source(name) });
   });
 
@@ -47,6 +52,14 @@ describe('the credentials\' environment variables', () => {
       ...names.map((name) => [`examples/${name}`, source(name)]),
     ];
     for (const [name, text] of texts) expect(text!.match(/(?<!secrets\.)\b(?!PAYMENTS_)[A-Z]+_(?:ACCESS_TOKEN|PUBLIC_KEY|SECRET_KEY)\b|\bMERCHANT_(?!PAYMENTS_)[A-Z_]+\b/g) ?? [], name).toEqual([]);
+  });
+});
+
+describe.each(Object.entries(guideExamples))('%s', (guide, examples) => {
+  const text = readFileSync(new URL(`../${guide}`, import.meta.url), 'utf8');
+  it.each(examples)('shows examples/$name verbatim, under its name', ({ name, fence }) => {
+    expect(text).toContain(`\`examples/${name}\``);
+    expect([...text.matchAll(new RegExp(`^\`\`\`${fence}\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((match) => match[1])).toContain(source(name));
   });
 });
 

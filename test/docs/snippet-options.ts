@@ -17,6 +17,8 @@ export const snippetCompilerOptions = {
     '@merchant-payments/contract': [path.join(root, 'src/index.ts')],
     '@merchant-payments/contract/webhooks': [path.join(root, 'src/webhooks/index.ts')],
     '@merchant-payments/contract/sandbox': [path.join(root, 'src/sandbox/index.ts')],
+    // Note: the testing guide's vitest file imports vitest, which the examples' folder outside the repository cannot reach.
+    vitest: [path.join(root, 'node_modules/vitest/dist/index.d.ts')],
   },
   allowImportingTsExtensions: true,
   // Note: src/shared/server-timeouts.js is plain JavaScript (a bare `node` preload imports it), typed by its JSDoc.

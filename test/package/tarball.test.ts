@@ -1,12 +1,14 @@
 // The package as users get it: packed once, linted (publint, attw), installed into a new project, type-checked under
-// node16 and bundler resolution, and required from CommonJS. Its commands are run, as the README shows them, by
+// node16 and bundler resolution, its README's and guides' links followed, the testing guide's examples run (node:test
+// and vitest), and required from CommonJS. Its commands are run, as the README shows them, by
 // readme.test.ts.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binPath, root } from '../../scripts/lib/tools.mjs';
+import { brokenLinks, relativeLinks } from './links.js';
 import { packedTarball } from './pack.js';
 
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -48,9 +50,13 @@ describe('the packed tarball', () => {
       'dist/generated/validators/webhook-validators.js', 'dist/generated/validators/webhook-examples.d.ts',
       'dist/generated/version.js', 'dist/src/cli/main.js', 'dist/src/cli/webhook/listen.js', 'dist/src/mock/command.js', 'dist/src/mock/exit-with-parent.js', 'dist/src/mock/run-in-group.js',
       'LICENSE', 'README.md', 'CHANGELOG.md',
+      // The guides and examples the README links to, so that they can be read where the package is installed.
+      'docs/sandbox-guide.md', 'docs/typescript-errors.md', 'examples/quickstart-variant-a.mjs', 'examples/receiver.mjs',
     ]));
-    const unexpected = files.filter((f) => !/^(dist\/.*\.(js|d\.ts)|bin\/.*\.mjs|generated\/openapi\/(variant-[ab]|sandbox|admin)\.yaml|openapi\/arazzo\/variant-[ab]\.arazzo\.yaml|LICENSE|README\.md|CHANGELOG\.md|package\.json)$/.test(f));
+    const unexpected = files.filter((f) => !/^(dist\/.*\.(js|d\.ts)|bin\/.*\.mjs|generated\/openapi\/(variant-[ab]|sandbox|admin)\.yaml|openapi\/arazzo\/variant-[ab]\.arazzo\.yaml|docs\/[a-z-]+\.md|examples\/[a-z-]+(\.[a-z]+)?\.(mjs|ts)|LICENSE|README\.md|CHANGELOG\.md|package\.json)$/.test(f));
     expect(unexpected).toEqual([]);
+    // The API team's own page, and the built site, stay in the repository.
+    expect(files.filter((f) => f === 'docs/benchmarks.md' || f.startsWith('docs/site/'))).toEqual([]);
   });
 
   it('passes publint with nothing to report', () => {
@@ -95,7 +101,8 @@ describe('a project that installs the tarball', () => {
     mkdirSync(project);
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     const dev = pkg.devDependencies as Record<string, string>;
-    const installed = npmInstall([tarball, `typescript@${dev.typescript}`, `@types/node@${dev['@types/node']}`]);
+    // Note: vitest for the testing guide's vitest example, as a merchant who tests with it has it.
+    const installed = npmInstall([tarball, `typescript@${dev.typescript}`, `@types/node@${dev['@types/node']}`, `vitest@${dev.vitest}`]);
     expect(installed.status, output(installed)).toBe(0);
     copyFileSync(path.join(root, 'test/package/consumer/consumer.ts'), path.join(project, 'consumer.ts'));
   }, 120_000);
@@ -134,6 +141,28 @@ describe('a project that installs the tarball', () => {
     const sandbox = run('npx', ['--no-install', 'merchant-payments-sandbox', '--port', '0', '--clock', 'manual', '--', 'node', 'sandbox-check.mjs'], project);
     expect(sandbox.stdout, output(sandbox)).toContain('42.50 created');
     expect(sandbox.status, output(sandbox)).toBe(3);
+  });
+
+  it('resolves every relative link of the installed README and guides to a file of the package, and every #anchor to a heading', () => {
+    const installed = path.join(project, 'node_modules/@merchant-payments/contract');
+    const docs = readdirSync(path.join(installed, 'docs')).filter((f) => f.endsWith('.md')).map((f) => path.join('docs', f));
+    const readme = relativeLinks(path.join(installed, 'README.md'));
+    // Every guide the README links to is there, and so are the examples.
+    expect(readme.map((link) => link.href)).toEqual(expect.arrayContaining(['docs/sandbox-guide.md', 'docs/typescript-errors.md', 'examples/']));
+    expect(readme.length).toBeGreaterThan(15);
+    expect(['README.md', ...docs].flatMap((file) => brokenLinks(path.join(installed, file), installed))).toEqual([]);
+  });
+
+  it('runs the testing guide\'s examples as shipped: testing-node.test.mjs with node --test, testing-vitest.test.ts with vitest', () => {
+    const installed = path.join(project, 'node_modules/@merchant-payments/contract');
+    for (const name of ['testing-node.test.mjs', 'testing-vitest.test.ts']) copyFileSync(path.join(installed, 'examples', name), path.join(project, name));
+    const node = run(process.execPath, ['--test', 'testing-node.test.mjs'], project);
+    expect(node.status, output(node)).toBe(0);
+    expect(node.stdout).toMatch(/^# pass 6$/m);
+    const vitest = run(process.execPath, [path.join(project, 'node_modules/vitest/vitest.mjs'), 'run', 'testing-vitest.test.ts'], project);
+    expect(vitest.status, output(vitest)).toBe(0);
+    // Note: vitest colours its output when this run's environment asks for colour.
+    expect(vitest.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/Tests\s+6 passed \(6\)/);
   });
 
   it('can be required from CommonJS on Node 20.19 and later', () => {
