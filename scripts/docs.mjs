@@ -1,10 +1,12 @@
-// Builds the docs site: Redoc HTML per API in redocly.yaml (renders offline), the guides from docs/*.md, and an index.
+// Builds the docs site: a getting-started page made from the README, Redoc HTML per API in redocly.yaml (renders
+// offline), the guides from docs/*.md (the API team's own pages aside), and an index.
 //   node scripts/docs.mjs [--out <dir>]   (default docs/site)
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { apis } from './lib/apis.mjs';
+import { GETTING_STARTED, gettingStartedMarkdown, repositoryWebUrl, siteHref } from './lib/getting-started.mjs';
 import { escapeHtml, layout, renderGuide } from './lib/site.mjs';
 import { requireFile, root, runTool } from './lib/tools.mjs';
 
@@ -12,7 +14,13 @@ import { requireFile, root, runTool } from './lib/tools.mjs';
 export const defaultOutDir = 'docs/site';
 
 /** The guides in reading order; any other docs/*.md follows, alphabetically. */
-export const guideOrder = ['authentication', 'idempotency', 'errors', 'typescript-errors', 'pagination', 'webhooks', 'variants', 'mock', 'sandbox-guide', 'sandbox-values', 'operations', 'conformance', 'conformance-checks', 'cli', 'assumptions'];
+export const guideOrder = ['authentication', 'idempotency', 'errors', 'typescript-errors', 'pagination', 'webhooks', 'variants', 'mock', 'sandbox-guide', 'sandbox-values', 'testing', 'operations', 'conformance', 'conformance-checks', 'cli', 'assumptions'];
+
+/** The API team's own pages in docs/: linked from CONTRIBUTING.md, not part of the merchants' site (nor of the package). */
+export const maintainerPages = ['benchmarks'];
+
+/** The site's first page, made from the README's install and quickstart sections (scripts/lib/getting-started.mjs). */
+export const firstPage = `${GETTING_STARTED}.html`;
 
 const SITE_TITLE = 'Merchant payments API';
 const THEME = 'docs/theme';
@@ -32,9 +40,23 @@ export function buildDocs({ outDir = path.join(root, defaultOutDir) } = {}) {
   const clash = guideFiles().find((file) => taken.has(`${path.basename(file, '.md')}.html`));
   // Note: a guide named like a reference (docs/sandbox.md) would overwrite that reference's page.
   if (clash) throw new Error(`docs/${clash} would be written over the page ${path.basename(clash, '.md')}.html of a reference or the index; rename the guide`);
-  const guides = guideFiles().map((file) => buildGuide(file, outDir, references));
-  const index = buildIndex(outDir, references, guides);
-  return [index, ...references, ...guides].map(({ file, title, kind }) => ({ file, title, kind }));
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const start = gettingStarted(pkg);
+  const guides = guideFiles().map((file) => ({ ...renderGuide(readFileSync(path.join(root, 'docs', file), 'utf8'), `docs/${file}`), file: `${path.basename(file, '.md')}.html`, kind: 'guide' }));
+  const nav = navOf(start, references, guides);
+  const footer = `<code>@merchant-payments/contract</code> ${escapeHtml(pkg.version)}: the bundled OpenAPI files and the guides it ships.`;
+  for (const page of [start, ...guides]) {
+    writeFileSync(path.join(outDir, page.file), layout({ title: page.title, siteTitle: SITE_TITLE, nav, current: page.file, content: page.html, footer }));
+  }
+  const index = buildIndex(outDir, start, references, guides, nav, footer);
+  return [index, start, ...references, ...guides].map(({ file, title, kind }) => ({ file, title, kind }));
+}
+
+// Note: made from the README when the site is built, so that its install and quickstart never differ from the README's.
+function gettingStarted(pkg) {
+  const web = repositoryWebUrl(pkg);
+  const page = renderGuide(gettingStartedMarkdown(readFileSync(path.join(root, 'README.md'), 'utf8')), 'README.md', { href: (href) => siteHref(href, web) });
+  return { ...page, file: firstPage, kind: 'guide' };
 }
 
 // Clears a previous build; refuses to clear a non-empty folder that is not one.
@@ -75,23 +97,18 @@ function guideFiles() {
     const i = guideOrder.indexOf(path.basename(file, '.md'));
     return i === -1 ? guideOrder.length : i;
   };
-  const files = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md'));
+  const files = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md') && !maintainerPages.includes(path.basename(f, '.md')));
+  if (files.includes(`${GETTING_STARTED}.md`)) throw new Error(`docs/${GETTING_STARTED}.md would be written over the page made from the README; rename the guide`);
   for (const name of guideOrder) requireFile(`docs/${name}.md`, name === 'assumptions' ? 'run npm run assumptions first' : 'a guide the site lists');
   return files.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-function buildGuide(file, outDir, references) {
-  const source = path.join('docs', file);
-  const { title, summary, html } = renderGuide(readFileSync(path.join(root, source), 'utf8'), source);
-  const page = `${path.basename(file, '.md')}.html`;
-  writeFileSync(path.join(outDir, page), layout({ title, siteTitle: SITE_TITLE, nav: navOf(references), current: page, content: html }));
-  return { file: page, title, summary, kind: 'guide' };
-}
-
-function buildIndex(outDir, references, guides) {
+function buildIndex(outDir, start, references, guides, nav, footer) {
   const card = ({ file, title, summary }, extra = '') =>
     `<li><a href="${escapeHtml(file)}">${escapeHtml(title)}</a><p>${escapeHtml(summary)}</p>${extra}</li>`;
   const content = `<h1>${SITE_TITLE}</h1>
+<p class="start"><a href="${escapeHtml(start.file)}">${escapeHtml(start.title)}</a>: install
+<code>@merchant-payments/contract</code> and make your first calls against the contract mock, in a few minutes.</p>
 <p>The contract of the merchant payments interface in its two published layouts: Variant A (bearer token, no
 path prefix) and Variant B (key-pair headers, every path under <code>/merchant/v1</code>). Elements the source
 description does not state are marked as assumptions, each with its reason.</p>
@@ -106,21 +123,20 @@ ${references.map((r) => card(r, `<p><a href="${escapeHtml(r.spec)}">Bundled Open
 </ul>
 <h2 id="guides">Guides</h2>
 <ul class="cards">
-${guides.map((g) => card(g)).join('\n')}
+${[start, ...guides].map((g) => card(g)).join('\n')}
 </ul>`;
-  writeFileSync(path.join(outDir, 'index.html'), layout({ title: SITE_TITLE, siteTitle: SITE_TITLE, nav: navOf(references), current: 'index.html', content }));
+  writeFileSync(path.join(outDir, 'index.html'), layout({ title: SITE_TITLE, siteTitle: SITE_TITLE, nav, current: 'index.html', content, footer }));
   return { file: 'index.html', title: SITE_TITLE, kind: 'index' };
 }
 
-function navOf(references) {
+/** The header's links: the getting-started page, each reference, then the guides in reading order, each by its title. */
+function navOf(start, references, guides) {
+  const byName = new Map(guides.map((guide) => [path.basename(guide.file, '.html'), guide]));
   return [
+    { href: start.file, label: start.title },
     ...references.map(({ file, title }) => ({ href: file, label: title.replace(/^.*\((.*)\)$/, '$1') })),
-    ...guideOrder.map((name) => ({ href: `${name}.html`, label: navLabel(name) })),
+    ...guideOrder.map((name) => ({ href: `${name}.html`, label: byName.get(name).title })),
   ];
-}
-
-function navLabel(name) {
-  return { variants: 'Differences between the variants', mock: 'The contract mock', assumptions: 'Assumptions register' }[name] ?? name[0].toUpperCase() + name.slice(1);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

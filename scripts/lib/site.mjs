@@ -11,12 +11,6 @@ export const slug = (text) =>
 
 const marked = new Marked({
   gfm: true,
-  walkTokens(token) {
-    // Note: guides link to each other as `.md` so the links also work when read in the repository.
-    if (token.type === 'link' && !/^[a-z][a-z0-9+.-]*:/i.test(token.href)) {
-      token.href = token.href.replace(/\.md(?=#|$)/, '.html');
-    }
-  },
   renderer: {
     heading({ tokens, depth, text }) {
       return `<h${depth} id="${escapeHtml(slug(text))}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
@@ -24,16 +18,28 @@ const marked = new Marked({
   },
 });
 
-/** Parses a guide: its title (the first `# ` heading), its summary (the first paragraph after it) and its HTML. */
-export function renderGuide(markdown, file) {
+const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
+
+/**
+ * Parses a guide: its title (the first `# ` heading), its summary (the first paragraph after it) and its HTML. `href`
+ * says where a link leads from the site (default: where it leads from docs/); a relative link to a `.md` then leads to
+ * its page.
+ */
+export function renderGuide(markdown, file, { href = (link) => link } = {}) {
   const tokens = marked.lexer(markdown);
   const heading = tokens.find((t) => t.type === 'heading' && t.depth === 1);
   if (!heading) throw new Error(`${file} has no "# " title; every guide starts with one.`);
   const summary = tokens.slice(tokens.indexOf(heading) + 1).find((t) => t.type === 'paragraph');
+  marked.walkTokens(tokens, (token) => {
+    if (token.type !== 'link') return;
+    token.href = href(token.href);
+    // Note: guides link to each other as `.md` so the links also work when read in the repository.
+    if (!ABSOLUTE.test(token.href)) token.href = token.href.replace(/\.md(?=#|$)/, '.html');
+  });
   return {
     title: heading.text.replace(/`/g, ''),
     summary: summary ? firstSentence(summary.text) : '',
-    html: marked.parse(markdown),
+    html: marked.parser(tokens),
   };
 }
 
@@ -66,8 +72,8 @@ const STYLE = `
   footer { color: var(--muted); font-size: 0.9em; border-top: 1px solid var(--line); padding: 1rem 1.5rem; }
 `;
 
-/** A whole HTML page: the shared header (`nav`: [{ href, label }]), the page's own content, no scripts. */
-export function layout({ title, siteTitle, nav, current, content }) {
+/** A whole HTML page: the shared header (`nav`: [{ href, label }]), the page's own content and `footer`, no scripts. */
+export function layout({ title, siteTitle, nav, current, content, footer }) {
   const links = nav
     .map(({ href, label }) => `<a href="${escapeHtml(href)}"${href === current ? ' aria-current="page"' : ''}>${escapeHtml(label)}</a>`)
     .join('\n    ');
@@ -88,7 +94,7 @@ export function layout({ title, siteTitle, nav, current, content }) {
   <main>
 ${content}
   </main>
-  <footer>Built by <code>npm run docs</code> from the bundled OpenAPI files and <code>docs/*.md</code>.</footer>
+  <footer>${footer}</footer>
 </body>
 </html>
 `;

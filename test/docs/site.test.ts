@@ -1,12 +1,14 @@
-// Browser test of the docs site: headless Chromium opens every page from a local server, as a reader would.
+// Browser test of the docs site: headless Chromium opens every page from a local server, as a reader would, the
+// getting-started page first.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guideOrder } from '../../scripts/docs.mjs';
+import { firstPage, guideOrder, maintainerPages } from '../../scripts/docs.mjs';
+import { SECTIONS } from '../../scripts/lib/getting-started.mjs';
 import { startStaticServer } from '../../scripts/lib/static-server.mjs';
 import { root } from '../../scripts/lib/tools.mjs';
 import { findChromium } from './chromium.js';
@@ -21,6 +23,13 @@ const CHROMIUM_FLAGS = [
   '--no-first-run',
 ];
 const screenshots = path.join(root, 'artifacts/screenshots');
+/** Where the getting-started page's screenshot goes, kept after the run (the test prints the path). */
+const gettingStartedShot = path.join(os.tmpdir(), 'merchant-payments-docs', 'getting-started.png');
+/** Text for the maintainers, which no page of the merchants' site shows. */
+const MAINTAINER_NOTES = /npm run regenerate|do not edit it by hand|npm run bench|npm start\b|readme-test|run by the test/i;
+/** The guides the site builds: every docs/*.md but the API team's own pages. */
+const siteGuides = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md') && !maintainerPages.includes(f.replace(/\.md$/, '')));
+const titleOf = (markdown: string) => /^# (.+)$/m.exec(markdown)?.[1]?.replace(/`/g, '') ?? '';
 
 interface Operation {
   operationId: string;
@@ -110,17 +119,53 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+// Note: the first page a reader opens, so the first this file opens.
+describe('the getting-started page', () => {
+  it('is the first link of every page, shows the README\'s install and quickstart as written, and only text for merchants', async () => {
+    const { page, problems } = await open(firstPage);
+    await expectVisible(page, 'h1:has-text("Getting started")', 'the title');
+    const nav = await page.locator('header a:not(.home)').evaluateAll((links) => links.map((a) => ({ href: a.getAttribute('href'), label: a.textContent })));
+    expect(nav[0]).toEqual({ href: firstPage, label: 'Getting started' });
+    expect(await page.locator('header a[aria-current="page"]').textContent()).toBe('Getting started');
+    // Every guide in the header is labelled with its page's title, not its file's name.
+    for (const { href, label } of nav.filter((link) => link.href !== firstPage && existsSync(path.join(root, 'docs', link.href!.replace(/\.html$/, '.md'))))) {
+      expect(label, href!).toBe(titleOf(readFileSync(path.join(root, 'docs', href!.replace(/\.html$/, '.md')), 'utf8')));
+    }
+    // The README's commands and files of those sections, in its order, on the page.
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const sections = readme.split(/^(?=## )/m).filter((part) => SECTIONS.some((title) => part.startsWith(`## ${title}\n`)));
+    const blocks = sections.flatMap((part) => [...part.matchAll(/^```[a-z]*\n([\s\S]*?)^```$/gm)].map((match) => match[1]!));
+    expect(blocks.length).toBeGreaterThanOrEqual(6);
+    const shown = await page.locator('main pre code').allTextContents();
+    expect(shown).toEqual(blocks);
+    for (const heading of ['Install', 'Quickstart', 'Variant A', 'Variant B']) await expectVisible(page, `main h2:has-text("${heading}"), main h3:has-text("${heading}")`, heading);
+    expect(await page.locator('main').innerText()).not.toMatch(MAINTAINER_NOTES);
+    for (const href of await page.locator('main a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))) {
+      if (!/^([a-z]+:|#)/i.test(href)) expect(await statusOf(page, href.replace(/#.*$/, '')), href).toBe(200);
+    }
+    mkdirSync(path.dirname(gettingStartedShot), { recursive: true });
+    await page.screenshot({ path: gettingStartedShot, fullPage: true });
+    console.log(`the getting-started page's screenshot: ${gettingStartedShot}`);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('the index page', () => {
   it('links to every reference and to every guide, and every link answers', async () => {
     const { page, problems } = await open('index.html');
     await expectVisible(page, 'h1', 'the title');
     const hrefs = await page.locator('main a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
-    const guides = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => f.replace(/\.md$/, '.html'));
+    const guides = siteGuides.map((f) => f.replace(/\.md$/, '.html'));
     for (const name of guideOrder) expect(guides).toContain(`${name}.html`);
+    // The getting-started page is the index's first link.
+    expect(hrefs[0]).toBe(firstPage);
     expect(hrefs).toEqual(expect.arrayContaining([
       'variant-a.html', 'variant-b.html', 'sandbox.html', 'admin.html',
       'openapi/variant-a.yaml', 'openapi/variant-b.yaml', 'openapi/sandbox.yaml', 'openapi/admin.yaml', ...guides,
     ]));
+    // The API team's own pages stay in the repository.
+    for (const name of maintainerPages) expect((await page.request.get(`${server.url}/${name}.html`)).status(), name).toBe(404);
     for (const href of hrefs) {
       const answer = await page.request.get(`${server.url}/${href}`);
       expect(answer.status(), href ?? '').toBe(200);
@@ -204,16 +249,17 @@ describe.each(references)('the $variant reference', ({ variant, spec, webhooks: 
 });
 
 describe('the guides', () => {
-  const guides = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md'));
+  const guides = siteGuides;
 
   // Note: each guide gets a page of its own in the one browser, so they run side by side (most of the time is
   // spent waiting for the linked references to download).
   it.concurrent.for(guides)('%s renders with its title, and its links answer', async (file, { expect }) => {
     const markdown = readFileSync(path.join(root, 'docs', file), 'utf8');
-    const title = /^# (.+)$/m.exec(markdown)?.[1]?.replace(/`/g, '') ?? '';
+    const title = titleOf(markdown);
     const name = file.replace(/\.md$/, '');
     const { page, problems } = await open(`${name}.html`);
     await expectVisible(page, `h1:has-text(${JSON.stringify(title)})`, `the title "${title}"`);
+    expect(await page.locator('main').innerText(), `${file} shows text for the maintainers`).not.toMatch(MAINTAINER_NOTES);
     const hrefs = await page.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
     for (const href of hrefs.filter((h) => !/^([a-z]+:|#)/i.test(h))) {
       expect(await statusOf(page, href.replace(/#.*$/, '')), `${file} links to ${href}`).toBe(200);

@@ -1,0 +1,52 @@
+// The docs site's getting-started page is made from the README when the site is built: its lead, install and
+// quickstart sections as written (the README test's markers left out), with each link moved to where it leads from the
+// site. And no page of the merchants' site shows the maintainers' notes. test/docs/site.test.ts opens the built page.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { maintainerPages } from '../../scripts/docs.mjs';
+import { gettingStartedMarkdown, repositoryWebUrl, SECTIONS, siteHref } from '../../scripts/lib/getting-started.mjs';
+import { renderGuide } from '../../scripts/lib/site.mjs';
+import { root } from '../../scripts/lib/tools.mjs';
+
+const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const web = repositoryWebUrl(pkg);
+const page = gettingStartedMarkdown(readme);
+const MAINTAINER_NOTES = /npm run regenerate|do not edit it by hand|npm run bench|npm start\b|readme-test|run by the test/i;
+
+describe('the getting-started page', () => {
+  it('holds the README\'s install and quickstart sections as written, under the title "Getting started"', () => {
+    expect(page.startsWith('# Getting started\n\n`@merchant-payments/contract` is the merchant payments interface')).toBe(true);
+    for (const title of SECTIONS) {
+      const section = readme.split(/^(?=## )/m).find((part) => part.startsWith(`## ${title}\n`))!;
+      expect(page).toContain(section.replace(/^<!-- readme-test:.*-->\n/gm, '').trimEnd());
+    }
+    expect(page).toContain('npm install ./merchant-payments-contract-*.tgz');
+    expect(page).toContain('npx merchant-payments mock --variant a -- node quickstart-variant-a.mjs');
+    expect(page).not.toMatch(MAINTAINER_NOTES);
+    // The README's maintainer block (a clone's npm ci, npm start, npm test) is not part of it.
+    expect(page).not.toContain('npm run test:all');
+  });
+
+  it('links a guide to its page, a file the site does not hold to the repository, and the rest as it is', () => {
+    expect(siteHref('docs/typescript-errors.md', web)).toBe('typescript-errors.md');
+    expect(siteHref('docs/cli.md#merchant-payments-mock', web)).toBe('cli.md#merchant-payments-mock');
+    expect(siteHref('examples/', web)).toBe(`${web}/tree/main/examples/`);
+    expect(siteHref('CHANGELOG.md', web)).toBe(`${web}/blob/main/CHANGELOG.md`);
+    expect(siteHref('https://stoplight.io/open-source/prism', web)).toBe('https://stoplight.io/open-source/prism');
+    const { html, title } = renderGuide(page, 'README.md', { href: (href) => siteHref(href, web) });
+    expect(title).toBe('Getting started');
+    expect(html).toContain('href="typescript-errors.html"');
+    expect(html).toContain(`href="${web}/tree/main/examples/"`);
+  });
+});
+
+describe('the merchants\' site', () => {
+  const guides = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md') && !maintainerPages.includes(f.replace(/\.md$/, '')));
+
+  it.each(guides)('shows no maintainers\' note on the page of %s', (file) => {
+    const { html } = renderGuide(readFileSync(path.join(root, 'docs', file), 'utf8'), file);
+    expect(html.replace(/<!--[\s\S]*?-->/g, '')).not.toMatch(MAINTAINER_NOTES);
+  });
+});
