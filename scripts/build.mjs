@@ -9,8 +9,10 @@ export const entries = [
   'dist/src/sandbox/index.js', 'dist/src/sandbox/index.d.ts', 'dist/src/sandbox/command.js',
   'dist/src/conformance/index.js', 'dist/src/conformance/index.d.ts', 'dist/src/conformance/command.js',
   'dist/src/cli/main.js', 'dist/src/cli/entry.js',
-  // Note: child processes run these by path (the mock's, and Respect's preload), so no import would report them missing.
-  'dist/src/mock/command.js', 'dist/src/mock/exit-with-parent.js', 'dist/src/mock/run-in-group.js', 'dist/src/mock/group-leader.js',
+  'dist/src/mock/command.js',
+  // Note: child processes run these by path (the process groups', Prism's and Respect's preloads), so no import would
+  // report them missing.
+  'dist/src/shared/exit-with-parent.js', 'dist/src/shared/run-in-group.js', 'dist/src/shared/group-leader.js',
   'dist/src/mock/prism-timeouts.js', 'dist/src/conformance/respect-guard.js',
 ];
 

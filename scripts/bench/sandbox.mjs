@@ -5,9 +5,9 @@
 // Every child is started on a free 127.0.0.1 port and stopped by its pid.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import getPort from 'get-port';
 import { root } from '../lib/tools.mjs';
 import { validatingSandbox } from './sandbox-server.mjs';
 import { interleaved, summarize } from './stats.mjs';
@@ -47,23 +47,12 @@ export function ensureBuilt() {
   execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
 }
 
-/** A port that was free on 127.0.0.1 a moment ago. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * Starts one of COMMANDS, or `command` (its arguments for a port) under `name`, with `env` added; stop() sends SIGTERM
  * to its pid (SIGKILL after 5 s) and resolves once it has exited.
  */
 export async function start(name, { command = COMMANDS[name], env = {} } = {}) {
-  const port = await freePort();
+  const port = await getPort();
   const child = spawn(process.execPath, command(port), { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0', WEBHOOK_SECRET: SECRET, ...env } });
   let output = '';
   const keep = (chunk) => { output = (output + chunk).slice(-4000); };

@@ -2,8 +2,8 @@
 // command runs (in a process group of its own), then it stops the server and exits with the command's code.
 import type { ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
-import { spawnInGroup } from '../mock/children.js';
-import { watchParent } from '../mock/watch-parent.js';
+import { spawnInGroup } from '../shared/children.js';
+import { watchParent } from '../shared/watch-parent.js';
 
 /** What supervise needs: the command's name, the command to run beside the server (may be empty), its environment, and how to stop the server. */
 export interface SuperviseOptions {

@@ -1,22 +1,6 @@
-// TCP ports for the servers this package starts: finding free ones, refusing taken ones, waiting for a listener.
+// TCP ports for the servers the mock command and `npm start` run: refusing a taken one, waiting for a listener.
+// Note: finding a free port is get-port's (a devDependency: only the tests and the bench need one).
 import net from 'node:net';
-
-/** Returns `count` distinct free TCP ports on `host`, all held open until every one is chosen. */
-export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
-  const servers: net.Server[] = [];
-  try {
-    for (let i = 0; i < count; i++) servers.push(await listen(0, host));
-    return servers.map((s) => (s.address() as net.AddressInfo).port);
-  } finally {
-    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  }
-}
-
-/** Returns a free TCP port on `host` (listen on port 0, read it, close). */
-export async function freePort(host = '127.0.0.1'): Promise<number> {
-  const [port] = await freePorts(1, host);
-  return port!;
-}
 
 /** Throws a clear error if something already listens on host:port. */
 export async function assertPortFree(port: number, host = '127.0.0.1'): Promise<void> {

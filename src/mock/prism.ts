@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { SERVER_TIMEOUTS_VARIABLE, type ServerTimeouts } from '../shared/server-timeouts.js';
-import { collectOutput, hasExited, spawnTiedNode, stopChild } from './children.js';
+import { collectOutput, hasExited, spawnTiedNode, stopChild } from '../shared/children.js';
 import { assertPortFree, waitForPort } from './ports.js';
 
 const require = createRequire(import.meta.url);

@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { stopChild } from '../../src/mock/children.js';
+import { stopChild } from '../../src/shared/children.js';
 import { runSource } from '../mock/processes.js';
 
 const started: ChildProcess[] = [];

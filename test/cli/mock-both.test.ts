@@ -3,10 +3,11 @@
 import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import getPort from 'get-port';
 import { afterEach, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { stopChild } from '../../src/mock/children.js';
-import { assertPortFree, freePort } from '../../src/mock/ports.js';
+import { stopChild } from '../../src/shared/children.js';
+import { assertPortFree } from '../../src/mock/ports.js';
 import { runSource, stillBound } from '../mock/processes.js';
 
 const cli = path.join(root, 'src/cli/main.ts');
@@ -20,7 +21,7 @@ afterEach(async () => {
 /** A free port whose next port is free too (Variant B listens on --port + 1). */
 async function freePair(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
-    const port = await freePort();
+    const port = await getPort();
     if (port < 65535 && (await assertPortFree(port + 1).then(() => true, () => false))) return port;
   }
   throw new Error('no two consecutive free ports on 127.0.0.1');

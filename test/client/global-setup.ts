@@ -1,8 +1,8 @@
 // Starts the Prism contract mock (--errors) of each variant on free ports for the client tests, and stops it by pid.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import getPort from 'get-port';
 import type { TestProject } from 'vitest/node';
-import { freePorts } from '../../src/mock/ports.js';
 import { startPrism, type PrismServer } from '../../src/mock/prism.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,7 +16,7 @@ declare module 'vitest' {
 
 /** Starts both mocks, provides their URLs as `mockUrls`, and returns the teardown that stops them. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const [portA, portB] = await freePorts(2);
+  const [portA, portB] = await Promise.all([getPort(), getPort()]);
   const started = await Promise.allSettled([
     startPrism({ spec: path.join(root, 'generated/openapi/variant-a.yaml'), port: portA!, errors: true }),
     startPrism({ spec: path.join(root, 'generated/openapi/variant-b.yaml'), port: portB!, errors: true }),

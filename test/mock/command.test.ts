@@ -4,10 +4,11 @@ import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import getPort from 'get-port';
 import { afterEach, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { collectOutput, spawnTiedNode, stopChild } from '../../src/mock/children.js';
-import { assertPortFree, freePort, freePorts, waitForPort } from '../../src/mock/ports.js';
+import { collectOutput, spawnTiedNode, stopChild } from '../../src/shared/children.js';
+import { assertPortFree, waitForPort } from '../../src/mock/ports.js';
 import { descendants, fromSource, killAll, stillAlive, stillBound } from './processes.js';
 
 const command = path.join(root, 'src/mock/command.ts');
@@ -50,7 +51,7 @@ async function startMock(args: string[]): Promise<{ child: ChildProcess; url: st
 
 describe('merchant-payments-mock', () => {
   it('serves Variant B from the bundled spec, enforcing its key pair, and stops on SIGTERM', async () => {
-    const port = await freePort();
+    const port = await getPort();
     const { child, url } = await startMock(['--variant', 'b', '--port', String(port)]);
     expect(url).toBe(`http://127.0.0.1:${port}`);
 
@@ -70,7 +71,7 @@ describe('merchant-payments-mock', () => {
   });
 
   it('runs a command against the mock with its URL set, exits with its code, and stops the mock and what the command left running', async () => {
-    const [port, leftRunning] = await freePorts(2);
+    const [port, leftRunning] = await Promise.all([getPort(), getPort()]);
     const args = ['--variant', 'a', '--port', String(port), '--', process.execPath, listenerCommand, String(leftRunning), 'exit', '7'];
     const { code, stdout } = await run(command, args);
     expect(stdout).toContain(`Variant A listening on http://127.0.0.1:${port}`);
@@ -82,12 +83,12 @@ describe('merchant-payments-mock', () => {
   it("keeps Prism's [VALIDATOR] lines out of a command's run unless --verbose asks for them", async () => {
     // The command sends a request without credentials, which Prism refuses (401) and logs.
     const script = "const r = await fetch(process.env.MERCHANT_PAYMENTS_MOCK_URL + '/payments'); console.log('answered', r.status);";
-    const quiet = await run(command, ['--variant', 'a', '--port', String(await freePort()), '--', process.execPath, '--input-type=module', '-e', script]);
+    const quiet = await run(command, ['--variant', 'a', '--port', String(await getPort()), '--', process.execPath, '--input-type=module', '-e', script]);
     expect(quiet.code, quiet.stderr).toBe(0);
     expect(quiet.stdout).toContain('answered 401');
     expect(quiet.stdout).toMatch(/^merchant-payments mock: Variant A listening on /m);
     expect(quiet.stderr).not.toContain('[VALIDATOR]');
-    const verbose = await run(command, ['--variant', 'a', '--verbose', '--port', String(await freePort()), '--', process.execPath, '--input-type=module', '-e', script]);
+    const verbose = await run(command, ['--variant', 'a', '--verbose', '--port', String(await getPort()), '--', process.execPath, '--input-type=module', '-e', script]);
     expect(verbose.code, verbose.stderr).toBe(0);
     expect(verbose.stdout).toContain('answered 401');
     expect(verbose.stderr).toMatch(/^\[prism\] .*\[VALIDATOR\]/m);
@@ -97,7 +98,7 @@ describe('merchant-payments-mock', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const)('passes %s to the command and takes its grandchildren down with it, exiting %i', async (signal, exitCode) => {
-    const [port, grandchild] = await freePorts(2);
+    const [port, grandchild] = await Promise.all([getPort(), getPort()]);
     const { child } = await startMock(['--variant', 'b', '--port', String(port), '--', process.execPath, listenerCommand, String(grandchild), 'wait']);
     await waitForPort(grandchild!, '127.0.0.1', { timeoutMs: 10_000 });
     const pids = descendants(child.pid!);
@@ -110,7 +111,7 @@ describe('merchant-payments-mock', () => {
   });
 
   it('leaves nothing running when it is killed with SIGKILL, not even a grandchild that ignores SIGTERM', async () => {
-    const [port, grandchild] = await freePorts(2);
+    const [port, grandchild] = await Promise.all([getPort(), getPort()]);
     const stubborn = [process.execPath, listenerCommand, String(grandchild), 'wait', 'stubborn'];
     const { child } = await startMock(['--variant', 'b', '--port', String(port), '--', ...stubborn]);
     await waitForPort(grandchild!, '127.0.0.1', { timeoutMs: 10_000 });

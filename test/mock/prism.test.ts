@@ -1,7 +1,7 @@
 // Mock smoke test: Prism (with --errors) serves each bundled spec, enforces auth and validates bodies.
 import path from 'node:path';
+import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/mock/ports.js';
 import { startPrism, type PrismServer } from '../../src/mock/prism.js';
 import { root } from '../../scripts/lib/tools.mjs';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
@@ -36,7 +36,7 @@ function exampleBody(spec: BundledSpec, operationId: string): Node {
 describe.each(variants)('Prism mock of $spec.label', ({ spec, credentials, prefix }) => {
   let server: PrismServer;
   beforeAll(async () => {
-    server = await startPrism({ spec: path.join(root, spec.file), port: await freePort(), errors: true });
+    server = await startPrism({ spec: path.join(root, spec.file), port: await getPort(), errors: true });
   });
   afterAll(async () => {
     await server?.stop();
@@ -91,7 +91,7 @@ describe('Prism\'s server, through the time-outs preload', () => {
   let server: PrismServer;
   beforeAll(async () => {
     const timeouts = { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 300 };
-    server = await startPrism({ spec: path.join(root, variants[0]!.spec.file), port: await freePort(), errors: true, timeouts });
+    server = await startPrism({ spec: path.join(root, variants[0]!.spec.file), port: await getPort(), errors: true, timeouts });
   });
   afterAll(async () => {
     closeProbes();

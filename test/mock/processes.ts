@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { spawnTiedNode } from '../../src/mock/children.js';
+import { spawnTiedNode } from '../../src/shared/children.js';
 import { assertPortFree } from '../../src/mock/ports.js';
 import { root } from '../../scripts/lib/tools.mjs';
 

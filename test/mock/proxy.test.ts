@@ -4,9 +4,9 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectOutput, spawnTiedNode, stopChild } from '../../src/mock/children.js';
-import { freePort } from '../../src/mock/ports.js';
+import { collectOutput, spawnTiedNode, stopChild } from '../../src/shared/children.js';
 import { root } from '../../scripts/lib/tools.mjs';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 import { fromSource } from './processes.js';
@@ -43,7 +43,7 @@ describe('merchant-payments-mock --upstream', () => {
     upstream.server.listen(0, '127.0.0.1');
     await once(upstream.server, 'listening');
     const target = `http://127.0.0.1:${(upstream.server.address() as AddressInfo).port}`;
-    const port = await freePort();
+    const port = await getPort();
     proxy = spawnTiedNode(command, ['--variant', 'b', '--port', String(port), '--upstream', target], { nodeArgs: fromSource });
     const output = collectOutput(proxy);
     url = await new Promise<string>((resolve, reject) => {

@@ -1,8 +1,8 @@
 // `npm start`: serves both mocks and the docs on the ports given, prints the URLs, and leaves nothing running after
 // Ctrl-C, nor after a SIGKILL of start.mjs or of npm.
 import { spawn, type ChildProcess } from 'node:child_process';
+import getPort from 'get-port';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePorts } from '../../src/mock/ports.js';
 import { root } from '../../scripts/lib/tools.mjs';
 import { alive, descendants, fromSource, killAll, stillAlive, stillBound } from './processes.js';
 
@@ -22,7 +22,7 @@ function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<string> {
 
 /** Starts `npm start` (through npm, or start.mjs directly) on four free ports; resolves once every server is ready. */
 async function start(through: 'npm' | 'node', pids: Set<number>) {
-  const ports = await freePorts(4);
+  const ports = await Promise.all(Array.from({ length: 4 }, () => getPort()));
   const flags = ['--port-a', String(ports[0]), '--port-b', String(ports[1]), '--port-docs', String(ports[2]), '--port-sandbox', String(ports[3])];
   const child = through === 'npm'
     ? spawn('npm', ['start', '--', ...flags], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } })

@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { freePorts } from '../../src/mock/ports.js';
 import { startCluster, type Cluster } from '../postgres/cluster.js';
 import { BLOCK_MS, createDocRunner } from './doc-runner.js';
 import { packedTarball } from './pack.js';
@@ -29,7 +29,7 @@ const runner = createDocRunner(() => project, () => env);
 const movePorts = (text: string) => text.replace(new RegExp(`\\b(${GUIDE_PORTS.join('|')})\\b`, 'g'), (port) => String(moved[Number(port)]));
 
 beforeAll(async () => {
-  const [first, second] = await freePorts(2);
+  const [first, second] = await Promise.all([getPort(), getPort()]);
   moved = { 4021: first!, 4022: second! };
   dir = mkdtempSync(path.join(os.tmpdir(), 'hosting-'));
   project = path.join(dir, 'project');

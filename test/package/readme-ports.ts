@@ -2,7 +2,7 @@
 // each default port the README names, or that one of its commands listens on when it names none, becomes the port
 // given for it. CONTRIBUTING.md ("The users' README and its test") states the rule.
 import net from 'node:net';
-import { freePorts } from '../../src/mock/ports.js';
+import getPort from 'get-port';
 
 /** The ports the README's commands use: their defaults, and those it names. */
 export const README_PORTS = [3000, 4010, 4011, 4020, 4030, 4040] as const;
@@ -43,7 +43,7 @@ export function portEnv(ports: PortMap): NodeJS.ProcessEnv {
  */
 export async function freeReadmePorts(): Promise<PortMap> {
   for (let attempt = 0; attempt < 20; attempt++) {
-    const [p3000, p4010, p4020, p4030, p4040] = (await freePorts(5)) as [number, number, number, number, number];
+    const [p3000, p4010, p4020, p4030, p4040] = (await Promise.all(Array.from({ length: 5 }, () => getPort()))) as [number, number, number, number, number];
     const ports: PortMap = { 3000: p3000, 4010: p4010, 4011: p4010 + 1, 4020: p4020, 4030: p4030, 4040: p4040 };
     const taken = new Set(Object.values(ports));
     if (taken.size === README_PORTS.length && (await portFree(p4010 + 1))) return ports;

@@ -48,7 +48,7 @@ describe('the packed tarball', () => {
       'dist/generated/types/variant-a.js', 'dist/generated/types/variant-b.d.ts', 'dist/generated/types/sandbox.d.ts',
       'dist/generated/operations/sandbox-validators.js', 'dist/generated/operations/admin-validators.js',
       'dist/generated/validators/webhook-validators.js', 'dist/generated/validators/webhook-examples.d.ts',
-      'dist/generated/version.js', 'dist/src/cli/main.js', 'dist/src/cli/webhook/listen.js', 'dist/src/mock/command.js', 'dist/src/mock/exit-with-parent.js', 'dist/src/mock/run-in-group.js',
+      'dist/generated/version.js', 'dist/src/cli/main.js', 'dist/src/cli/webhook/listen.js', 'dist/src/mock/command.js', 'dist/src/shared/exit-with-parent.js', 'dist/src/shared/run-in-group.js',
       'LICENSE', 'README.md', 'CHANGELOG.md',
       // The guides and examples the README links to, so that they can be read where the package is installed.
       'docs/sandbox-guide.md', 'docs/typescript-errors.md', 'examples/quickstart-variant-a.mjs', 'examples/receiver.mjs',

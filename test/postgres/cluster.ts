@@ -6,7 +6,7 @@ import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../src/mock/ports.js';
+import getPort from 'get-port';
 import { alive, stillAlive } from '../mock/processes.js';
 
 /** A running cluster: a URL of its `postgres` database (user `postgres`, no password), its port and postmaster pid. */
@@ -52,7 +52,7 @@ export async function startCluster({ fsync = false }: ClusterOptions = {}): Prom
   try {
     if (asRoot) await chown(dir, ...postgresIds());
     await run('initdb', ['-D', data, '--auth=trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
-    const port = await freePort();
+    const port = await getPort();
     const server = `-p ${port} -k '${dir}' -c listen_addresses=127.0.0.1 -c fsync=${fsync ? 'on' : 'off'}`;
     await run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', '-o', server, 'start']).catch(
       (error: Error) => Promise.reject(new Error(`${error.message}\nserver.log:\n${readLog(dir)}`)),

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { stopChild, type PipedChild } from '../../src/mock/children.js';
+import { stopChild, type PipedChild } from '../../src/shared/children.js';
 import { createPostgresDedupe, type WebhookDedupe } from '../../src/webhooks/index.js';
 import { alive } from '../mock/processes.js';
 import { at, delivery, SECRET, T0 } from '../webhooks/fixtures.js';

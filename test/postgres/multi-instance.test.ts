@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stopChild, type PipedChild } from '../../src/mock/children.js';
+import { stopChild, type PipedChild } from '../../src/shared/children.js';
 import { MAX_PARALLEL_ATTEMPTS } from '../../src/sandbox/delivery/runner.js';
 import { freshDatabase } from './database.js';
 import { startSandbox, type SandboxProcess } from './sandbox-process.js';

@@ -2,7 +2,7 @@
 // several of them on one database; each is pushed onto the caller's list, to be stopped by its pid.
 import path from 'node:path';
 import { root } from '../../scripts/lib/tools.mjs';
-import { spawnTiedNode, type PipedChild, type TiedNodeOptions } from '../../src/mock/children.js';
+import { spawnTiedNode, type PipedChild, type TiedNodeOptions } from '../../src/shared/children.js';
 import { fromSource } from '../mock/processes.js';
 
 /** The sandbox command's source. */

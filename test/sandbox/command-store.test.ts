@@ -1,7 +1,7 @@
 // The sandbox command's --store flag and the removed --state, run in-process with runMain: the answers that need no
 // database (test/postgres/command.test.ts runs it against one).
+import getPort from 'get-port';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../src/mock/ports.js';
 import { main } from '../../src/sandbox/command.js';
 import { createSandbox, openSandbox } from '../../src/sandbox/index.js';
 import { runMain } from '../cli/run-main.js';
@@ -21,7 +21,7 @@ describe('merchant-payments sandbox --store', () => {
 
   it('exits 1 naming DATABASE_URL, never its password, when the database cannot be reached', async () => {
     const password = 'a-password-that-stays-secret';
-    const url = `postgres://sandbox:${password}@127.0.0.1:${await freePort()}/sandbox`;
+    const url = `postgres://sandbox:${password}@127.0.0.1:${await getPort()}/sandbox`;
     const { code, stdout, stderr } = await runMain(main, ['--port', '0', '--store', 'postgres'], { DATABASE_URL: url, PGPASSWORD: undefined, PGCONNECT_TIMEOUT: '30' });
     expect(code).toBe(1);
     expect(stderr).toContain('cannot use the PostgreSQL database named by DATABASE_URL: ');

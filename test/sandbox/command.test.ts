@@ -5,10 +5,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import path from 'node:path';
+import getPort from 'get-port';
 import { afterEach, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { collectOutput, spawnTiedNode, stopChild } from '../../src/mock/children.js';
-import { freePort, freePorts, waitForPort } from '../../src/mock/ports.js';
+import { collectOutput, spawnTiedNode, stopChild } from '../../src/shared/children.js';
+import { waitForPort } from '../../src/mock/ports.js';
 import { descendants, fromSource, killAll, runSource, stillAlive, stillBound } from '../mock/processes.js';
 
 const command = path.join(root, 'src/sandbox/command.ts');
@@ -38,7 +39,7 @@ process.exit(again.data.status === 'created' ? 7 : 1);`;
 
 describe('merchant-payments-sandbox', () => {
   it('runs a command with --clock manual and MERCHANT_PAYMENTS_SANDBOX_URL set, exits with its code, and frees the port', async () => {
-    const port = await freePort();
+    const port = await getPort();
     const env = { ...process.env, WEBHOOK_SECRET: undefined };
     const { code, stdout } = await run(['--port', String(port), '--clock', 'manual', '--', process.execPath, '--input-type=module', '-e', script], env);
     expect(stdout).toContain(`listening on http://127.0.0.1:${port} (clock manual`);
@@ -50,7 +51,7 @@ describe('merchant-payments-sandbox', () => {
   });
 
   it('prints no secret it was given', async () => {
-    const port = await freePort();
+    const port = await getPort();
     const secret = `whsec_${Buffer.from('a-secret-given-by-environment!!').toString('base64')}`;
     const { code, stdout, stderr } = await run(['--port', String(port), '--', process.execPath, '-e', 'process.exit(0)'], { ...process.env, WEBHOOK_SECRET: secret });
     expect(code).toBe(0);
@@ -68,7 +69,7 @@ for (let pid = process.pid; pid > 1 && pid !== ${process.pid}; pid = Number(read
   lines.push(readFileSync('/proc/' + pid + '/cmdline', 'utf8').split('\\0').join(' '));
 }
 console.log(JSON.stringify(lines));`;
-    const { code, stdout } = await run(['--port', String(await freePort()), '--', process.execPath, '-e', walk], { ...process.env, WEBHOOK_SECRET: secret });
+    const { code, stdout } = await run(['--port', String(await getPort()), '--', process.execPath, '-e', walk], { ...process.env, WEBHOOK_SECRET: secret });
     expect(code).toBe(0);
     const lines = JSON.parse(stdout.trim().split('\n').at(-1)!) as string[];
     expect(lines.some((line) => line.includes('command.ts'))).toBe(true);
@@ -77,7 +78,7 @@ console.log(JSON.stringify(lines));`;
   });
 
   it.skipIf(!existsSync('/proc/self/stat'))('stops the command and its children when only the group runner is killed with SIGKILL', async () => {
-    const [port, grandchild] = await freePorts(2);
+    const [port, grandchild] = await Promise.all([getPort(), getPort()]);
     const stubborn = [process.execPath, listenerCommand, String(grandchild), 'wait', 'stubborn'];
     const sandbox = spawnTiedNode(command, ['--port', String(port), '--', ...stubborn], { cwd: root, nodeArgs: fromSource });
     started.push(sandbox);
@@ -113,7 +114,7 @@ console.log(JSON.stringify(lines));`;
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     try {
       const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-      const port = await freePort();
+      const port = await getPort();
       const sandbox = spawnTiedNode(command, ['--port', String(port), '--clock', 'manual', '--webhook-url', hook, '--log', 'json'], { cwd: root, nodeArgs: fromSource });
       started.push(sandbox);
       let stdout = '';

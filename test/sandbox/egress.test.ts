@@ -4,8 +4,8 @@
 // this machine's loopback range, and every other name is resolved by an injected lookup: nothing leaves the machine.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import getPort from 'get-port';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { freePort } from '../../src/mock/ports.js';
 import { main } from '../../src/sandbox/command.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { createNodeWebhookHandler, type VerifiedWebhookEvent } from '../../src/webhooks/index.js';
@@ -211,7 +211,7 @@ describe('delivering in issued mode', () => {
   });
 
   it('logs a refused connection as network, without its system error code, host or port', async () => {
-    const port = await freePort();
+    const port = await getPort();
     const sandbox = sandboxIn('issued', { allowWebhookHosts: ['127.0.0.1'] });
     const token = await tenantToken(sandbox);
     expect((await register(sandbox, token, `http://127.0.0.1:${port}/hooks`)).status).toBe(201);
@@ -234,7 +234,7 @@ describe('open mode', () => {
   });
 
   it('keeps the system error code of a refused connection, for local debugging', async () => {
-    const port = await freePort();
+    const port = await getPort();
     const sandbox = sandboxIn('open');
     expect((await register(sandbox, 'token-a', `http://127.0.0.1:${port}/hooks`)).status).toBe(201);
     const { attempts } = await deliverOne(sandbox, 'token-a');

@@ -1,7 +1,7 @@
 // What a tenant is shown of webhook endpoints and failed deliveries: never a user name or password, a query string or
 // the operator's --webhook-url; and a URL with a user name or password is refused when an endpoint is registered.
+import getPort from 'get-port';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../src/mock/ports.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { controlA, controlSandbox } from './control-fixtures.js';
 import { call, clientA, paymentBody, SECRET } from './fixtures.js';
@@ -12,7 +12,7 @@ const TOKEN = 'opstoken-3f9a';
 describe('webhook endpoints as a tenant sees them', () => {
   it('list the operator\'s --webhook-url as source operator with no URL, and fail its deliveries without naming it', async () => {
     // Note: nothing listens on this port, so every attempt fails with a refused connection.
-    const port = await freePort();
+    const port = await getPort();
     const operatorUrl = `http://127.0.0.1:${port}/ops-hooks/relay?token=${TOKEN}`;
     const sandbox = controlSandbox({ webhookUrls: [operatorUrl], clock: 'manual' });
     const client = clientA(sandbox);

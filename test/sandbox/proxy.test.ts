@@ -3,10 +3,11 @@
 // own, so a sandbox answer that breaks the contract fails here even if the sandbox's own checks missed it.
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientOptions } from '../../src/index.js';
-import { collectOutput, hasExited, spawnTiedNode, stopChild } from '../../src/mock/children.js';
-import { freePort, waitForPort } from '../../src/mock/ports.js';
+import { collectOutput, hasExited, spawnTiedNode, stopChild } from '../../src/shared/children.js';
+import { waitForPort } from '../../src/mock/ports.js';
 import { contractValidators, createSandbox, createSandboxControlClient, type Sandbox, type SandboxControlClient, type SandboxTenant, type SandboxValidators } from '../../src/sandbox/index.js';
 import { LIFECYCLES } from '../../generated/sandbox/lifecycles.js';
 import { root } from '../../scripts/lib/tools.mjs';
@@ -84,7 +85,7 @@ const mockCommand = path.join(root, 'src/mock/command.ts');
  * Prism still refuses missing credentials (401) and unparsable JSON (400) itself.
  */
 async function startProxy(variant: Variant, upstream: string) {
-  const port = await freePort();
+  const port = await getPort();
   const args = ['--variant', variant.toLowerCase(), '--port', String(port), '--upstream', upstream, '--responses-only'];
   const child = spawnTiedNode(mockCommand, args, { nodeArgs: fromSource, env: { ...process.env, FORCE_COLOR: '0' } });
   const output = collectOutput(child);
