@@ -26,8 +26,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
       bytes = new Uint8Array(await request.arrayBuffer());
       if (bytes.length > maxBytes) return tooLarge;
     } else {
-      // Note: readBounded reads a Response; wrapping the request's stream in one copies nothing.
-      bytes = await readBounded(new Response(request.body), { maxBytes, tooLarge: () => new TooLarge() });
+      bytes = await readBounded(request, { maxBytes, tooLarge: () => new TooLarge() });
     }
   } catch (error) {
     if (error instanceof TooLarge) return tooLarge;

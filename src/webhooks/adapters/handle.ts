@@ -1,4 +1,5 @@
 // The receiver logic both adapters share: verify, claim the event id, call the merchant's handler, choose the answer.
+import { readDeadline, type ReadLimit } from '../../shared/read-bounded.js';
 import { MAX_TIMER_MS } from '../../shared/timers.js';
 import { secretKeyList } from '../crypto.js';
 import { WebhookVerificationError } from '../errors.js';
@@ -58,6 +59,23 @@ export interface DeliveryRequest {
   method: string | undefined;
   headers: WebhookHeaders;
   read(limits: ReadLimits): Promise<BodyRead>;
+}
+
+class TooLarge extends Error {}
+class TimedOut extends Error {}
+
+/** Runs one of src/shared/read-bounded.ts's readers within `limits`: the bytes, or why there are none. */
+export async function readWithin(limits: ReadLimits, read: (limit: ReadLimit) => Promise<Uint8Array>): Promise<BodyRead> {
+  const deadline = readDeadline(limits.readTimeoutMs, () => new TimedOut());
+  try {
+    return await read({ maxBytes: limits.maxBodyBytes, tooLarge: () => new TooLarge(), stop: deadline.stop });
+  } catch (error) {
+    if (error instanceof TooLarge) return 'too_large';
+    if (error instanceof TimedOut) return 'timed_out';
+    throw error;
+  } finally {
+    deadline.clear();
+  }
 }
 
 /** The default body limit of the adapters. */

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBoundedNode } from '../../shared/read-bounded.js';
 import {
   answerDelivery,
   checkHandlerOptions,
+  readWithin,
   type BodyRead,
   type ReadLimits,
   type WebhookHandlerOptions,
@@ -28,7 +30,7 @@ export function createNodeWebhookHandler<AllowEarlier extends boolean = false>(
 }
 
 /** Reads the raw body of `req` within `limits`: its bytes, or why there are none. */
-export async function readBody(req: IncomingMessage, { maxBodyBytes, readTimeoutMs }: ReadLimits): Promise<BodyRead> {
+export async function readBody(req: IncomingMessage, limits: ReadLimits): Promise<BodyRead> {
   const parsed = (req as IncomingMessage & { body?: unknown }).body;
   if (typeof parsed === 'string') return new TextEncoder().encode(parsed);
   if (parsed instanceof Uint8Array) return parsed;
@@ -36,28 +38,7 @@ export async function readBody(req: IncomingMessage, { maxBodyBytes, readTimeout
     // Note: once a JSON parser has consumed the stream, the exact bytes the signature covers are gone.
     throw new TypeError('The request body was already consumed; mount the webhook handler before JSON body parsers.');
   }
-  if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return 'too_large';
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (outcome: BodyRead | Error): void => {
-      clearTimeout(timer);
-      req.off('data', onData).off('end', onEnd).off('error', finish).off('close', onClose);
-      // Note: the stream keeps flowing, so the rest is drained and dropped and the answer can still be written.
-      req.resume();
-      if (outcome instanceof Error) reject(outcome);
-      else resolve(outcome);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size <= maxBodyBytes) chunks.push(chunk);
-      else finish('too_large');
-    };
-    const onEnd = (): void => finish(Buffer.concat(chunks, size));
-    const onClose = (): void => finish(new Error('The sender closed the connection before the body ended.'));
-    const timer = setTimeout(() => finish('timed_out'), readTimeoutMs);
-    req.on('data', onData).once('end', onEnd).once('error', finish).once('close', onClose);
-  });
+  return readWithin(limits, (limit) => readBoundedNode(req, limit));
 }
 
 /** Writes `answer` to `res`, unless an answer was already written or the connection is gone. */
