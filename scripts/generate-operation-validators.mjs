@@ -1,7 +1,7 @@
 // Compiles every schema the operations of both variants and of the sandbox's control and admin APIs use (parameters,
 // request bodies, response bodies and headers) into standalone Ajv validators, and writes the operation index a router
-// and src/validation read: generated/operations/validators.ts, sandbox-validators.ts, admin-validators.ts and
-// operations.ts.
+// and src/validation read: generated/operations/validators.ts, sandbox-validators.ts, admin-validators.ts,
+// operations.ts and problems.ts (the problem catalogue). The index's types are src/validation/operation-index-types.ts.
 import path from 'node:path';
 import { apis, bundles, variants } from './lib/apis.mjs';
 import { bundleWithoutProse, createAjv, standaloneModule, validatorTypes } from './lib/ajv-standalone.mjs';
@@ -30,74 +30,9 @@ const titleOf = (name) => ({ sandbox: "the sandbox's control API", admin: "the s
 /** The variant key of an API of redocly.yaml: `a` for `variant-a`. */
 const variantKey = (name) => name.replace(/^variant-/, '');
 
-const INDEX_TYPES = `/** The JSON type a parameter's text is read as. */
-export type ParameterType = 'string' | 'integer' | 'number' | 'boolean' | 'array';
-
-/** A parameter or response header: where it goes, how its text is read, its default and its schema's validator. */
-export interface ParameterSpec {
-  name: string;
-  in: 'path' | 'query' | 'header';
-  required: boolean;
-  type: ParameterType;
-  /** The type of an array's items. */
-  items?: Exclude<ParameterType, 'array'>;
-  /** For an array: true when each item repeats the name (query, style form), false when items are comma-separated. */
-  explode?: boolean;
-  default?: unknown;
-  validator: SchemaValidator;
-}
-
-/** The validator of one media type's schema. */
-export interface MediaSpec {
-  validator: SchemaValidator;
-}
-
-/** A response of the contract: its declared headers and its content by media type (none: no body). */
-export interface ResponseSpec {
-  headers: ParameterSpec[];
-  content: Readonly<Record<string, MediaSpec>>;
-}
-
-/** One security scheme of a requirement, with where its credential goes. */
-export interface SecuritySchemeSpec {
-  scheme: string;
-  type: string;
-  httpScheme?: string;
-  in?: string;
-  name?: string;
-}
-
-/** One operation of a variant. */
-export interface OperationSpec {
-  operationId: string;
-  method: string;
-  /** The path template, as written under \`paths\`. */
-  path: string;
-  /** JSON pointer of the operation in the bundled spec. */
-  pointer: string;
-  /** Alternatives, each a list of schemes that must all be satisfied. */
-  security: SecuritySchemeSpec[][];
-  parameters: ParameterSpec[];
-  requestBody?: { required: boolean; content: Readonly<Record<string, MediaSpec>> };
-  /** Status code (or \`default\`, \`4XX\`) → name of the response in the variant's \`responses\`. */
-  responses: Readonly<Record<string, string>>;
-}
-
-/** The operations of one API (a variant, or the sandbox's control or admin API) and the responses they name. */
-export interface VariantIndex {
-  /** The bundled spec it was generated from. */
-  source: string;
-  operations: OperationSpec[];
-  responses: Readonly<Record<string, ResponseSpec>>;
-}
-
-/** A problem \`code\` of the contract: the status, title and type URI its examples show. */
-export interface ProblemSpec {
-  status: number;
-  title: string;
-  type: string;
-}
-`;
+/** Where the generated files import the index's types from (src/validation/operation-index-types.ts). */
+const INDEX_TYPES = '../../src/validation/operation-index-types.js';
+const INDEX_TYPE_NAMES = ['MediaSpec', 'OperationSpec', 'ParameterSpec', 'ParameterType', 'ProblemSpec', 'ResponseSpec', 'SecuritySchemeSpec', 'VariantIndex'];
 
 /**
  * Reads the operations of every bundle (name → file; labels name them in messages) into an Ajv that holds each schema
@@ -175,9 +110,11 @@ export async function renderOperationValidators(files = bundles, labels = bundle
     header,
     ...OWN_APIS.map((name) => `import * as ${moduleAlias(name)} from './${name}-validators.js';`),
     "import * as v from './validators.js';",
-    "import type { SchemaValidator } from './validators.js';",
+    `import type { VariantIndex } from '${INDEX_TYPES}';`,
     '',
-    INDEX_TYPES,
+    `export type { ${INDEX_TYPE_NAMES.join(', ')} } from '${INDEX_TYPES}';`,
+    "export { problemCatalogue, type ProblemCode } from './problems.js';",
+    '',
     `/** The variants by key (\`a\` for ${variants[0]}). */`,
     `export type Variant = ${Object.keys(index).map((key) => `'${key}'`).join(' | ')};`,
     '',
@@ -187,6 +124,13 @@ export async function renderOperationValidators(files = bundles, labels = bundle
     '/** Each API\'s operations, in the order of its `paths`, and the responses they name. */',
     `export const operationIndex: Readonly<Record<Api, VariantIndex>> = ${data({ ...index, ...Object.fromEntries(OWN_APIS.map((name) => [name, own[name].index])) })};`,
     '',
+  ].join('\n');
+  // Note: a module of its own, with no validators in it, so that building a problem body (src/shared/problem.ts, the
+  // webhook receivers included) loads no more than the catalogue.
+  const problemModule = [
+    header,
+    `import type { ProblemSpec } from '${INDEX_TYPES}';`,
+    '',
     '/** A problem `code` the contract\'s error responses show, e.g. `idempotency_key_reused`. */',
     `export type ProblemCode = ${Object.keys(problems).map((code) => JSON.stringify(code)).join(' | ') || 'never'};`,
     '',
@@ -194,7 +138,7 @@ export async function renderOperationValidators(files = bundles, labels = bundle
     `export const problemCatalogue: Readonly<Record<ProblemCode, ProblemSpec>> & Readonly<Record<string, ProblemSpec>> = ${data(problems)};`,
     '',
   ].join('\n');
-  return { 'validators.ts': validators, ...ownValidators, 'operations.ts': operations };
+  return { 'validators.ts': validators, ...ownValidators, 'operations.ts': operations, 'problems.ts': problemModule };
 }
 
 /** Clears generated/operations and writes the files rendered from the bundles. */

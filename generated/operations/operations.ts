@@ -2,75 +2,10 @@
 import * as sandbox from './sandbox-validators.js';
 import * as admin from './admin-validators.js';
 import * as v from './validators.js';
-import type { SchemaValidator } from './validators.js';
+import type { VariantIndex } from '../../src/validation/operation-index-types.js';
 
-/** The JSON type a parameter's text is read as. */
-export type ParameterType = 'string' | 'integer' | 'number' | 'boolean' | 'array';
-
-/** A parameter or response header: where it goes, how its text is read, its default and its schema's validator. */
-export interface ParameterSpec {
-  name: string;
-  in: 'path' | 'query' | 'header';
-  required: boolean;
-  type: ParameterType;
-  /** The type of an array's items. */
-  items?: Exclude<ParameterType, 'array'>;
-  /** For an array: true when each item repeats the name (query, style form), false when items are comma-separated. */
-  explode?: boolean;
-  default?: unknown;
-  validator: SchemaValidator;
-}
-
-/** The validator of one media type's schema. */
-export interface MediaSpec {
-  validator: SchemaValidator;
-}
-
-/** A response of the contract: its declared headers and its content by media type (none: no body). */
-export interface ResponseSpec {
-  headers: ParameterSpec[];
-  content: Readonly<Record<string, MediaSpec>>;
-}
-
-/** One security scheme of a requirement, with where its credential goes. */
-export interface SecuritySchemeSpec {
-  scheme: string;
-  type: string;
-  httpScheme?: string;
-  in?: string;
-  name?: string;
-}
-
-/** One operation of a variant. */
-export interface OperationSpec {
-  operationId: string;
-  method: string;
-  /** The path template, as written under `paths`. */
-  path: string;
-  /** JSON pointer of the operation in the bundled spec. */
-  pointer: string;
-  /** Alternatives, each a list of schemes that must all be satisfied. */
-  security: SecuritySchemeSpec[][];
-  parameters: ParameterSpec[];
-  requestBody?: { required: boolean; content: Readonly<Record<string, MediaSpec>> };
-  /** Status code (or `default`, `4XX`) → name of the response in the variant's `responses`. */
-  responses: Readonly<Record<string, string>>;
-}
-
-/** The operations of one API (a variant, or the sandbox's control or admin API) and the responses they name. */
-export interface VariantIndex {
-  /** The bundled spec it was generated from. */
-  source: string;
-  operations: OperationSpec[];
-  responses: Readonly<Record<string, ResponseSpec>>;
-}
-
-/** A problem `code` of the contract: the status, title and type URI its examples show. */
-export interface ProblemSpec {
-  status: number;
-  title: string;
-  type: string;
-}
+export type { MediaSpec, OperationSpec, ParameterSpec, ParameterType, ProblemSpec, ResponseSpec, SecuritySchemeSpec, VariantIndex } from '../../src/validation/operation-index-types.js';
+export { problemCatalogue, type ProblemCode } from './problems.js';
 
 /** The variants by key (`a` for variant-a). */
 export type Variant = 'a' | 'b';
@@ -1908,53 +1843,5 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
       },
       "TenantRevoked": {"headers":[],"content":{"application/problem+json":{"validator": admin.validateProblem}}}
     }
-  }
-};
-
-/** A problem `code` the contract's error responses show, e.g. `idempotency_key_reused`. */
-export type ProblemCode = "bad_request" | "idempotency_key_missing" | "unauthorized" | "not_found" | "validation_failed" | "idempotency_key_reused" | "invalid_state" | "rate_limited" | "tenant_limit_reached" | "internal_error" | "idempotency_request_in_progress" | "quota_exceeded" | "insufficient_balance";
-
-/** The problem `code`s the contract's error responses show, with their status, title and type URI. */
-export const problemCatalogue: Readonly<Record<ProblemCode, ProblemSpec>> & Readonly<Record<string, ProblemSpec>> = {
-  "bad_request": {"status":400,"title":"Bad request","type":"https://docs.payments.example/problems/bad_request"},
-  "idempotency_key_missing": {
-    "status": 400,
-    "title": "Idempotency-Key missing",
-    "type": "https://docs.payments.example/problems/idempotency_key_missing"
-  },
-  "unauthorized": {"status":401,"title":"Unauthorized","type":"https://docs.payments.example/problems/unauthorized"},
-  "not_found": {"status":404,"title":"Not found","type":"https://docs.payments.example/problems/not_found"},
-  "validation_failed": {
-    "status": 422,
-    "title": "Unprocessable request",
-    "type": "https://docs.payments.example/problems/validation_failed"
-  },
-  "idempotency_key_reused": {
-    "status": 422,
-    "title": "Idempotency-Key reused",
-    "type": "https://docs.payments.example/problems/idempotency_key_reused"
-  },
-  "invalid_state": {
-    "status": 422,
-    "title": "Status does not allow the operation",
-    "type": "https://docs.payments.example/problems/invalid_state"
-  },
-  "rate_limited": {"status":429,"title":"Too many requests","type":"https://docs.payments.example/problems/rate_limited"},
-  "tenant_limit_reached": {
-    "status": 429,
-    "title": "Too many tenants",
-    "type": "https://docs.payments.example/problems/tenant_limit_reached"
-  },
-  "internal_error": {"status":500,"title":"Internal server error","type":"https://docs.payments.example/problems/internal_error"},
-  "idempotency_request_in_progress": {
-    "status": 409,
-    "title": "Request in progress",
-    "type": "https://docs.payments.example/problems/idempotency_request_in_progress"
-  },
-  "quota_exceeded": {"status":422,"title":"Quota exceeded","type":"https://docs.payments.example/problems/quota_exceeded"},
-  "insufficient_balance": {
-    "status": 422,
-    "title": "Insufficient balance",
-    "type": "https://docs.payments.example/problems/insufficient_balance"
   }
 };

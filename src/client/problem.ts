@@ -1,11 +1,11 @@
 // RFC 9457 problem details: the body of every error the contract describes, with helpers to narrow and print it.
-import type { ProblemCode } from '../../generated/operations/operations.js';
+import type { ProblemCode } from '../../generated/operations/problems.js';
 import type { Problem } from '../../generated/types/shared.js';
 import { isUndocumentedErrorBody, type UndocumentedErrorBody } from './undocumented.js';
 
 // Problem is an error body (`status`, stable `code`, `title`, `detail`, `request_id`, and `errors` on validation
 // failures); ProblemFieldError one violation inside `errors`; ProblemCode every `code` the contract's responses show.
-export type { ProblemCode } from '../../generated/operations/operations.js';
+export type { ProblemCode } from '../../generated/operations/problems.js';
 export type { Problem, ProblemFieldError } from '../../generated/types/shared.js';
 
 /** True when `value` is a Problem body; use it on `error` to tell a contract error from an UndocumentedErrorBody (e.g. a proxy's HTML). */

@@ -1,6 +1,6 @@
 // Reads a message body as JSON: whether there is one, its media type, and its value or why it is not JSON.
 import secureJson from 'secure-json-parse';
-import { bounded, printable } from './text.js';
+import { bounded, printable } from '../shared/text.js';
 import type { RawBody } from './types.js';
 
 /** A body as given: raw text or bytes (read first when both are given), or a value already parsed; neither means none. */

@@ -1,6 +1,6 @@
 // Turns the errors of a generated validator into violations whose details say what is wrong in words.
 import type { SchemaError } from '../../generated/operations/validators.js';
-import { quote, sentence } from './text.js';
+import { quote, sentence } from '../shared/text.js';
 import type { Violation, ViolationLocation } from './types.js';
 
 /** Where the value a validator checked sits: its location, and the pointer its own errors are relative to. */

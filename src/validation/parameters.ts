@@ -1,8 +1,8 @@
 // Reads parameters and headers as OpenAPI serialises them (query: style form; path and header: style simple), turns
 // their text into the JSON type the schema declares, and checks them against it.
-import type { ParameterSpec } from '../../generated/operations/operations.js';
+import type { ParameterSpec } from './operation-index-types.js';
 import { describeErrors } from './describe.js';
-import { quote, sentence } from './text.js';
+import { quote, sentence } from '../shared/text.js';
 import type { Violation } from './types.js';
 
 const LABEL: Record<ParameterSpec['in'], string> = { path: 'Path parameter', query: 'Query parameter', header: 'Header' };

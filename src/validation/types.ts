@@ -1,5 +1,6 @@
 // The shapes every part of src/validation shares: a violation, and the headers it reads.
-export type { Api, OperationSpec, ParameterSpec, ResponseSpec, Variant } from '../../generated/operations/operations.js';
+export type { Api, Variant } from '../../generated/operations/operations.js';
+export type { OperationSpec, ParameterSpec, ResponseSpec } from './operation-index-types.js';
 
 /** Which part of a message a violation is in. */
 export type ViolationLocation = 'path' | 'query' | 'header' | 'body' | 'status';

@@ -1,9 +1,9 @@
 // The control API on the request pipeline: either variant's credentials, no faults, the checks generated from its
 // document (openapi/sandbox/, never switched off: its work relies on them) and its optional Idempotency-Key kept by
 // the pipeline, since a control operation's work may span several transactions.
+import type { FieldError } from '../../shared/problem.js';
 import { requestProblem, validateRequest, validateResponse, responseProblem, type Violation } from '../../validation/index.js';
 import type { Answer } from '../core/index.js';
-import type { FieldError } from '../http/problem.js';
 import type { ApiBinding, OperationWork, Outcome } from '../http/pipeline.js';
 import { controlTenantLimit } from '../http/tenant-limit.js';
 import type { SandboxRuntime } from '../runtime.js';

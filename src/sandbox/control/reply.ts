@@ -1,7 +1,8 @@
 // What a control route answers, before it becomes a Response: a status and a JSON body (none for 204), or a problem
 // with one of the codes the control document uses.
 import { problemCatalogue } from '../../validation/index.js';
-import type { FieldError, Occurrence, ProblemInput } from '../http/problem.js';
+import type { FieldError } from '../../shared/problem.js';
+import type { Occurrence, ProblemInput } from '../http/problem.js';
 import { jsonResponse, problemBody } from '../http/problem.js';
 
 // Note: the control document adds these codes to the contract's own (problemCatalogue), with these titles.

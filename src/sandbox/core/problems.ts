@@ -1,6 +1,7 @@
 // The problems the core answers with: the contract's `code`s, each with its HTTP status and title.
-import { problemCatalogue, type ProblemSpec } from '../../../generated/operations/operations.js';
+import { problemCatalogue } from '../../../generated/operations/problems.js';
 import type { components } from '../../../generated/types/variant-a.js';
+import type { ProblemSpec } from '../../validation/operation-index-types.js';
 
 type FieldError = components['schemas']['ProblemFieldError'];
 

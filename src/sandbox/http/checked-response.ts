@@ -1,7 +1,7 @@
 // An answer to one of the contract's operations goes out only once the response check passed it; one that breaks the
 // contract becomes a 500 problem naming every violation, because it is a sandbox bug a test must not pass over.
-import type { FieldError } from './problem.js';
-import { contentTypeOf, httpProblem, jsonResponse, problemBody, type Occurrence } from './problem.js';
+import { contentTypeOf, type FieldError } from '../../shared/problem.js';
+import { httpProblem, jsonResponse, problemBody, type Occurrence } from './problem.js';
 
 /** Judges an answer before it leaves: its violations, or undefined when it fits. */
 export type ResponseJudge = (status: number, headers: Headers, body: unknown) => FieldError[] | undefined | Promise<FieldError[] | undefined>;

@@ -1,8 +1,8 @@
 // The contract's precompiled validators (src/validation) behind the sandbox's SandboxValidators seam: the default of
 // createSandbox, so that a request, response or webhook body that breaks the contract is never passed over in silence.
+import type { FieldError } from '../../shared/problem.js';
 import { requestProblem, responseProblem, validateRequest, validateResponse, validateWebhookBody, type Violation } from '../../validation/index.js';
 import type { OperationRef, SandboxValidators } from './hooks.js';
-import type { FieldError } from './problem.js';
 
 /** src/validation names the variants by their key (`a`), the sandbox by their letter (`A`). */
 const variantKey = (operation: OperationRef) => (operation.variant === 'A' ? 'a' : 'b');

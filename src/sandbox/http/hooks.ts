@@ -1,6 +1,6 @@
 // The seams where the contract's validators plug in: one check per request before it runs, one per response and one
 // per webhook body before they leave. Each may be synchronous or return a promise; undefined means "nothing wrong".
-import type { FieldError } from './problem.js';
+import type { FieldError } from '../../shared/problem.js';
 
 /** Which of the contract's operations a request is: its variant, operationId and path template (as in the spec). */
 export interface OperationRef {

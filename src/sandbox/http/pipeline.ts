@@ -3,6 +3,7 @@
 // takes them, the body within its cap (400), the Idempotency-Key held, the request checked against the contract
 // (400/422, the key let go), the operation's work, and its answer checked against the contract. What differs between
 // the APIs is the data of an ApiBinding; what differs between operations, the data of an OperationWork.
+import type { FieldError } from '../../shared/problem.js';
 import { fingerprint, type Answer } from '../core/index.js';
 import type { SandboxRuntime } from '../runtime.js';
 import { TenantLimitError } from '../stores/tenant-limit-error.js';
@@ -12,7 +13,7 @@ import { checkedResponse } from './checked-response.js';
 import type { OperationRef, RequestRejection } from './hooks.js';
 import { holdKey, type KeyHold } from './idempotency.js';
 import { noteOf } from './request-note.js';
-import { httpProblem, occurrence, problemBody, type FieldError, type ProblemInput } from './problem.js';
+import { httpProblem, occurrence, problemBody, type ProblemInput } from './problem.js';
 
 /** An operation as the generated index names it, with the API it belongs to. */
 export interface Route {

@@ -1,13 +1,8 @@
-// Problem answers (RFC 9457, application/problem+json) with the members the contract's Problem schema names.
+// The problems the sandbox's HTTP layer answers (RFC 9457, application/problem+json), built by src/shared/problem.ts
+// with the parts only this request knows: the `type` URI, the `instance` and the `request_id`.
 import { randomBytes } from 'node:crypto';
-import { problemCatalogue } from '../../../generated/operations/operations.js';
-import { problemDetails } from '../../validation/problem.js';
-
-/** A field error: where in the request, and what is wrong there. */
-export interface FieldError {
-  pointer: string;
-  detail: string;
-}
+import { problemCatalogue } from '../../../generated/operations/problems.js';
+import { contentTypeOf, isRequestId, problemDetails, problemType, type FieldError } from '../../shared/problem.js';
 
 /** A problem before the parts only this request knows (`type` URI, `instance`, `request_id`) are added. */
 export interface ProblemInput {
@@ -27,12 +22,7 @@ export function httpProblem(code: HttpProblemCode, detail: string, errors?: Fiel
   return { status, title, code, detail, ...(errors ? { errors } : {}) };
 }
 
-/** Where the contract documents each problem `code`. */
-export const problemType = (code: string) => `https://docs.payments.example/problems/${code}`;
-
 /** A fresh request id, matching the contract's `request_id` pattern. */
-/** The contract's request_id (openapi/components/schemas/Problem.yaml). */
-const REQUEST_ID = /^[A-Za-z0-9_.-]{1,128}$/;
 const newRequestId = () => `req_${randomBytes(12).toString('base64url')}`;
 
 /** Where a problem occurs: the path it is about and the request's id. */
@@ -45,7 +35,7 @@ export interface Occurrence {
 export function occurrence(instance: string, given?: string | null): Occurrence {
   // Note: a load balancer's X-Request-Id is kept when it fits the contract's request_id, so one id follows the request
   // from the balancer's log to ours and to the problem a client quotes; anything else gets an id of our own.
-  let id = given && REQUEST_ID.test(given) ? given : undefined;
+  let id = given && isRequestId(given) ? given : undefined;
   return {
     instance,
     get requestId() {
@@ -58,9 +48,6 @@ export function occurrence(instance: string, given?: string | null): Occurrence 
 export function problemBody(problem: ProblemInput, where: Occurrence) {
   return problemDetails({ ...problem, type: problemType(problem.code), instance: where.instance, requestId: where.requestId });
 }
-
-/** The media type of a JSON answer: `application/problem+json` for a 4xx/5xx, `application/json` otherwise. */
-export const contentTypeOf = (status: number) => (status >= 400 ? 'application/problem+json' : 'application/json');
 
 /** A JSON response in the media type of its status. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
