@@ -1,4 +1,6 @@
-// What the adapters answer a sender: RFC 9457 problems with a stable `code` and a fixed detail per code.
+// What the adapters answer a sender: RFC 9457 problems (built by src/shared/problem.ts) with a stable `code` and a
+// fixed detail per code.
+import { PROBLEM_JSON, problemDetails, type FieldError } from '../../shared/problem.js';
 import type { WebhookVerificationError, WebhookVerificationReason } from '../errors.js';
 
 /** An HTTP answer, independent of the server API. */
@@ -45,9 +47,9 @@ const TITLES: Record<number, string> = {
 };
 
 /** An RFC 9457 problem answer with a stable `code`. */
-export function problem(status: number, code: string, detail: string, extra: Record<string, unknown> = {}): WebhookAnswer {
-  const body = { type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail, code, ...extra };
-  const headers: Record<string, string> = { 'content-type': 'application/problem+json' };
+export function problem(status: number, code: string, detail: string, errors?: readonly FieldError[]): WebhookAnswer {
+  const body = problemDetails({ type: 'about:blank', title: TITLES[status] ?? 'Error', status, code, detail, ...(errors ? { errors } : {}) });
+  const headers: Record<string, string> = { 'content-type': PROBLEM_JSON };
   if (status === 405) headers['allow'] = 'POST';
   return { status, headers, body: JSON.stringify(body) };
 }
@@ -59,7 +61,7 @@ export function problem(status: number, code: string, detail: string, extra: Rec
 export function rejected(error: WebhookVerificationError, status: number = STATUS[error.reason]): WebhookAnswer {
   // Note: `errors` exists only for schema_mismatch, reached after the signature verified, so the sender is genuine.
   const errors = error.errors?.map((issue) => ({ pointer: issue.instancePath, detail: issue.message }));
-  return problem(status, error.reason, DETAIL[error.reason], errors ? { errors } : {});
+  return problem(status, error.reason, DETAIL[error.reason], errors);
 }
 
 /** The answer when onEvent or a de-duplication hook failed: the sender delivers again. */
