@@ -1,5 +1,6 @@
 // Lints every API in redocly.yaml: `redocly lint` on the split sources, then Spectral (spectral:oas, OWASP, house rules)
-// on Redocly bundles written to a temporary directory, then spectral:arazzo on openapi/arazzo/*.arazzo.yaml. Exits 1 on any error, 2 on a missing input.
+// on Redocly bundles written to a temporary directory, then spectral:arazzo on openapi/arazzo/*.arazzo.yaml; then checks
+// that src/ has no import cycle, type-only imports included (dpdm). Exits 1 on any error, 2 on a missing input.
 // Usage: node scripts/lint.mjs [--keep-bundles]
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,8 @@ import path from 'node:path';
 import { root, runTool } from './lib/tools.mjs';
 
 const keepBundles = process.argv.includes('--keep-bundles');
+/** The files whose import cycles are only warned about, for now (see step 5). */
+const TOLERATED_CYCLES = /^src\/conformance\//;
 
 /** Stops with exit code 2 and a message naming the missing input. */
 function missing(what) {
@@ -99,13 +102,33 @@ try {
     arazzo.warnings += results.filter((r) => r.severity === 1).length;
   }
   summary.push(arazzo);
+
+  // 5. No import cycle in src/ (and the generated code it imports), type-only imports and import() included: dpdm
+  // reads every import with TypeScript's parser and lists each cycle once.
+  const cycles = { tool: 'dpdm (import cycles)', errors: 0, warnings: 0 };
+  console.log('\n== dpdm: import cycles in src/');
+  const json = path.join(outDir, 'dpdm.json');
+  const res = runTool('dpdm', 'dpdm', ['--no-tree', '--no-warning', '--no-circular', '--no-progress', '--output', json, 'src/**/*.ts', 'src/**/*.js'], { capture: true });
+  if (res.status !== 0 || !existsSync(json)) {
+    console.log(res.stderr.trim());
+    cycles.errors += 1;
+  }
+  for (const cycle of existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')).circulars : []) {
+    // Note: cycles wholly inside src/conformance/ are warnings until the kit's restructuring lands (issue 26); nothing
+    // else is let through. Remove TOLERATED_CYCLES then.
+    const tolerated = cycle.every((file) => TOLERATED_CYCLES.test(file));
+    console.log(`${tolerated ? 'warning (src/conformance, until the kit is restructured)' : 'error'}: ${[...cycle, cycle[0]].join(' -> ')}`);
+    if (tolerated) cycles.warnings += 1;
+    else cycles.errors += 1;
+  }
+  summary.push(cycles);
 } finally {
   if (keepBundles) console.log(`\nbundles kept in ${outDir}`);
   else rmSync(outDir, { recursive: true, force: true });
 }
 
 const failed = summary.some((s) => s.errors > 0);
-if (failed && !keepBundles) console.log('\n(Spectral line numbers refer to the bundles; rerun with --keep-bundles to keep them.)');
+if (summary.some((s) => s.tool.startsWith('spectral') && s.errors > 0) && !keepBundles) console.log('\n(Spectral line numbers refer to the bundles; rerun with --keep-bundles to keep them.)');
 const line = summary.map((s) => `${s.tool}: ${s.errors} error(s), ${s.warnings} warning(s)`).join('; ');
 console.log(`\nlint ${failed ? 'FAILED' : 'passed'}: ${line}`);
 process.exit(failed ? 1 : 0);

@@ -1,14 +1,12 @@
 // The options both clients share, their defaults, and the checks that make a bad option fail at construction.
 import { MAX_TIMER_MS } from '../shared/timers.js';
 import { ClientConfigError } from './errors/client-config-error.js';
-import { defaultSleep } from './sleep.js';
+import { defaultSleep, type Sleep } from './sleep.js';
 import { DEFAULT_USER_AGENT } from './user-agent.js';
 
 /** The fetch a client calls: openapi-fetch hands it one Request (not `typeof fetch`). */
 export type FetchLike = (input: Request) => Promise<Response>;
 
-/** Waits `ms` milliseconds; rejects with the signal's reason if it aborts first. */
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /** Where a client writes what it does; every line is free of credentials. `console` fits. */
 export interface ClientLogger {

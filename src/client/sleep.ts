@@ -1,5 +1,7 @@
 // The default wait between retry attempts.
-import type { Sleep } from './options.js';
+
+/** Waits `ms` milliseconds; rejects with the signal's reason if it aborts first. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /** Waits on a timer; an abort of `signal` ends the wait early with the signal's reason. */
 export const defaultSleep: Sleep = (ms, signal) =>

@@ -11,6 +11,7 @@ import type { ControlRoutes } from './http/control.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http/body.js';
 import { parseAllowEntry } from './delivery/egress.js';
+import type { TenantQuotas } from './runtime.js';
 import type { TenantStore, TenantStoreSettings } from './stores/types.js';
 
 /** Options of createSandbox. */
@@ -122,15 +123,8 @@ export const DEFAULT_MAX_OBJECTS = 100_000;
 /** The most webhook endpoints per tenant, by default and at most (the contract's list holds at most 20). */
 export const MAX_WEBHOOK_ENDPOINTS = 20;
 
-/** Per-tenant quotas of stored things; a create past one answers 422 with a problem naming it. */
-export interface SandboxQuotas {
-  /** Payments, payouts and appeals each (default 100,000): past it, 422 `quota_exceeded`. */
-  objects?: number;
-  /** Webhook endpoints, the operator's included (default and at most 20): past it, 422 `limit_reached`. */
-  webhookEndpoints?: number;
-  /** The events a tenant's event log keeps (default 10,000); past it the oldest are dropped. */
-  events?: number;
-}
+/** The `quotas` option: each quota left out takes its default. */
+export type SandboxQuotas = Partial<TenantQuotas>;
 
 /** The `store` option: a store by name, or a factory of one. */
 export type SandboxStoreChoice = 'memory' | 'postgres' | ((settings: TenantStoreSettings) => TenantStore);
@@ -140,7 +134,7 @@ export type ResolvedOptions = Required<Omit<SandboxOptions, 'databaseUrl' | 'con
   Pick<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'rateLimit' | 'adminToken' | 'lookup' | 'fetch'> & {
     validate: SandboxValidators;
     logger: Logger;
-    quotas: Required<SandboxQuotas>;
+    quotas: TenantQuotas;
     tenants: Required<OpenTenants>;
   };
 

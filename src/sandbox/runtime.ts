@@ -6,9 +6,18 @@ import type { TenantState } from './core/index.js';
 import type { EgressRule } from './delivery/egress.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
 import type { RateLimiter } from './http/rate-limit.js';
-import type { SandboxQuotas } from './options.js';
 import type { TenantRegistry, TenantStore } from './stores/types.js';
 import type { Authentication, CredentialSource } from './variants/operation.js';
+
+/** Per-tenant quotas of stored things (the `quotas` option, filled in); a create past one answers 422 with a problem naming it. */
+export interface TenantQuotas {
+  /** Payments, payouts and appeals each (default 100,000): past it, 422 `quota_exceeded`. */
+  objects: number;
+  /** Webhook endpoints, the operator's included (default and at most 20): past it, 422 `limit_reached`. */
+  webhookEndpoints: number;
+  /** The events a tenant's event log keeps (default 10,000); past it the oldest are dropped. */
+  events: number;
+}
 
 /** The sandbox's parts, as the HTTP layer and the control routes use them. */
 export interface SandboxRuntime {
@@ -19,7 +28,7 @@ export interface SandboxRuntime {
   /** The per-tenant rate limit of this instance (the `rateLimit` option); undefined: unlimited. */
   rateLimit: RateLimiter | undefined;
   /** The most objects of a kind (payments, payouts, appeals) and webhook endpoints a tenant keeps (the `quotas` option, filled in). */
-  quotas: Required<SandboxQuotas>;
+  quotas: TenantQuotas;
   /** Which webhook hosts a tenant may register and be delivered to (the `auth` mode, `allowWebhookHosts`, `lookup`). */
   egress: EgressRule;
   /** The largest request body read, in bytes. */

@@ -1,12 +1,12 @@
 // Running a tenant's clock: everything due up to an instant runs in time order (then in the order it was
 // scheduled): processing steps, expiries and webhook delivery attempts.
 import { clockNow, moveClock } from './clock.js';
-import type { StatusChange } from './events.js';
 import { pruneIdempotency } from './idempotency.js';
-import { fireAttempt, recordAttempt, takeDue, type DeliveryOutcome, type DueAttempt } from './outbox.js';
+import { fireAttempt, recordAttempt, takeDue } from './outbox.js';
 import { runExpiry, runStep } from './processing.js';
 import type { TenantState } from './tenant.js';
 import { peekTimer, popTimer } from './timers.js';
+import type { DeliveryOutcome, DueAttempt, StatusChange } from './types.js';
 
 /** Sends one due attempt at once and says how it went; without one, due attempts wait in `tenant.due`. */
 export type DeliverNow = (due: DueAttempt, tenant: TenantState) => DeliveryOutcome;

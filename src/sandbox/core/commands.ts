@@ -5,13 +5,12 @@ import { createAppeal, cancelAppeal } from './appeals.js';
 import { runDue } from './advance.js';
 import { balanceOf } from './balance.js';
 import { forceStatus, type ForceStatusInput } from './control.js';
-import type { StatusChange } from './events.js';
 import { beginIdempotent, completeIdempotent, fingerprint, releaseIdempotent } from './idempotency.js';
 import { list, retrieve, type Handled, type ListQuery } from './objects.js';
 import { cancelPayment, confirmPayment, createPayment, refundPayment } from './payments.js';
 import { cancelPayout, createPayout } from './payouts.js';
 import type { TenantState } from './tenant.js';
-import type { AppealRecord, BalanceBody, ConfirmPaymentBody, Page, PaymentRecord, PayoutRecord, RequestOf } from './types.js';
+import type { AppealRecord, BalanceBody, ConfirmPaymentBody, Page, PaymentRecord, PayoutRecord, RequestOf, StatusChange } from './types.js';
 
 // Note: request_id is the HTTP layer's id for this request; a problem the key keeps carries it, so that a replay
 // repeats the first answer byte for byte. It is not part of the fingerprint.

@@ -1,9 +1,8 @@
 // A tenant's event log, bounded: it keeps the latest status changes, and the oldest leave it (with their deliveries)
 // once it is full. Every change holds the whole record as it was, so an unbounded log would grow with every
 // transition a long-running sandbox ever made. A delivery holds its own change, so the log never waits for one.
-import type { StatusChange } from './events.js';
-import type { Delivery } from './outbox.js';
 import type { TenantState } from './tenant.js';
+import type { Delivery, StatusChange } from './types.js';
 
 /** How many status changes a tenant's log keeps by default; far more than a test run makes. */
 export const EVENT_LOG_LIMIT = 10_000;

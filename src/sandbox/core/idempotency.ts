@@ -5,26 +5,13 @@ import { configure } from 'safe-stable-stringify';
 import { failure, type Answer } from './answer.js';
 import type { TenantState } from './tenant.js';
 import { deepFreeze } from './freeze.js';
+import type { IdempotencyRecord } from './types.js';
 
 /** How long a key is kept: "at least 24 hours" (IdempotencyKey parameter). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /** How long a key in progress stays held on the wall clock unless renewed: several renewals long, yet within a client's retries of 409. */
 export const IDEMPOTENCY_LEASE_MS = 30_000;
-
-/** What is kept for one key. */
-export interface IdempotencyRecord {
-  fingerprint: string;
-  /** When the record is forgotten, on the tenant's clock (ms): the retention after the answer; Infinity while in progress. */
-  expires: number;
-  /** The first answer, frozen (its body shares the record version it returned); absent while still in progress. */
-  answer?: Answer;
-  /**
-   * While in progress: until when its holder is taken to be alive, on the wall clock (ms since the epoch), not the
-   * tenant's, which may stand still or jump; a record in progress past it was abandoned by a holder that died.
-   */
-  heldUntil?: number;
-}
 
 /** What to do with a request that carries a key. */
 export type IdempotencyCheck = { kind: 'proceed' } | { kind: 'answer'; answer: Answer };

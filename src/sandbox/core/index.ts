@@ -6,9 +6,9 @@ export { DEFAULT_START, clockNow, iso, moveClock, type ClockMode, type TenantClo
 export { execute, KEYED_COMMANDS, type Command, type CommandResult, type ResultOf } from './commands.js';
 export type { ForceStatusInput } from './control.js';
 export { droppedByRetention, EVENT_LOG_LIMIT, eventAt } from './event-log.js';
-export { EVENT_TYPES, type StatusChange, type StatusChangeEvent } from './events.js';
+export { EVENT_TYPES } from './events.js';
 export { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, beginIdempotent, completeIdempotent, fingerprint, releaseIdempotent, renewIdempotent } from './idempotency.js';
-export { creationRow, findRow, isFinal, rowsFrom, statusesOf, type LifecycleRow, type StatusOf, type Trigger } from './lifecycle.js';
+export { creationRow, findRow, isFinal, OBJECT_KINDS, rowsFrom, statusesOf, TRANSITIONS, type LifecycleRow, type StatusOf, type Transition } from './lifecycle.js';
 export { MAGIC_VALUES, outcomeFor, type MagicValue } from './magic-values.js';
 export { DEFAULT_LIMIT, type ListQuery } from './objects.js';
 export { DEFAULT_OUTCOMES, OUTCOMES, STEP_DELAY_SECONDS, pathOf, type OutcomeName, type Step } from './outcomes.js';
@@ -22,14 +22,26 @@ export {
   removeEndpoint,
   requeueTaken,
   takeDue,
-  type Delivery,
-  type DeliveryAttempt,
-  type DeliveryOutcome,
-  type DueAttempt,
-  type WebhookEndpoint,
 } from './outbox.js';
 export { DEFAULT_EXPIRES_IN } from './payments.js';
 export type { CoreProblem, ProblemCode } from './problems.js';
 export { DEFAULT_RETRY_COMPRESSION, RETRY_SCHEDULE_SECONDS, nextAttemptAt } from './retry-schedule.js';
 export { collectionOf, createTenant, type TenantSettings, type TenantState } from './tenant.js';
-export type { AppealRecord, ObjectKind, Page, PaymentRecord, PayoutRecord, RecordOf, RequestOf } from './types.js';
+export type {
+  AppealRecord,
+  Delivery,
+  DeliveryAttempt,
+  DeliveryOutcome,
+  DueAttempt,
+  IdempotencyRecord,
+  ObjectKind,
+  Page,
+  PaymentRecord,
+  PayoutRecord,
+  RecordOf,
+  RequestOf,
+  StatusChange,
+  StatusChangeEvent,
+  Trigger,
+  WebhookEndpoint,
+} from './types.js';

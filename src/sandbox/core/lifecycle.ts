@@ -1,10 +1,9 @@
-// The contract's transition table (generated from x-lifecycle), indexed for look-up. No transition is written here.
-import { LIFECYCLES, TRIGGERS } from '../../../generated/sandbox/lifecycles.js';
+// The contract's lifecycle tables (generated from x-lifecycle into generated/sandbox/lifecycles.ts), read once and
+// indexed: the one module over them, which the sandbox's core and the conformance kit both read. No transition is
+// written here.
+import { LIFECYCLES } from '../../../generated/sandbox/lifecycles.js';
 import type { ReasonCode } from '../../types/shared.js';
-import type { AnyStatus, ObjectKind, RecordOf } from './types.js';
-
-/** What may move an object, as the contract lists it. */
-export type Trigger = (typeof TRIGGERS)[number];
+import type { AnyStatus, ObjectKind, RecordOf, Trigger } from './types.js';
 
 /** One row of a lifecycle table. */
 export interface LifecycleRow {
@@ -15,19 +14,35 @@ export interface LifecycleRow {
   when: string;
 }
 
+/** One transition of one kind: a table row with several `from` statuses becomes one per status; `from: null` creates the object. */
+export interface Transition {
+  kind: ObjectKind;
+  from: AnyStatus | null;
+  to: AnyStatus;
+  trigger: Trigger;
+  reason_code: ReasonCode;
+  /** The table row it comes from. */
+  row: LifecycleRow;
+}
+
 /** The status type of one kind. */
 export type StatusOf<K extends ObjectKind> = RecordOf[K]['status'];
 
+/** The kinds of object that have a lifecycle, in the contract's order. */
+export const OBJECT_KINDS = Object.keys(LIFECYCLES) as readonly ObjectKind[];
+
 const rows = (kind: ObjectKind): readonly LifecycleRow[] => LIFECYCLES[kind].transitions;
 
+/** Every transition of every kind, one per `from` status, in the order of the tables. */
+export const TRANSITIONS: readonly Transition[] = OBJECT_KINDS.flatMap((kind) =>
+  rows(kind).flatMap((row) => (row.from ?? [null]).map((from) => ({ kind, from, to: row.to, trigger: row.trigger, reason_code: row.reason_code, row }))),
+);
+
 const byFrom = new Map<string, LifecycleRow[]>();
-for (const kind of Object.keys(LIFECYCLES) as ObjectKind[]) {
-  for (const row of rows(kind)) {
-    for (const from of row.from ?? []) {
-      const key = `${kind}:${from}`;
-      byFrom.set(key, [...(byFrom.get(key) ?? []), row]);
-    }
-  }
+for (const { kind, from, row } of TRANSITIONS) {
+  if (from === null) continue;
+  const key = `${kind}:${from}`;
+  byFrom.set(key, [...(byFrom.get(key) ?? []), row]);
 }
 
 /** Every status of a kind, in the contract's order. */

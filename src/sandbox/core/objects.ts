@@ -1,11 +1,10 @@
 // What every kind of object shares: retrieve, list, and a transition the merchant's call triggers.
 import { failure, success, type Answer } from './answer.js';
 import { page } from './collection.js';
-import type { StatusChange } from './events.js';
-import { findRow, rowsFrom, statusesOf, type Trigger } from './lifecycle.js';
+import { findRow, rowsFrom, statusesOf } from './lifecycle.js';
 import { collectionOf, type TenantState } from './tenant.js';
 import { commitTransition, prepareTransition } from './transition.js';
-import type { AnyStatus, ObjectKind, Page, RecordOf } from './types.js';
+import type { AnyStatus, ObjectKind, Page, RecordOf, StatusChange, Trigger } from './types.js';
 
 /** What a command handler returns: its answer and the status changes it made. */
 export interface Handled<T = unknown> {

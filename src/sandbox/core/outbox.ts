@@ -3,61 +3,11 @@
 import type { WebhookLayout } from '../../webhooks/types.js';
 import { iso } from './clock.js';
 import { retiring } from './event-log.js';
-import type { StatusChange } from './events.js';
 import { nextId } from './ids.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { nextSeq, type TenantState } from './tenant.js';
 import { pushTimer } from './timers.js';
-
-/** Where a tenant's events are sent. */
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  /** The `whsec_…` secret deliveries to this endpoint are signed with; absent: the sandbox's own. */
-  secret?: string;
-  layout: WebhookLayout;
-  created_at: string;
-}
-
-/** How an attempt went: `ok` for a 2xx answer. */
-export interface DeliveryOutcome {
-  ok: boolean;
-  status?: number;
-  error?: string;
-}
-
-/** One attempt of a delivery. */
-export interface DeliveryAttempt {
-  number: number;
-  due_at: string;
-  sent_at?: string;
-  outcome?: DeliveryOutcome;
-}
-
-/**
- * One event on its way to one endpoint; `failed` once the schedule has run out, `abandoned` when its event left the
- * log before it ended (event-log.ts).
- */
-export interface Delivery {
-  id: string;
-  event_id: string;
-  endpoint_id: string;
-  state: 'scheduled' | 'due' | 'delivered' | 'failed' | 'abandoned';
-  attempts: DeliveryAttempt[];
-  /** Position of the event among all the tenant made (event-log.ts: eventAt). */
-  event_index: number;
-  /** The change delivered (shared with the log, frozen), so that an attempt never needs the log. */
-  change: StatusChange;
-}
-
-/** An attempt that is due now and waits to be sent. */
-export interface DueAttempt {
-  delivery_id: string;
-  attempt: number;
-  due_at: number;
-  /** Once taken by a sender (leaseDue): the wall time (ms) after which, still unrecorded, it is taken again. */
-  leased_until?: number;
-}
+import type { Delivery, DeliveryOutcome, DueAttempt, StatusChange, WebhookEndpoint } from './types.js';
 
 /** Registers an endpoint; later events are delivered to it. */
 export function addEndpoint(tenant: TenantState, input: { url: string; secret?: string; layout?: WebhookLayout }, now: number): WebhookEndpoint {

@@ -1,14 +1,13 @@
 // An object's own processing on the tenant's clock: the steps of its outcome, and its expiry at `expires_at`.
 import { contribution, rebook } from './balance.js';
 import { insert } from './collection.js';
-import type { StatusChange } from './events.js';
 import { findRow } from './lifecycle.js';
 import { pathOf, STEP_DELAY_SECONDS, type Step } from './outcomes.js';
 import { collectionOf, nextSeq, type TenantState } from './tenant.js';
 import { pushTimer, type Timer } from './timers.js';
 import { deepFreeze } from './freeze.js';
 import { commitTransition, prepareTransition } from './transition.js';
-import type { ObjectKind, RecordOf, RequestOf } from './types.js';
+import type { ObjectKind, RecordOf, RequestOf, StatusChange } from './types.js';
 
 const planKey = (kind: ObjectKind, id: string) => `${kind}:${id}`;
 

@@ -2,13 +2,10 @@
 // so that structuredClone snapshots it whole.
 import { createClock, type ClockMode, type TenantClock } from './clock.js';
 import { createCollection, type Collection } from './collection.js';
-import type { StatusChange } from './events.js';
 import { createIdSource, type IdSource } from './ids.js';
-import type { IdempotencyRecord } from './idempotency.js';
-import type { Delivery, DueAttempt, WebhookEndpoint } from './outbox.js';
 import type { Step } from './outcomes.js';
 import type { Timer } from './timers.js';
-import type { ObjectKind, RecordOf, RequestOf } from './types.js';
+import type { Delivery, DueAttempt, IdempotencyRecord, ObjectKind, RecordOf, RequestOf, StatusChange, WebhookEndpoint } from './types.js';
 
 /** Per-currency sums, in 1e-8 units, that the balance is read from. */
 export interface LedgerEntry {

@@ -4,13 +4,12 @@ import { iso } from './clock.js';
 import { replace } from './collection.js';
 import { applyEffects } from './effects.js';
 import { appendEvent } from './event-log.js';
-import { EVENT_TYPES, type StatusChange, type StatusChangeEvent } from './events.js';
+import { EVENT_TYPES } from './events.js';
 import { nextId } from './ids.js';
-import type { Trigger } from './lifecycle.js';
 import { deepFreeze } from './freeze.js';
 import { enqueueDeliveries } from './outbox.js';
 import { collectionOf, type TenantState } from './tenant.js';
-import type { AnyRecord, AnyStatus, ObjectKind, PaymentRecord } from './types.js';
+import type { AnyRecord, AnyStatus, ObjectKind, PaymentRecord, StatusChange, StatusChangeEvent, Trigger } from './types.js';
 import type { ReasonCode } from '../../types/shared.js';
 
 /** A transition worked out but not yet made. */

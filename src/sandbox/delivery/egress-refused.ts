@@ -1,5 +1,19 @@
-// Thrown (to the connection, by the egress rule's lookup) when a webhook endpoint's host resolves to an address the rule refuses.
-import type { AddressClass } from './egress.js';
+// The classes the egress rule (egress.ts) puts addresses in, and the error thrown (to the connection, by the rule's
+// lookup) when a webhook endpoint's host resolves to an address of a class the rule refuses.
+
+/** The class of an address, as the egress rule reads it. */
+export type AddressClass =
+  | 'public'
+  | 'loopback'
+  | 'private'
+  | 'link_local'
+  | 'metadata'
+  | 'carrier_grade_nat'
+  | 'unspecified'
+  | 'broadcast'
+  | 'multicast'
+  | 'reserved'
+  | 'documentation';
 
 /** A connection the egress rule refused before it was made; names the class of the address, never the address. */
 export class EgressRefusedError extends Error {

@@ -6,21 +6,10 @@
 import { promises as dns, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { EgressRefusedError } from './egress-refused.js';
+import { EgressRefusedError, type AddressClass } from './egress-refused.js';
 
-/** The class of an address, as the egress rule reads it. */
-export type AddressClass =
-  | 'public'
-  | 'loopback'
-  | 'private'
-  | 'link_local'
-  | 'metadata'
-  | 'carrier_grade_nat'
-  | 'unspecified'
-  | 'broadcast'
-  | 'multicast'
-  | 'reserved'
-  | 'documentation';
+// Note: the classes are declared beside the error that names one, so that it needs nothing from this module.
+export type { AddressClass };
 
 /** Who the rule serves: `open` (any credential is a tenant: local use and CI) or `issued` (a hosted sandbox). */
 export type EgressMode = 'open' | 'issued';

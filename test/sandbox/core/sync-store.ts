@@ -5,7 +5,7 @@ import { advance, runDue, type DeliverNow } from '../../../src/sandbox/core/adva
 import { clockNow, DEFAULT_START, type ClockMode } from '../../../src/sandbox/core/clock.js';
 import { execute, type Command, type CommandResult, type ResultOf } from '../../../src/sandbox/core/commands.js';
 import { EVENT_LOG_LIMIT } from '../../../src/sandbox/core/event-log.js';
-import type { StatusChange } from '../../../src/sandbox/core/events.js';
+import type { StatusChange } from '../../../src/sandbox/core/types.js';
 import { DEFAULT_RETRY_COMPRESSION } from '../../../src/sandbox/core/retry-schedule.js';
 import { createTenant, type TenantState } from '../../../src/sandbox/core/tenant.js';
 

@@ -1,2 +1,3 @@
 // The sandbox's durable store: `createPostgresStore`, opt-in (it needs `pg` and `node-pg-migrate` installed).
-export { createPostgresStore, MIGRATIONS_TABLE, type PostgresClient, type PostgresPool, type PostgresStoreOptions } from './store.js';
+export type { PostgresClient, PostgresPool } from './pool.js';
+export { createPostgresStore, MIGRATIONS_TABLE, type PostgresStoreOptions } from './store.js';

@@ -16,7 +16,7 @@ import {
   sameDigest,
 } from '../issued-credentials.js';
 import type { IssuedTenant, TenantRegistry } from '../types.js';
-import type { PostgresPool } from './store.js';
+import type { PostgresPool } from './pool.js';
 
 const RECORD = 'id, public_key, created_at, rotated_at, previous_expires_at, revoked_at';
 const INSERT = `INSERT INTO sandbox_issued_tenants (id, public_key, access_token_digest, secret_key_digest, created_at) VALUES ($1, $2, $3, $4, $5)`;

@@ -7,28 +7,9 @@ import { fileURLToPath } from 'node:url';
 import type { TenantState } from '../../core/tenant.js';
 import { secondsUntilForgotten, TenantLimitError } from '../tenant-limit-error.js';
 import type { TenantStore, TenantStoreSettings } from '../types.js';
+import type { PostgresClient, PostgresPool } from './pool.js';
 import { createPostgresRegistry } from './registry.js';
 import { LOAD_QUERIES, TENANT_COLUMNS, changes, emptyBaseline, fromRows, tenantRow, type Baseline, type TenantRows } from './rows.js';
-
-/** What the store needs of a `pg` Pool; typed here so that the sandbox's entry loads without `pg` installed. */
-export interface PostgresPool {
-  /** Takes a connection for one transaction. */
-  connect(): Promise<PostgresClient>;
-  /** Closes every connection. */
-  end(): Promise<void>;
-  /** `pg`'s counts of connections (all, idle) and of callers waiting for one; read by `/metrics` when present. */
-  readonly totalCount?: number;
-  readonly idleCount?: number;
-  readonly waitingCount?: number;
-}
-
-/** What the store needs of a pooled `pg` client. */
-export interface PostgresClient {
-  /** Runs one parameterised statement. */
-  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
-  /** Gives the connection back; with an error, the pool closes it instead. */
-  release(error?: Error | boolean): void;
-}
 
 /** Options of createPostgresStore. */
 export interface PostgresStoreOptions extends TenantStoreSettings {

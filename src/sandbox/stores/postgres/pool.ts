@@ -1,0 +1,22 @@
+// What the postgres store and its registry need of `pg`, typed here so that the sandbox's entry loads without `pg`
+// installed.
+
+/** What the store needs of a `pg` Pool. */
+export interface PostgresPool {
+  /** Takes a connection for one transaction. */
+  connect(): Promise<PostgresClient>;
+  /** Closes every connection. */
+  end(): Promise<void>;
+  /** `pg`'s counts of connections (all, idle) and of callers waiting for one; read by `/metrics` when present. */
+  readonly totalCount?: number;
+  readonly idleCount?: number;
+  readonly waitingCount?: number;
+}
+
+/** What the store needs of a pooled `pg` client. */
+export interface PostgresClient {
+  /** Runs one parameterised statement. */
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  /** Gives the connection back; with an error, the pool closes it instead. */
+  release(error?: Error | boolean): void;
+}
