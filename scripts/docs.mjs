@@ -14,7 +14,7 @@ import { requireFile, root, runTool } from './lib/tools.mjs';
 export const defaultOutDir = 'docs/site';
 
 /** The guides in reading order; any other docs/*.md follows, alphabetically. */
-export const guideOrder = ['authentication', 'idempotency', 'errors', 'typescript-errors', 'pagination', 'webhooks', 'variants', 'mock', 'sandbox-guide', 'sandbox-values', 'testing', 'operations', 'conformance', 'conformance-checks', 'cli', 'assumptions'];
+export const guideOrder = ['authentication', 'idempotency', 'errors', 'typescript-errors', 'pagination', 'webhooks', 'variants', 'mock', 'sandbox-guide', 'sandbox-values', 'testing', 'operations', 'hosting', 'conformance', 'conformance-checks', 'cli', 'assumptions'];
 
 /** The API team's own pages in docs/: linked from CONTRIBUTING.md, not part of the merchants' site (nor of the package). */
 export const maintainerPages = ['benchmarks'];
