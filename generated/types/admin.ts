@@ -285,7 +285,7 @@ export interface components {
              * @default 86400
              * @example 86400
              */
-            overlap_seconds: number;
+            overlap_seconds?: number;
         };
         /**
          * @description A tenant's credentials after a rotation: a new access token and secret key, shown once (the sandbox keeps only their hashes), the public key it keeps, and until when the replaced ones still work.

@@ -936,7 +936,7 @@ export interface components {
              * @description How many of the next requests to the operation fail; the ones after them are served as usual.
              * @default 1
              */
-            count: number;
+            count?: number;
             /** @description The `Retry-After` of a `rate_limit` fault, in seconds; 1 when left out. Only `rate_limit` takes it: with another kind it is refused with 422. */
             retry_after?: components["schemas"]["RetryAfterSeconds"];
         };
