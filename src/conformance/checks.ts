@@ -1,24 +1,11 @@
-// The checks one answer is judged by, each with the contract rule it enforces (the checks Schemathesis runs).
+// The checks one answer is judged by (the checks Schemathesis runs; their rules are in the registry), and what an answer
+// shows of the object it is about.
+import type { ObjectKind } from '../sandbox/core/types.js';
 import { validateResponse, type OperationSpec, type Variant, type Violation } from '../validation/index.js';
+import type { CheckName } from './registry.js';
 
 /** Which requests a check applies to: all, those that fit the contract, those that break it, those without credentials. */
 export type RequestKind = 'valid' | 'invalid' | 'unauthenticated';
-
-export const RULES = {
-  request_completed: 'The server answers every request within the time-out, with a body of at most 8 MiB (what the clients read).',
-  stage_completed:
-    "A stage runs to its end (every stage): it stops early, with this check failed, when the run's deadline (--deadline) passes or when 3 requests in a row get no answer.",
-  not_a_server_error: 'No request, valid or not, gets a 5xx: a 500 is a fault, and a generated request must not cause one.',
-  status_code_conformance: 'Every status is one the operation declares under `responses`.',
-  content_type_conformance: 'The Content-Type is a media type declared for that status.',
-  response_headers_conformance: 'The headers declared as required for that status are present and fit their schemas.',
-  response_schema_conformance: 'The body fits the schema declared for that status and media type.',
-  positive_data_acceptance:
-    'A request that fits the contract is not refused as malformed (400): it gets a declared 2xx, or a refusal that depends on state or business rules (404, 409, 422, 429).',
-  negative_data_rejection: 'A request that breaks the contract (parameters, headers or body) gets a declared 4xx problem, never a success.',
-  ignored_auth: 'A request without credentials gets 401 (security: every operation requires them).',
-} as const;
-export type CheckName = keyof typeof RULES;
 
 export interface Verdict {
   check: CheckName;
@@ -77,4 +64,20 @@ export function judge(variant: Variant, operation: OperationSpec, kind: RequestK
   const expected = expectation(kind, answer);
   if (expected) verdicts.push(expected);
   return verdicts;
+}
+
+const KINDS: Record<string, ObjectKind> = { payments: 'payment', payouts: 'payout', appeals: 'appeal' };
+
+/** The kind of object an operation's path is about (`/payments/{id}/cancel` → payment), if any. */
+export const kindOf = (path: string): ObjectKind | undefined => KINDS[path.split('/').find((segment) => segment in KINDS) ?? ''];
+
+/** The object with an id and a status in an answer, wherever the variant puts it: top level or one object down. */
+export function objectOf(json: unknown): { id: string; status: string } | undefined {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return undefined;
+  for (const candidate of [json, ...Object.values(json as Record<string, unknown>)]) {
+    if (!candidate || typeof candidate !== 'object' || Array.isArray(candidate)) continue;
+    const { id, status } = candidate as { id?: unknown; status?: unknown };
+    if (typeof id === 'string' && typeof status === 'string') return { id, status };
+  }
+  return undefined;
 }

@@ -26,16 +26,21 @@ enforces, the request, the response and a curl line that repeats it (credentials
                            so a Variant B URL must not end in /merchant/v1); redirects are followed only within its origin
   --only <stages>          run only these stages, comma-separated or repeated; the stages are: ${STAGES.join(', ')}
                              flows: the shipped Arazzo workflows run by Redocly Respect, one check per step
+                             (Respect comes with @redocly/cli, an optional peer dependency; without it the stage is
+                             skipped, saying how to install it)
                              fuzz: requests generated from the contract's schemas, half valid and half broken in one
                              place, plus one without credentials per operation
-                             invariants: stateful sequences (create, retrieve, list, cancel, refund, replay, balance)
-                             checked after each step against the contract's lifecycle tables; with --sandbox every
+                             invariants: sequences of commands (create, retrieve, cancel, confirm, refund, replay)
+                             drawn by fast-check over the contract's lifecycle tables and checked against that model,
+                             the lists and the balance after each; a failing sequence is shrunk; with --sandbox every
                              transition of the tables
                              webhooks: listens for the server's deliveries for the whole run; checks each one's
                              signature, body and headers, that a retry keeps its X-Event-ID (the kit answers 503 to
                              the first delivery of two events), and that every status change the API showed was sent
-  --seed <n>               seed of the generated requests; the same seed sends the same requests (default 1)
-  --requests <n>           generated requests per operation in the fuzz stage, 1 to 10000 (default 20)
+  --seed <n>               seed of the generated requests and command sequences; the same seed sends the same
+                           requests (default 1)
+  --requests <n>           generated requests per operation in the fuzz stage, and the invariants stage's budget: n
+                           per operation, and as many again to shrink failing sequences; 1 to 10000 (default 20)
   --sandbox                the server is our sandbox: through /_sandbox the kit moves the clock, forces outcomes and
                            registers its webhook endpoint, so that every transition, retries and the server's own
                            processing happen during the run

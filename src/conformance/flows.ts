@@ -10,10 +10,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { parse } from 'yaml';
+import type { Variant } from '../validation/index.js';
 import { ENV, curlOf, excerptOf, maskSecrets, responseRecordOf } from './http.js';
+import type { Evidence, Recorder, Skipper } from './results.js';
 import { packageFile } from './schemas.js';
-import type { Evidence, Session, Stage } from './session.js';
-import type { Credentials, RequestRecord } from './types.js';
+import type { RunWatch } from './stop.js';
+import { WHOLE_STAGE, type Credentials, type RequestRecord } from './types.js';
 
 /**
  * How long one Respect run may take (Respect's own --execution-timeout). Respect checks it only between steps, so it
@@ -90,13 +92,35 @@ interface DeclaredWorkflow {
   sandboxCalls: string[];
 }
 
-/** The JavaScript file behind @redocly/cli's `redocly` bin, from its package.json (not PATH, which may hold another). */
-function respectBin(): string {
+/** What the stage is given: the server, whether it has the control API, its records, the run's watch. */
+export interface FlowsOptions {
+  variant: Variant;
+  baseUrl: string;
+  credentials: Credentials;
+  sandbox: boolean;
+  timeoutMs: number;
+  watch: RunWatch;
+  record: Recorder;
+  skip: Skipper;
+  progress: (subject: string) => void;
+  /** Counts the requests Respect sent. */
+  countSent: (requests: number) => void;
+  limits?: FlowsLimits;
+  /** Finds a module's file, as require.resolve does from this package: @redocly/cli is an optional peer dependency. */
+  resolve?: (specifier: string) => string;
+}
+
+/**
+ * The JavaScript file behind @redocly/cli's `redocly` bin, from its package.json (not PATH, which may hold another);
+ * undefined when @redocly/cli is not installed.
+ */
+function respectBin(resolve: (specifier: string) => string): string | undefined {
   let manifestPath: string;
   try {
-    manifestPath = createRequire(import.meta.url).resolve('@redocly/cli/package.json');
-  } catch {
-    throw new Error('the flows stage runs Redocly Respect, but @redocly/cli is not installed next to this package; reinstall it');
+    manifestPath = resolve('@redocly/cli/package.json');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
+    throw error;
   }
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: string | Record<string, string> };
   const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.redocly;
@@ -104,12 +128,12 @@ function respectBin(): string {
   return path.join(path.dirname(manifestPath), bin);
 }
 
-/** The checks of the run itself; each step of a workflow is a check too, named `step <stepId>`, its rule the step's own. */
-export const FLOW_RULES = {
-  'respect report': 'Redocly Respect runs the workflows and writes its JSON report.',
-  'workflow ran': 'Redocly Respect runs every chosen workflow.',
-  'workflow finished': 'The workflow runs to its end within the time limit.',
-} as const;
+/** Why the stage did not run without @redocly/cli, and the command that installs the range this package works with. */
+function notInstalled(): string {
+  const manifest = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { peerDependencies?: Record<string, string> };
+  const range = manifest.peerDependencies?.['@redocly/cli'];
+  return `the workflows are run by Redocly Respect, which comes with @redocly/cli, an optional peer dependency that is not installed; install it with npm install @redocly/cli@${range}`;
+}
 
 const conditionOf = (criterion: unknown) => (criterion && typeof criterion === 'object' ? String((criterion as { condition?: unknown }).condition ?? '') : '');
 
@@ -157,24 +181,24 @@ interface RespectRun {
 }
 
 /**
- * Runs Respect on `file`, telling `onWorkflow` as each workflow starts. Credentials go through
+ * Runs Respect on `file`, telling `progress` as each workflow starts. Credentials go through
  * REDOCLY_CLI_RESPECT_INPUT (the variable behind `--input`) as JSON, so no value is on a command line other users of
  * the machine can read, and no comma or `=` in a credential splits it.
  */
-async function runRespect(session: Session, file: string, workflows: string[] | undefined, limits: FlowsLimits, onWorkflow: (workflowId: string) => void): Promise<RespectRun> {
+async function runRespect(options: FlowsOptions, bin: string, file: string, workflows: string[] | undefined, limits: FlowsLimits): Promise<RespectRun> {
   const dir = await mkdtemp(path.join(tmpdir(), 'conformance-flows-'));
   const json = path.join(dir, 'respect.json');
-  const inputs = { ...inputsOf(session.credentials), run_id: randomBytes(12).toString('hex') };
+  const inputs = { ...inputsOf(options.credentials), run_id: randomBytes(12).toString('hex') };
   const args = [
-    '--import', GUARD, respectBin(), 'respect', file,
-    '--server', `payments=${session.baseUrl}`, '--server', `sandbox=${session.baseUrl}`,
-    '--max-fetch-timeout', String(session.options.timeoutMs ?? 10_000), '--execution-timeout', String(limits.runMs),
+    '--import', GUARD, bin, 'respect', file,
+    '--server', `payments=${options.baseUrl}`, '--server', `sandbox=${options.baseUrl}`,
+    '--max-fetch-timeout', String(options.timeoutMs), '--execution-timeout', String(limits.runMs),
     ...(workflows ?? []).flatMap((workflowId) => ['--workflow', workflowId]),
     '-J', json,
   ];
   try {
     // Note: the working directory is empty, so a redocly.yaml where the kit is started does not change the run.
-    const env: NodeJS.ProcessEnv = { ...process.env, ...QUIET_ENV, REDOCLY_CLI_RESPECT_INPUT: JSON.stringify(inputs), CONFORMANCE_RESPECT_ORIGIN: new URL(session.baseUrl).origin };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...QUIET_ENV, REDOCLY_CLI_RESPECT_INPUT: JSON.stringify(inputs), CONFORMANCE_RESPECT_ORIGIN: new URL(options.baseUrl).origin };
     for (const name of PROXY_VARIABLES) delete env[name];
     const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -186,7 +210,7 @@ async function runRespect(session: Session, file: string, workflows: string[] | 
       line = (lines.pop() ?? '').slice(-1024);
       for (const text of lines) {
         const started = /Running workflow .+ \/ (\S+)/.exec(stripVTControlCharacters(text));
-        if (started?.[1]) onWorkflow(started[1]);
+        if (started?.[1]) options.progress(started[1]);
       }
     });
     child.stderr.on('data', keep);
@@ -293,7 +317,7 @@ function detailOf(step: RespectStep, failed: RespectCheck[], credentials: Creden
 const stepsOf = (steps: RespectStep[] | undefined): RespectStep[] => (steps ?? []).flatMap((step) => (step.executedSteps ? stepsOf(step.executedSteps) : [step]));
 
 /** One check per step Respect ran; the steps after a failed one, which Respect does not run, are listed as not checked. */
-function recordWorkflow(session: Session, declared: DeclaredWorkflow, ran: RespectWorkflow, limitMs: number): void {
+function recordWorkflow(options: FlowsOptions, declared: DeclaredWorkflow, ran: RespectWorkflow, limitMs: number): void {
   const { workflowId } = declared;
   const rules = new Map(declared.steps.map((step) => [step.stepId, step.rule]));
   const done = new Set<string>();
@@ -305,50 +329,43 @@ function recordWorkflow(session: Session, declared: DeclaredWorkflow, ran: Respe
     done.add(stepId);
     if (!ok) firstFailed ??= stepId;
     const rule = rules.get(stepId) ?? `Step ${stepId} of workflow ${workflowId} passes its success criteria.`;
-    session.record('flows', workflowId, { check: `step ${stepId}`, ok, rule, ...(ok ? {} : { detail: detailOf(step, failed, session.credentials) }) }, ok ? undefined : evidenceOf(step, session.credentials));
+    options.record(workflowId, { check: `step ${stepId}`, ok, rule, ...(ok ? {} : { detail: detailOf(step, failed, options.credentials) }) }, ok ? undefined : evidenceOf(step, options.credentials));
   }
-  if (ran.globalTimeoutError) {
-    session.record('flows', workflowId, { check: 'workflow finished', ok: false, rule: FLOW_RULES['workflow finished'], detail: `Respect's time limit of ${limitMs / 1000} s ran out` });
-  }
+  if (ran.globalTimeoutError) options.record(workflowId, { check: 'workflow finished', ok: false, detail: `Respect's time limit of ${limitMs / 1000} s ran out` });
   // Note: the steps not run are listed as not checked, not recorded as failures: only the step that failed is known
   // to be wrong. A workflow that passed with steps left out ended early by its own success actions.
   const left = declared.steps.filter((step) => !done.has(step.stepId)).map((step) => step.stepId);
   const why = firstFailed ? `Respect stops a workflow at its first failed step (${firstFailed})` : ran.globalTimeoutError ? 'the time limit ran out' : undefined;
-  if (why && left.length > 0) session.skip('flows', workflowId, `step${left.length === 1 ? '' : 's'} ${left.join(', ')} not run: ${why}`);
+  if (why && left.length > 0) options.skip(workflowId, `step${left.length === 1 ? '' : 's'} ${left.join(', ')} not run: ${why}`);
 }
 
-async function run(session: Session, limits: FlowsLimits): Promise<void> {
-  const relative = path.join('openapi', 'arazzo', `variant-${session.variant}.arazzo.yaml`);
-  const file = packageFile(relative);
-  const fileName = path.basename(file);
+/** Runs the stage; without @redocly/cli installed it is skipped, saying how to install it. */
+export async function flows(options: FlowsOptions): Promise<void> {
+  const { variant, sandbox, watch, record, skip, credentials, limits = { runMs: RUN_LIMIT_MS, killAfterMs: KILL_AFTER_MS } } = options;
+  const bin = respectBin(options.resolve ?? createRequire(import.meta.url).resolve);
+  if (bin === undefined) return skip(WHOLE_STAGE, notInstalled());
+  const file = packageFile(path.join('openapi', 'arazzo', `variant-${variant}.arazzo.yaml`));
   const declared = declaredWorkflows(file);
-  const chosen = session.options.sandbox ? declared : declared.filter((workflow) => workflow.sandboxCalls.length === 0);
+  const chosen = sandbox ? declared : declared.filter((workflow) => workflow.sandboxCalls.length === 0);
   for (const workflow of declared) {
-    if (!chosen.includes(workflow)) session.skip('flows', workflow.workflowId, `needs the sandbox control API (--sandbox): its steps call ${workflow.sandboxCalls.join(', ')}`);
+    if (!chosen.includes(workflow)) skip(workflow.workflowId, `needs the sandbox control API (--sandbox): its steps call ${workflow.sandboxCalls.join(', ')}`);
   }
   if (chosen.length === 0) return;
 
-  session.watch.check();
+  watch.check();
   // Note: the run's deadline cuts Respect's run too; a run it cuts is reported as the stage stopped, not as Respect's fault.
-  const remaining = session.watch.remainingMs();
+  const remaining = watch.remainingMs();
   const bounded = { runMs: Math.min(limits.runMs, remaining), killAfterMs: Math.min(limits.killAfterMs, remaining) };
-  const { report, problem, output } = await runRespect(session, file, chosen.length === declared.length ? undefined : chosen.map((workflow) => workflow.workflowId), bounded, (workflowId) => session.progress('flows', workflowId));
-  session.watch.check();
+  const { report, problem, output } = await runRespect(options, bin, file, chosen.length === declared.length ? undefined : chosen.map((workflow) => workflow.workflowId), bounded);
+  watch.check();
   const ran = new Map<string, RespectWorkflow>();
   for (const entry of Object.values(report?.files ?? {})) for (const workflow of entry.executedWorkflows ?? []) if (workflow.workflowId) ran.set(workflow.workflowId, workflow);
-  if (!report) {
-    session.record('flows', fileName, { check: 'respect report', ok: false, rule: FLOW_RULES['respect report'], detail: `${problem}; ${tailOf(output, session.credentials)}` });
-    return;
-  }
-  session.countSent([...ran.values()].reduce((total, workflow) => total + (workflow.totalRequests ?? 0), 0));
+  if (!report) return record(path.basename(file), { check: 'respect report', ok: false, detail: `${problem}; ${tailOf(output, credentials)}` });
+  options.countSent([...ran.values()].reduce((total, workflow) => total + (workflow.totalRequests ?? 0), 0));
   for (const workflow of chosen) {
     const result = ran.get(workflow.workflowId);
-    if (result) recordWorkflow(session, workflow, result, limits.runMs);
-    else session.record('flows', workflow.workflowId, { check: 'workflow ran', ok: false, rule: FLOW_RULES['workflow ran'], detail: `Respect's report has no result for this workflow; ${tailOf(output, session.credentials)}` });
-    session.progress('flows', workflow.workflowId);
+    if (result) recordWorkflow(options, workflow, result, limits.runMs);
+    else record(workflow.workflowId, { check: 'workflow ran', ok: false, detail: `Respect's report has no result for this workflow; ${tailOf(output, credentials)}` });
+    options.progress(workflow.workflowId);
   }
 }
-
-export const createFlowsStage = (limits: FlowsLimits = { runMs: RUN_LIMIT_MS, killAfterMs: KILL_AFTER_MS }): Stage => ({ run: (session) => run(session, limits) });
-
-export const flowsStage = createFlowsStage();

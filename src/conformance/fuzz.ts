@@ -1,12 +1,13 @@
 // The fuzz stage: requests generated from each operation's schemas with fast-check, half fitting the contract and half
-// broken in one place, sent with the credentials, plus one without them; every answer judged by checks.ts.
+// broken in one place, sent with the credentials, plus one without them; every answer judged by checks.ts (in `send`).
 // Paths with ids use objects created through the API by the generated create requests, or ids that do not exist.
 import fc from 'fast-check';
-import { operationsOf, validateRequest, type OperationSpec } from '../validation/index.js';
+import { operationsOf, validateRequest, type OperationSpec, type Variant } from '../validation/index.js';
 import { arbitraryOf, expand, outOfRangeOf, wrongTypeOf } from './arbitraries.js';
+import { objectOf } from './checks.js';
+import type { Send } from './exchange.js';
 import type { Draft } from './http.js';
 import { derefOf, schemasOf, type Deref, type OperationSchemas, type Schema } from './schemas.js';
-import { objectOf, type Session, type Stage } from './session.js';
 
 /** What one generated case holds before it becomes a request: parameter values, body, and choices made by indexes. */
 interface Case {
@@ -72,25 +73,26 @@ function mutationsOf(schemas: OperationSchemas, deref: Deref, body: unknown): Mu
 }
 
 /** Whether the package's own request validator takes the draft: the classification does not trust the generator. */
-function fits(session: Session, operation: OperationSpec, draft: Draft, params: Record<string, string>): boolean {
+function fits(variant: Variant, operation: OperationSpec, draft: Draft, params: Record<string, string>): boolean {
   const rawBody = draft.rawBody ?? (draft.body === undefined ? null : JSON.stringify(draft.body));
   const headers = new Headers(draft.headers);
   if (rawBody !== null) headers.set('content-type', 'application/json');
-  return validateRequest(session.variant, operation, { params, query: new URLSearchParams(draft.query), headers, rawBody }).ok;
+  return validateRequest(variant, operation, { params, query: new URLSearchParams(draft.query), headers, rawBody }).ok;
 }
 
 /** Creates first (their ids feed the other operations), then the rest in the spec's order. */
 const ordered = (operations: readonly OperationSpec[]) => [...operations].sort((x, y) => Number(y.operationId in CREATES) - Number(x.operationId in CREATES));
 
-async function run(session: Session): Promise<void> {
-  const deref = derefOf(session.variant);
+/** Runs the stage: `requests` generated requests per operation from `seed`, and one without credentials. */
+export async function fuzz({ variant, seed, requests, send }: { variant: Variant; seed: number; requests: number; send: Send }): Promise<void> {
+  const deref = derefOf(variant);
   const ids = new Map<string, string[]>();
   const currencies = new Map<string, string | undefined>();
   let keys = 0;
-  const operations = ordered(operationsOf(session.variant));
+  const operations = ordered(operationsOf(variant));
 
   for (const [index, operation] of operations.entries()) {
-    const schemas = schemasOf(session.variant, operation);
+    const schemas = schemasOf(variant, operation);
     const params = Object.fromEntries(schemas.parameters.filter((parameter) => parameter.in !== 'header' || parameter.name !== 'Idempotency-Key').map((parameter) => [parameter.name, arbitraryOf(parameter.schema, deref)]));
     const optional = schemas.parameters.filter((parameter) => !parameter.required).map((parameter) => parameter.name);
     const arbitrary: fc.Arbitrary<Case> = fc.record({
@@ -100,14 +102,14 @@ async function run(session: Session): Promise<void> {
       mutation: fc.nat(),
     });
     // Note: one more case than asked for: the last one goes without credentials.
-    const cases = fc.sample(arbitrary, { seed: session.seed + index, numRuns: session.requests + 1 });
+    const cases = fc.sample(arbitrary, { seed: seed + index, numRuns: requests + 1 });
 
     for (const [number, generated] of cases.entries()) {
       const draft: Draft = { method: operation.method, path: operation.path, query: [], headers: {} };
       const pathValues: Record<string, string> = {};
       for (const parameter of schemas.parameters) {
         const value = generated.params[parameter.name];
-        if (parameter.name === 'Idempotency-Key') draft.headers[parameter.name] = `conformance-${session.seed}-${(keys += 1)}`;
+        if (parameter.name === 'Idempotency-Key') draft.headers[parameter.name] = `conformance-${seed}-${(keys += 1)}`;
         else if (value === undefined) continue;
         else if (parameter.in === 'header') draft.headers[parameter.name] = text(value);
         else if (parameter.in === 'query') draft.query.push(...(Array.isArray(value) ? value.map((item) => [parameter.name, text(item)] as [string, string]) : [[parameter.name, text(value)] as [string, string]]));
@@ -132,13 +134,13 @@ async function run(session: Session): Promise<void> {
       }
 
       if (number === cases.length - 1) {
-        await session.exchange('fuzz', operation, 'unauthenticated', draft);
+        await send(operation, 'unauthenticated', draft);
         continue;
       }
       const mutations = number % 2 === 1 ? mutationsOf(schemas, deref, draft.body) : [];
       if (mutations.length > 0) (mutations[generated.mutation % mutations.length] as Mutation)(draft);
-      const kind = fits(session, operation, draft, pathValues) ? 'valid' : 'invalid';
-      const answer = await session.exchange('fuzz', operation, kind, draft);
+      const kind = fits(variant, operation, draft, pathValues) ? 'valid' : 'invalid';
+      const answer = await send(operation, kind, draft);
       const collection = CREATES[operation.operationId];
       const id = collection && answer && answer.status >= 200 && answer.status < 300 ? objectOf(answer.json)?.id : undefined;
       if (collection && id) {
@@ -148,5 +150,3 @@ async function run(session: Session): Promise<void> {
     }
   }
 }
-
-export const fuzzStage: Stage = { run };

@@ -1,7 +1,7 @@
 // Public entry of `./conformance`: runConformance checks a running server of either variant against the contract, and
 // the report it returns can be written as text, JSON or JUnit XML.
-export { ConformanceUsageError, credentialsFromEnv, runConformance, selectStages } from './run.js';
+export { needsState } from './registry.js';
 export { formatText, toJson, toJunit } from './report.js';
-export { needsState } from './state.js';
+export { ConformanceUsageError, credentialsFromEnv, runConformance, selectStages } from './run.js';
 export { STAGES } from './types.js';
 export type { CheckResult, ConformanceOptions, ConformanceReport, Credentials, Progress, RequestRecord, ResponseRecord, StageName } from './types.js';

@@ -1,11 +1,18 @@
 // The report as a person reads it, and as CI reads it (JSON, JUnit XML). Credentials were masked when the checks were
 // recorded, so nothing here sees a secret.
 import junitModule, { type Builder } from 'junit-report-builder';
-import { NEEDS_STATE, needsState } from './state.js';
-import { STAGES, type CheckResult, type ConformanceReport } from './types.js';
+import { needsState } from './registry.js';
+import { NEEDS_STATE } from './state.js';
+import { STAGES, WHOLE_STAGE, type CheckResult, type ConformanceReport, type Skipped } from './types.js';
 
 // Note: the package is CommonJS whose types declare an ES default; in Node the default import is the builder itself.
 const junit = ((junitModule as unknown as { default?: Builder }).default ?? junitModule) as unknown as Builder;
+
+/** The stages that did not run at all (the flows stage without @redocly/cli), and what else was left unchecked. */
+const skippedOf = (report: ConformanceReport) => {
+  const whole = (item: Skipped) => item.subject === WHOLE_STAGE;
+  return { stages: report.skipped.filter(whole), items: report.skipped.filter((item) => !whole(item)) };
+};
 
 /** The failed checks a server without state can never pass, when the report found it keeps none; else none. */
 const cannotPass = (report: ConformanceReport, check: CheckResult) => report.stateless !== undefined && needsState(check);
@@ -57,21 +64,28 @@ export function formatText(report: ConformanceReport): string {
   const stages = STAGES.filter((stage) => report.checks.some((check) => check.stage === stage));
   const subjects = new Set(report.checks.map((check) => `${check.stage} ${check.operation}`)).size;
   const verdict = report.passed ? 'PASSED' : 'FAILED';
+  const skipped = skippedOf(report);
   const totals = `${verdict}: ${report.checks.length - failed.length} of ${report.checks.length} checks passed on ${subjects} subjects of ${stages.join(', ') || 'no stage'} (${report.requests} requests, seed ${report.seed}, ${(report.durationMs / 1000).toFixed(1)} s) against Variant ${report.variant.toUpperCase()} at ${report.baseUrl}${
     report.stateless === undefined ? '' : `, which keeps no state: ${stateful.length} of the ${failed.length} failures ${stateful.length === 1 ? 'needs' : 'need'} a server that does`
-  }`;
+  }${skipped.stages.length === 0 ? '' : `; not run: ${skipped.stages.map((item) => item.stage).join(', ')}`}`;
   const notice = report.stateless === undefined ? [] : [statelessNotice(report.stateless, stateful.length, failed.length)];
-  const skipped = report.skipped.length === 0 ? [] : [['Not checked on this server:', ...report.skipped.map((item) => `  - ${item.stage} · ${item.subject}: ${item.reason}`)].join('\n')];
-  return [...notice, ...others.map((check) => failureText(check)), ...stateful.map((check) => failureText(check, true)), ...skipped, totals].join('\n\n');
+  const notRun = skipped.stages.length === 0 ? [] : [['Stages not run:', ...skipped.stages.map((item) => `  - ${item.stage}: ${item.reason}`)].join('\n')];
+  const notChecked = skipped.items.length === 0 ? [] : [['Not checked on this server:', ...skipped.items.map((item) => `  - ${item.stage} · ${item.subject}: ${item.reason}`)].join('\n')];
+  return [...notice, ...others.map((check) => failureText(check)), ...stateful.map((check) => failureText(check, true)), ...notRun, ...notChecked, totals].join('\n\n');
 }
 
 export const toJson = (report: ConformanceReport): string => `${JSON.stringify(report, null, 2)}\n`;
 
-/** One test suite per stage, one test case per operation and check; a failure holds what the text report shows. */
+/**
+ * One test suite per stage, one test case per operation and check; a failure holds what the text report shows. A stage
+ * that did not run is a suite with one skipped test case.
+ */
 export function toJunit(report: ConformanceReport): string {
   const builder = junit.newBuilder();
-  for (const stage of STAGES.filter((name) => report.checks.some((check) => check.stage === name))) {
+  const notRun = skippedOf(report).stages;
+  for (const stage of STAGES.filter((name) => report.checks.some((check) => check.stage === name) || notRun.some((item) => item.stage === name))) {
     const suite = builder.testSuite().name(`conformance ${stage} (Variant ${report.variant.toUpperCase()})`);
+    for (const item of notRun.filter((candidate) => candidate.stage === stage)) suite.testCase().className(stage).name(WHOLE_STAGE).skipped().standardOutput(item.reason);
     for (const check of report.checks.filter((candidate) => candidate.stage === stage)) {
       const testCase = suite.testCase().className(`${stage}.${check.operation}`).name(check.check);
       const stateful = cannotPass(report, check);

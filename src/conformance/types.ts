@@ -17,9 +17,12 @@ export interface ConformanceOptions {
   credentials?: Credentials;
   /** Names of the stages to run (of STAGES); default: all. An unknown name throws ConformanceUsageError. */
   only?: readonly string[];
-  /** Seed of the generated requests; the same seed sends the same requests. Default 1. */
+  /** Seed of the generated requests and command sequences; the same seed sends the same requests. Default 1. */
   seed?: number;
-  /** Generated requests per operation in the fuzz stage (half valid, half invalid). Default 20. */
+  /**
+   * Generated requests per operation in the fuzz stage (half valid, half invalid), and the invariants stage's budget:
+   * this many requests per operation of the variant. Default 20.
+   */
   requests?: number;
   /** The fetch to send with; default globalThis.fetch. Tests pass a sandbox's in-process fetch. */
   fetch?: (request: Request) => Promise<Response>;
@@ -52,6 +55,7 @@ export interface Progress {
   /** The operation, workflow or event the stage is on. */
   operation: string;
   sent: number;
+  /** Checks failed so far. */
   failed: number;
 }
 
@@ -113,6 +117,10 @@ export interface ConformanceReport {
 /** Something a stage left unchecked, named so the report never passes it silently. */
 export interface Skipped {
   stage: StageName;
+  /** What was left out: a workflow, an operation, a row of a lifecycle table; WHOLE_STAGE when the stage did not run. */
   subject: string;
   reason: string;
 }
+
+/** The subject of a Skipped that stands for the whole stage (the flows stage without @redocly/cli installed). */
+export const WHOLE_STAGE = 'the whole stage';

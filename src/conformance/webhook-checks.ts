@@ -1,4 +1,4 @@
-// The checks one webhook delivery is judged by, each with the contract rule it enforces, and what the stage reads from a
+// The checks one webhook delivery is judged by (their rules are in the registry), and what the stage reads from a
 // delivery to match it with status changes and with its own retries. The signature is judged by the package's verifier.
 import { validateWebhookBody } from '../validation/index.js';
 import { WebhookVerificationError } from '../webhooks/errors.js';
@@ -7,19 +7,8 @@ import type { WebhookLayout } from '../webhooks/types.js';
 import { verifyWebhook } from '../webhooks/verify.js';
 import { curlOf } from './http.js';
 import { maskedExcerpt, maskText, type Secret } from './mask.js';
-import type { Evidence, ObjectKind, Outcome } from './session.js';
-
-export const WEBHOOK_RULES = {
-  webhook_signature:
-    "X-Signature holds a v1 HMAC-SHA256 (base64) of `${X-Event-ID}.${X-Timestamp}.${raw body}` (earlier layout: `${X-Event-ID}.${raw body}`) keyed with the endpoint's whsec_ secret, as verifyWebhook checks it.",
-  webhook_body_conformance: "The body is JSON that fits the layout's schema: WebhookEvent (later layout, with X-Timestamp) or EarlierWebhookEvent (earlier layout).",
-  webhook_headers_conformance:
-    "X-Event-ID equals the body's id and X-Event-Type its type; a later-layout delivery carries X-Timestamp, whole Unix seconds within 300 s of the receiver's clock; Content-Type is application/json.",
-  webhook_event_id_stable: 'Every attempt to deliver one event carries the same X-Event-ID and body id, so that receivers can de-duplicate on it.',
-  webhook_for_status_change: 'Every status change is sent as an onStatusChange event whose data is the object in its new status (within --webhook-wait of the API showing it).',
-  webhook_endpoint_registered: "With --sandbox, POST /_sandbox/webhook-endpoints registers the kit's listener, so that the sandbox delivers to it.",
-} as const;
-export type WebhookCheck = keyof typeof WEBHOOK_RULES;
+import type { ObjectKind } from '../sandbox/core/types.js';
+import type { Evidence, Outcome } from './results.js';
 
 /** Largest distance between X-Timestamp and the receiver's clock the contract lets a receiver accept, in seconds. */
 const TOLERANCE_SECONDS = 300;
@@ -84,7 +73,7 @@ export function readDelivery(delivery: { headers: Record<string, string>; body: 
 /** The signature, by verifyWebhook with the secret; the timestamp's distance is the headers check's, not this one's. */
 async function signature(read: ReadDelivery, secret: string): Promise<Outcome> {
   const check = 'webhook_signature';
-  if (read.raw === undefined) return { check, ok: false, rule: WEBHOOK_RULES[check], detail: 'the body was too large to read, so its signature could not be checked' };
+  if (read.raw === undefined) return { check, ok: false, detail: 'the body was too large to read, so its signature could not be checked' };
   const timestamp = header(read.headers, 'X-Timestamp');
   try {
     await verifyWebhook(read.raw, read.headers, secret, {
@@ -92,23 +81,23 @@ async function signature(read: ReadDelivery, secret: string): Promise<Outcome> {
       validateSchema: false,
       ...(timestamp !== undefined && TIMESTAMP.test(timestamp) ? { now: () => Number(timestamp) * 1000 } : {}),
     });
-    return { check, ok: true, rule: WEBHOOK_RULES[check] };
+    return { check, ok: true };
   } catch (error) {
     if (!(error instanceof WebhookVerificationError)) throw error;
     // Note: the verifier checks these after the signature matched, so the signature itself is sound.
-    if (error.reason === 'invalid_json' || error.reason === 'header_mismatch') return { check, ok: true, rule: WEBHOOK_RULES[check] };
-    return { check, ok: false, rule: WEBHOOK_RULES[check], detail: `verifyWebhook refused it (${error.reason}): ${error.message}` };
+    if (error.reason === 'invalid_json' || error.reason === 'header_mismatch') return { check, ok: true };
+    return { check, ok: false, detail: `verifyWebhook refused it (${error.reason}): ${error.message}` };
   }
 }
 
 function body(read: ReadDelivery): Outcome {
   const check = 'webhook_body_conformance';
-  const fail = (detail: string): Outcome => ({ check, ok: false, rule: WEBHOOK_RULES[check], detail });
+  const fail = (detail: string): Outcome => ({ check, ok: false, detail });
   if (read.raw === undefined) return fail('the body is larger than the receiver reads');
   if (read.json === undefined) return fail('the body is not a JSON object');
   const violations = validateWebhookBody(read.layout, read.json);
   if (violations.length > 0) return fail(`${read.layout} layout: ${violations.map((violation) => `${violation.pointer || '(body)'}: ${violation.detail}`).join('; ')}`);
-  return { check, ok: true, rule: WEBHOOK_RULES[check] };
+  return { check, ok: true };
 }
 
 function headers(read: ReadDelivery): Outcome {
@@ -133,7 +122,7 @@ function headers(read: ReadDelivery): Outcome {
   }
   const contentType = header(read.headers, 'Content-Type');
   if (!contentType || !/^application\/json\s*(;|$)/i.test(contentType)) problems.push(`Content-Type is ${contentType ?? 'missing'}, not application/json`);
-  return problems.length === 0 ? { check, ok: true, rule: WEBHOOK_RULES[check] } : { check, ok: false, rule: WEBHOOK_RULES[check], detail: problems.join('; ') };
+  return problems.length === 0 ? { check, ok: true } : { check, ok: false, detail: problems.join('; ') };
 }
 
 /** The checks of one delivery on its own: signature, body, headers. */

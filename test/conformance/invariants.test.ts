@@ -16,10 +16,10 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((sandbox) => sandbox.close()));
 });
 
-async function invariants(variant: 'a' | 'b', sandbox: boolean, defect?: Parameters<typeof server>[0]): Promise<ConformanceReport> {
+async function invariants(variant: 'a' | 'b', sandbox: boolean, defect?: Parameters<typeof server>[0], options: { seed?: number; requests?: number } = {}): Promise<ConformanceReport> {
   const { sandbox: running, fetch } = server(defect);
   open.push(running);
-  return runConformance({ variant, baseUrl: 'http://sandbox.test', credentials: credentials[variant], only: ['invariants'], fetch, sandbox });
+  return runConformance({ variant, baseUrl: 'http://sandbox.test', credentials: credentials[variant], only: ['invariants'], fetch, sandbox, ...options });
 }
 const failing = (report: ConformanceReport) => report.checks.filter((check) => !check.ok);
 const judged = (report: ConformanceReport, check: string) => report.checks.filter((result) => result.check === check).reduce((sum, result) => sum + result.judged, 0);
@@ -97,5 +97,30 @@ describe('the invariants stage', () => {
     const failure = report.checks.find((check) => check.operation === 'listPayments' && !check.ok);
     const [, total, held] = /pagination\.total is (\d+), but the pages hold (\d+)/.exec(failure?.detail ?? '') ?? [];
     expect(Number(total)).toBe(Number(held) + 1);
+  });
+
+  it('sends the same command sequences for the same seed, and others for another seed that still reach every row', async () => {
+    const judgedOf = (report: ConformanceReport) => report.checks.map(({ operation, check, judged }) => [operation, check, judged]);
+    const [first, again, other] = [await invariants('b', true, undefined, { seed: 7 }), await invariants('b', true, undefined, { seed: 7 }), await invariants('b', true, undefined, { seed: 8 })];
+    expect(judgedOf(again)).toEqual(judgedOf(first));
+    expect(judgedOf(other)).not.toEqual(judgedOf(first));
+    for (const report of [first, other]) {
+      expect(failing(report)).toEqual([]);
+      expect(report.skipped).toEqual([]);
+    }
+  });
+
+  it('sends at most --requests requests per operation, and as many again to shrink the sequences that fail', async () => {
+    const operations = 14;
+    expect((await invariants('b', true, undefined, { requests: 4 })).requests).toBeLessThanOrEqual(4 * operations);
+    const failed = await invariants('b', true, 'refundAboveProcessed', { requests: 10 });
+    expect(failed.requests).toBeGreaterThan(10 * operations);
+    expect(failed.requests).toBeLessThanOrEqual(2 * 10 * operations);
+  });
+
+  it('names the shortest failing command sequence fast-check found, with the seed that runs it again', async () => {
+    const report = await invariants('a', false, 'illegalTransition', { seed: 3 });
+    const failure = failing(report)[0];
+    expect(failure?.detail).toMatch(/; the shortest failing command sequence fast-check found: journey to payment created → canceled \(api:cancel, canceled_by_merchant\) \(pay_\w+\); --only invariants --seed 3 runs it again$/);
   });
 });
