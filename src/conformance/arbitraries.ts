@@ -47,7 +47,7 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
       return fc.stringMatching(new RegExp(schema.pattern, 'u'), { size: 'xsmall' }).filter(fits);
     } catch {
       // Note: a pattern fast-check cannot invert (look-arounds) falls back to the schema's examples.
-      const examples = (schema.examples as unknown[] | undefined)?.filter((example) => typeof example === 'string') as string[] | undefined;
+      const examples = (schema.examples as unknown[] | undefined)?.filter((example): example is string => typeof example === 'string');
       if (examples?.length) return fc.constantFrom(...examples);
     }
   }
@@ -78,7 +78,7 @@ function objectArbitrary(schema: Schema, deref: Deref, depth: number): fc.Arbitr
     return fc.dictionary(key, value, { maxKeys: 3 });
   }
   const record = Object.fromEntries(names.map((name) => [name, arbitraryOf(properties[name] as Schema, deref, depth + 1)]));
-  return fc.record(record, { requiredKeys: names.filter((name) => required.has(name)) }) as fc.Arbitrary<Record<string, unknown>>;
+  return fc.record(record, { requiredKeys: names.filter((name) => required.has(name)) });
 }
 
 /** Values that fit `schema` (as far as the keywords above go). */

@@ -135,7 +135,8 @@ function notInstalled(): string {
   return `the workflows are run by Redocly Respect, which comes with @redocly/cli, an optional peer dependency that is not installed; install it with npm install @redocly/cli@${range}`;
 }
 
-const conditionOf = (criterion: unknown) => (criterion && typeof criterion === 'object' ? String((criterion as { condition?: unknown }).condition ?? '') : '');
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+const conditionOf = (criterion: unknown) => (criterion && typeof criterion === 'object' ? text((criterion as { condition?: unknown }).condition) : '');
 
 /** The workflows of a file, read with the step descriptions and success criteria that become the checks' rules. */
 function declaredWorkflows(file: string): DeclaredWorkflow[] {
@@ -145,7 +146,7 @@ function declaredWorkflows(file: string): DeclaredWorkflow[] {
       const criteria = ((step.successCriteria as unknown[] | undefined) ?? []).map(conditionOf).filter(Boolean);
       const description = typeof step.description === 'string' ? step.description.trim() : `step ${String(step.stepId)}`;
       const rule = `${description}${/[.!?]$/.test(description) ? '' : '.'}${criteria.length > 0 ? ` Success criteria: ${criteria.join('; ')}.` : ''} The status, Content-Type and body are ones the contract declares for the operation.`;
-      return { stepId: String(step.stepId), rule, operation: String(step.operationId ?? step.operationPath ?? ''), calls: typeof step.workflowId === 'string' ? step.workflowId : undefined };
+      return { stepId: String(step.stepId), rule, operation: text(step.operationId) || text(step.operationPath), calls: typeof step.workflowId === 'string' ? step.workflowId : undefined };
     });
     const sandboxCalls = steps.filter((step) => step.operation.startsWith(`$sourceDescriptions.${SANDBOX_SOURCE}.`) || step.operation.includes(`{$sourceDescriptions.${SANDBOX_SOURCE}.`));
     return {

@@ -85,7 +85,7 @@ export async function invariants(options: InvariantsOptions): Promise<void> {
           throw error;
         }
         // Note: the budget ends a sequence unjudged; anything else (the server stopped answering, the deadline) ends the stage.
-        if (!(error instanceof OutOfBudget)) kit.stopped = error;
+        if (!(error instanceof OutOfBudget)) kit.stopped = error instanceof Error ? error : new Error(String(error));
       }
     });
     // Note: each sequence sends a request at least, so the budget ends a round before numRuns does.

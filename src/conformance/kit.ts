@@ -129,7 +129,7 @@ export function createKit(options: InvariantsOptions) {
     /** The checks failed so far, but sandbox_control (a server without the control API is no failing sequence). */
     failed: [] as { subject: string; check: string }[],
     /** Why the stage must stop (the server stopped answering, the deadline): no command runs after it. */
-    stopped: undefined as unknown,
+    stopped: undefined as Error | undefined,
     /** Whether a sequence still runs: the stage goes on, exploring within the budget or shrinking within its share. */
     live: () => kit.stopped === undefined && (kit.shrink === undefined ? kit.spent < budget : kit.shrink > 0),
     progress: options.progress,

@@ -1,7 +1,7 @@
 // What the invariants stage checks after each command sequence, over the whole tenant: every list read page by page is
 // consistent and holds the objects the kit created, and the balance is what the listed payments and payouts add up to.
 import type { ObjectKind } from '../sandbox/core/types.js';
-import { amountOf, expectedBalance, units, type Listed } from './balance.js';
+import { amountOf, expectedBalance, units } from './balance.js';
 import { at, dataOf, describe, isObject, ok, OPERATIONS, type Json, type Kit } from './kit.js';
 
 /** The largest list read whole: the balance and completeness checks need every object, so a bigger tenant is skipped. */
@@ -76,7 +76,7 @@ export async function listsAndBalance(kit: Kit, skip: (subject: string, reason: 
     kit.check('retrieveBalance', 'balance_adds_up', false, `Retrieve Balance answered ${describe(answer)}`, answer?.evidence);
     return;
   }
-  const { balance, unreadable } = expectedBalance(payments as Listed[], payouts as Listed[]);
+  const { balance, unreadable } = expectedBalance(payments, payouts);
   const reported = new Map(balances.filter(isObject).map((entry) => [String(entry.currency), entry]));
   const problems = unreadable.map((text) => `an object's ${text}`);
   for (const currency of new Set([...balance.keys(), ...reported.keys()])) {

@@ -183,7 +183,8 @@ export const deliveryDefects: Record<string, (fetch: Fetch, secretOf: SecretOf) 
   },
 };
 
-export type Defect = keyof typeof defects | keyof typeof deliveryDefects;
+/** The name of a defect of `defects` or `deliveryDefects`. */
+export type Defect = string;
 
 /** The secret the sandbox signs deliveries to `url` with: the endpoint's own, else the sandbox's. */
 function endpointSecret(sandbox: Sandbox, store: MemoryStore, url: string): string {
@@ -197,13 +198,12 @@ function endpointSecret(sandbox: Sandbox, store: MemoryStore, url: string): stri
 /** A fresh sandbox (manual clock) and its fetch, with a defect switched on when named; deliveries go over HTTP. */
 export function server(defect?: Defect) {
   const delivery = defect !== undefined && Object.hasOwn(deliveryDefects, defect) ? deliveryDefects[defect] : undefined;
-  let sandbox: Sandbox | undefined;
   let memory: MemoryStore | undefined;
   const send: Fetch = (request) => globalThis.fetch(request);
-  const secretOf = (url: string) => endpointSecret(sandbox as Sandbox, memory as MemoryStore, url);
+  // Note: called only for deliveries, once the sandbox exists.
+  const secretOf = (url: string) => endpointSecret(created, memory as MemoryStore, url);
   const store = (settings: TenantStoreSettings) => (memory = createMemoryStore(settings));
-  const created = createSandbox({ clock: 'manual', seed: 'conformance', store, ...(delivery ? { fetch: delivery(send, secretOf) } : {}) });
-  sandbox = created;
+  const created: Sandbox = createSandbox({ clock: 'manual', seed: 'conformance', store, ...(delivery ? { fetch: delivery(send, secretOf) } : {}) });
   const fetch: Fetch = (request) => created.fetch(request);
   const answering = defect !== undefined && Object.hasOwn(defects, defect) ? defects[defect] : undefined;
   return { sandbox: created, fetch: answering ? answering(fetch) : fetch };

@@ -104,7 +104,7 @@ describe('merchant-payments-conformance', () => {
     expect(code).toBe(1);
     expect(stdout).toContain('✗ fuzz · listPayments · ignored_auth');
     expect(stdout).toContain('rule:     A request without credentials gets 401');
-    expect(stdout).toMatch(/curl:     curl -i -X GET 'http:\/\/127\.0\.0\.1:\d+\/payments/);
+    expect(stdout).toMatch(/curl: {5}curl -i -X GET 'http:\/\/127\.0\.0\.1:\d+\/payments/);
     expect(stdout).toMatch(/^FAILED: /m);
     expect(readFileSync(xml, 'utf8')).toContain('<failure message="A request without credentials gets 401');
     expect(JSON.parse(readFileSync(json, 'utf8')).passed).toBe(false);
