@@ -41,12 +41,15 @@ function unreached(kit: Kit, row: Row, ended: string): string {
 
 /** Failing sequences that fast-check shrinks, each with half the budget for it; later failures are recorded as they are. */
 const SHRUNK = 2;
+/** Sequences of one fc.check: the budget ends the stage within a few of them, so no more are drawn past it. */
+const RUNS = 10;
 
 const keyOf = (failure: { subject: string; check: string }) => `${failure.subject}\u0000${failure.check}`;
 
 /**
- * Runs the stage: rounds of command sequences from `seed`, each round until the budget is spent or a sequence fails a
- * check no earlier sequence was shrunk for; fast-check then shrinks it, and the checks it failed say what it was.
+ * Runs the stage: fc.check after fc.check of command sequences, from `seed` on, until the budget is spent. When a
+ * sequence fails a check that no earlier sequence was shrunk for, fast-check shrinks it, and the checks it failed say
+ * what it was.
  */
 export async function invariants(options: InvariantsOptions): Promise<void> {
   const kit = createKit(options);
@@ -54,13 +57,15 @@ export async function invariants(options: InvariantsOptions): Promise<void> {
   const notes = new Map<string, string>();
   const note = (subject: string, reason: string) => void notes.set(subject, reason);
   const shrunk = new Set<string>();
-  let failed = false;
-  for (let round = 0; round <= SHRUNK && kit.live(); round += 1) {
-    /** The checks the round's first failing sequence failed; while set, fast-check is shrinking it. */
+  let shrinks = 0;
+  // Note: the lists and the balance once before any sequence, so that even a budget too small for a whole sequence checks them.
+  await listsAndBalance(kit, note);
+  for (let check = 0; kit.live(); check += 1) {
+    /** The checks the first failing sequence failed; while set, fast-check is shrinking it. */
     let target: Set<string> | undefined;
     let inLists = true;
     let shortest = '';
-    kit.counts = (failure) => (target ? target.has(keyOf(failure)) : round < SHRUNK && !shrunk.has(keyOf(failure)));
+    kit.counts = (failure) => (target ? target.has(keyOf(failure)) : shrinks < SHRUNK && !shrunk.has(keyOf(failure)));
     // Note: the tenant is never reset (POST /_sandbox/reset), even with --sandbox: the other stages share it (the
     // webhooks stage registers its endpoint there first), and the credentials may name a tenant someone keeps. So a
     // sequence's model holds only the objects it created, and the balance is checked against everything listed.
@@ -88,12 +93,12 @@ export async function invariants(options: InvariantsOptions): Promise<void> {
         if (!(error instanceof OutOfBudget)) kit.stopped = error instanceof Error ? error : new Error(String(error));
       }
     });
-    // Note: each sequence sends a request at least, so the budget ends a round before numRuns does.
-    const details = await fc.check(property, { seed: options.seed + round, numRuns: options.budget + 1 });
+    // Note: each sequence sends a request at least, so the loop ends.
+    const details = await fc.check(property, { seed: options.seed + check, numRuns: RUNS });
     kit.shrink = undefined;
     if (kit.stopped !== undefined) throw kit.stopped;
-    if (!details.failed || !target) break;
-    failed = true;
+    if (!details.failed || !target) continue;
+    shrinks += 1;
     const text = `the shortest failing command sequence fast-check found: ${shortest || '(none)'}${inLists ? ', then the lists and the balance' : ''}; --only invariants --seed ${options.seed} runs it again`;
     for (const key of target) {
       shrunk.add(key);
@@ -102,7 +107,7 @@ export async function invariants(options: InvariantsOptions): Promise<void> {
   }
   kit.counts = undefined;
   await eventLog(kit, options);
-  const ended = failed ? `the command sequences of seed ${options.seed} stopped to shrink the ones that failed` : `the command sequences of seed ${options.seed} did not produce this change within ${options.budget} requests`;
+  const ended = shrinks > 0 ? `the command sequences of seed ${options.seed} stopped to shrink the ones that failed` : `the command sequences of seed ${options.seed} did not produce this change within ${options.budget} requests`;
   for (const row of kit.rows.filter((candidate) => !kit.exercised.has(rowName(candidate)))) options.skip(rowName(row), unreached(kit, row, ended));
   if (kit.refunds === 0) options.skip('refundPayment', 'no payment the kit saw was refunded (a refund needs a succeeded payment), so no refund was compared with its processed amount');
   for (const [subject, reason] of notes) options.skip(subject, reason);
