@@ -28,16 +28,16 @@ export function supervise({ name, command, env, close, stopWithinMs }: Supervise
     process.exit(code);
   };
   // Note: run through npx or an npm script, a SIGKILLed npm leaves this process running; stop when the launcher is gone.
-  watchParent(() => stop(1));
+  watchParent(() => void stop(1));
   if (command.length === 0) {
-    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => stop(0));
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => void stop(0));
   } else {
     // Note: the command and anything it starts form one process group, which goes down when the command exits or this
     // process dies, even by SIGKILL; a signal to this process is passed on, and the server stops once the group is gone.
     const group = spawnInGroup(name, command[0]!, command.slice(1), { env });
     child = group;
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => group.kill(signal));
-    group.once('exit', (code, sig) => stop(code ?? 128 + (sig ? constants.signals[sig] : 0)));
+    group.once('exit', (code, sig) => void stop(code ?? 128 + (sig ? constants.signals[sig] : 0)));
   }
   return { stop, stopping: () => stopping };
 }

@@ -152,9 +152,9 @@ export async function main(args: string[]): Promise<void> {
 
   const { stop, stopping } = supervise({ name: NAME, command, env: { ...process.env, ...urls }, close: stopAll });
   for (const server of servers) {
-    server.exited.then((code) => {
+    void server.exited.then((code) => {
       if (!stopping()) console.error(`${NAME}: Prism exited unexpectedly (${code})${quiet ? `; its last lines:\n${server.output()}` : ''}`);
-      stop(1);
+      void stop(1);
     });
   }
 }

@@ -72,7 +72,7 @@ export async function startPrism({
     await waitForPort(port, host, { timeoutMs, isDead: () => hasExited(child) });
   } catch (err) {
     await stopChild(child);
-    throw new Error(`Prism did not start for ${spec} on ${host}:${port}: ${(err as Error).message}\n${withoutUsage(output())}`);
+    throw new Error(`Prism did not start for ${spec} on ${host}:${port}: ${(err as Error).message}\n${withoutUsage(output())}`, { cause: err });
   }
   return { url: `http://${host}:${port}`, port, pid: child.pid!, stop: () => stopChild(child), output, exited };
 }

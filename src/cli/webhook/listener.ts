@@ -139,7 +139,9 @@ export interface RunningListener {
 
 /** Serves createListenHandler on host:port (0 takes a free port) and resolves once it listens. */
 export function startListener(options: ListenHandlerOptions & { port: number; host: string; timeouts?: ServerTimeouts }): Promise<RunningListener> {
-  const server = applyServerTimeouts(createServer(createListenHandler(options)), options.timeouts);
+  const handle = createListenHandler(options);
+  // Note: the handler answers every request, its own failures included (500 listener_failed), so it never rejects.
+  const server = applyServerTimeouts(createServer((req, res) => void handle(req, res)), options.timeouts);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
