@@ -21,7 +21,7 @@ export interface VariantSetup {
 const ACCEPT = 'application/json, application/problem+json';
 
 /** Builds an openapi-fetch client for `Paths` with the shared behaviour and the variant's auth. */
-export function buildClient<Paths extends {}>(options: ClientOptions, setup: VariantSetup): TypedClient<Paths> {
+export function buildClient<Paths extends object>(options: ClientOptions, setup: VariantSetup): TypedClient<Paths> {
   const resolved = resolveOptions(options);
   const headers: Record<string, string> = { Accept: ACCEPT, ...resolved.headers };
   if (canSetUserAgent()) headers['User-Agent'] = resolved.userAgent;

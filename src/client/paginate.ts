@@ -39,9 +39,9 @@ export interface PaginateInit<Query> {
 
 type LooseGet = (path: string, init: object) => Promise<{ data?: Page; error?: unknown; response: Response }>;
 
-// Note: `& {}` makes TypeScript list the list paths in its error for a wrong one, instead of naming ListPath<…>.
+// Note: `& string` makes TypeScript list the list paths in its error for a wrong one, instead of naming ListPath<…>.
 /** Yields every item of a list operation, fetching pages on demand; throws ProblemError (with the Problem) when a page fails. */
-export async function* paginate<Paths extends {}, Path extends ListPath<Paths> & {}>(
+export async function* paginate<Paths extends object, Path extends ListPath<Paths> & string>(
   client: TypedClient<Paths>,
   path: Path,
   init: PaginateInit<ListQuery<Paths, Path>> = {},

@@ -26,6 +26,7 @@ export function isProblem(value: unknown): value is Problem {
  * `code` must be one of the contract's codes, so a misspelt one does not compile.
  */
 // Note: `& string` makes TypeScript list the codes in its error for a wrong one, instead of naming the alias.
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- redundant for the type, not for the error message (see above)
 export function hasProblemCode<Code extends ProblemCode & string>(value: unknown, code: Code): value is Problem & { code: Code } {
   return isProblem(value) && value.code === code;
 }
@@ -61,12 +62,14 @@ function describeUndocumented(value: unknown): string {
 
 function excerptOfValue(value: unknown): string {
   if (value === undefined || value === null || value === '') return '';
-  let text: string;
+  let text: string | undefined;
   try {
-    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+    text = typeof value === 'string' ? value : JSON.stringify(value);
   } catch {
-    text = String(value);
+    // Note: a BigInt or a cycle; String() below is the last resort.
   }
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the last resort for what JSON cannot write (a function, a symbol, a BigInt, a cycle): its String() is all there is to show
+  text ??= String(value);
   const flat = text.slice(0, EXCERPT_CHARS * 4).replace(/[\u0000-\u001F\u007F]+/g, ' ').trim();
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }

@@ -5,7 +5,7 @@
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
 /** The keys of T that are not optional. */
-export type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
+export type RequiredKeys<T> = { [K in keyof T]-?: Record<never, never> extends Pick<T, K> ? never : K }[keyof T];
 
 /** The paths of `Paths` that have an operation for `Method`. */
 export type PathsWithMethod<Paths, Method extends HttpMethod> = {

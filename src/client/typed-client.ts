@@ -31,7 +31,7 @@ export type TypedMethod<Paths, Method extends HttpMethod> = <Path extends PathsW
 ) => Promise<
   CallResult<
     FetchResponse<
-      Paths[Path][Method & keyof Paths[Path]] & Record<string | number, any>,
+      Paths[Path][Method & keyof Paths[Path]] & Record<string | number, unknown>,
       FetchOptions<Paths[Path][Method & keyof Paths[Path]]>,
       `${string}/${string}`
     >
@@ -39,7 +39,7 @@ export type TypedMethod<Paths, Method extends HttpMethod> = <Path extends PathsW
 >;
 
 /** An openapi-fetch client whose method calls are checked exactly against `Paths`; `use` and `eject` add or remove middleware. */
-export interface TypedClient<Paths extends {}> extends Pick<Client<Paths>, 'use' | 'eject'> {
+export interface TypedClient<Paths extends object> extends Pick<Client<Paths>, 'use' | 'eject'> {
   /** Calls a GET operation. */
   GET: TypedMethod<Paths, 'get'>;
   /** Calls a PUT operation. */

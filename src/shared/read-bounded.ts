@@ -19,8 +19,12 @@ export interface WebBody {
 /** A Node readable with its headers, such as node:http's IncomingMessage. */
 export interface NodeBody {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  on(event: string, listener: (...args: any[]) => void): unknown;
-  off(event: string, listener: (...args: any[]) => void): unknown;
+  on(event: 'data', listener: (chunk: Uint8Array<ArrayBuffer>) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  off(event: 'data', listener: (chunk: Uint8Array<ArrayBuffer>) => void): unknown;
+  off(event: 'end' | 'close', listener: () => void): unknown;
+  off(event: 'error', listener: (error: Error) => void): unknown;
   resume(): unknown;
 }
 
