@@ -76,7 +76,7 @@ export function readSettings(flags: Partial<Record<string, string | string[] | b
       source[s.flag] = `--${s.flag}`;
     }
   }
-  return { values: values as RawSettings, source: source as Record<SettingName, string> };
+  return { values: values as RawSettings, source };
 }
 
 /** The options part of --help, from SETTINGS: the flag, its value, and what it does with its variable and default. */

@@ -148,6 +148,10 @@ const logTo = (logger: Logger) => (error: unknown) => {
   logger.error({ error: error instanceof Error ? error.message : String(error) }, 'sandbox failure');
 };
 
+/** True when `value` is an array of host names that are not blank (options may come from JavaScript). */
+const isHostList = (value: unknown): value is readonly string[] =>
+  Array.isArray(value) && value.every((host) => typeof host === 'string' && host.trim() !== '');
+
 /** Fills in the defaults and throws a TypeError or RangeError naming the first bad option. */
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   const resolved: ResolvedOptions = {
@@ -214,7 +218,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   if (resolved.adminToken !== undefined && !(typeof resolved.adminToken === 'string' && resolved.adminToken.length >= MIN_ADMIN_TOKEN_LENGTH)) {
     throw new TypeError(`adminToken must be a string of at least ${MIN_ADMIN_TOKEN_LENGTH} characters (openssl rand -base64 32 makes one).`);
   }
-  if (!Array.isArray(resolved.allowWebhookHosts) || resolved.allowWebhookHosts.some((host) => typeof host !== 'string' || host.trim() === '')) {
+  if (!isHostList(resolved.allowWebhookHosts)) {
     throw new TypeError('allowWebhookHosts must be an array of host names, IP addresses or CIDR ranges.');
   }
   for (const entry of resolved.allowWebhookHosts) parseAllowEntry(entry);

@@ -4,7 +4,7 @@ import { rowsFrom, statusesOf } from './lifecycle.js';
 import { notFound, type Handled } from './objects.js';
 import { collectionOf, type TenantState } from './tenant.js';
 import { commitTransition, prepareTransition } from './transition.js';
-import type { AnyStatus, ObjectKind, RecordOf } from './types.js';
+import type { ObjectKind, RecordOf } from './types.js';
 import type { ReasonCode } from '../../types/shared.js';
 
 /** What to force: the status to reach and, where the table has several rows to it, which reason_code. */
@@ -32,7 +32,7 @@ export function forceStatus<K extends ObjectKind>(tenant: TenantState, input: Fo
       : `A ${kind} cannot move from ${record.status} to ${status}; it can move to: ${[...new Set(rowsFrom(kind, record.status).map((r) => r.to))].join(', ') || 'nothing (final)'}.`;
     return { answer: failure('invalid_state', detail), changes: [] };
   }
-  const prepared = prepareTransition(tenant, kind, record, row.to as AnyStatus, row.reason_code, at);
+  const prepared = prepareTransition(tenant, kind, record, row.to, row.reason_code, at);
   if (prepared.overdraws) return { answer: failure('insufficient_balance', `The available balance in ${record.requested.currency} does not cover this.`), changes: [] };
   const change = commitTransition(tenant, prepared, 'control', at);
   return { answer: success(change.event.data as RecordOf[K]), changes: [change] };

@@ -5,7 +5,6 @@ import { configure } from 'safe-stable-stringify';
 import { failure, type Answer } from './answer.js';
 import type { TenantState } from './tenant.js';
 import { deepFreeze } from './freeze.js';
-import type { IdempotencyRecord } from './types.js';
 
 /** How long a key is kept: "at least 24 hours" (IdempotencyKey parameter). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;

@@ -47,7 +47,7 @@ for (const { kind, from, row } of TRANSITIONS) {
 
 /** Every status of a kind, in the contract's order. */
 export function statusesOf<K extends ObjectKind>(kind: K): readonly StatusOf<K>[] {
-  return LIFECYCLES[kind].statuses as readonly StatusOf<K>[];
+  return LIFECYCLES[kind].statuses;
 }
 
 /** The row that creates an object of this kind. */

@@ -57,7 +57,7 @@ export function outcomeFor<K extends ObjectKind>(kind: K, request: RequestOf[K])
     if (magic.kind !== kind) continue;
     const value = valueOf(request, magic.field);
     if (value === undefined) continue;
-    if (magic.field === 'amount' ? sameAmount(value, magic.value) : value === magic.value) return magic.outcome as OutcomeName<K>;
+    if (magic.field === 'amount' ? sameAmount(value, magic.value) : value === magic.value) return magic.outcome;
   }
   return DEFAULT_OUTCOMES[kind];
 }

@@ -42,7 +42,7 @@ export function list<K extends ObjectKind>(tenant: TenantState, kind: K, query: 
   const errors = [
     ...(Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT ? [] : [{ pointer: '/limit', detail: `An integer from 1 to ${MAX_LIMIT}.` }]),
     ...(Number.isInteger(offset) && offset >= 0 ? [] : [{ pointer: '/offset', detail: 'An integer from 0.' }]),
-    ...(query.status === undefined || statusesOf(kind).includes(query.status as never) ? [] : [{ pointer: '/status', detail: `One of: ${statusesOf(kind).join(', ')}.` }]),
+    ...(query.status === undefined || statusesOf(kind).includes(query.status) ? [] : [{ pointer: '/status', detail: `One of: ${statusesOf(kind).join(', ')}.` }]),
   ];
   if (errors.length > 0) return { answer: failure('validation_failed', 'The list query breaks the contract; see errors.', errors), changes: [] };
   const { items, total } = page(collectionOf(tenant, kind), { status: query.status, limit, offset });

@@ -12,7 +12,7 @@ const CODES = ['validation_failed', 'not_found', 'invalid_state', 'idempotency_k
 /** A problem `code` the core answers with. */
 export type ProblemCode = (typeof CODES)[number];
 
-const CATALOGUE = Object.fromEntries(CODES.map((code) => [code, problemCatalogue[code]!])) as Record<ProblemCode, ProblemSpec>;
+const CATALOGUE = Object.fromEntries(CODES.map((code) => [code, problemCatalogue[code]])) as Record<ProblemCode, ProblemSpec>;
 
 /** A problem without the parts only HTTP knows (`type` URI, `instance`, and `request_id` unless a key keeps it), which the adapter adds. */
 export interface CoreProblem {

@@ -18,7 +18,7 @@ type HttpProblemCode = 'bad_request' | 'unauthorized' | 'not_found' | 'rate_limi
 
 /** A problem the HTTP layer answers itself, with the contract's status and title for its code. */
 export function httpProblem(code: HttpProblemCode, detail: string, errors?: FieldError[]): ProblemInput {
-  const { status, title } = problemCatalogue[code]!;
+  const { status, title } = problemCatalogue[code];
   return { status, title, code, detail, ...(errors ? { errors } : {}) };
 }
 

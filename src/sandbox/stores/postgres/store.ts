@@ -139,7 +139,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     const made = new pg.default.Pool(connectionString === undefined ? {} : { connectionString });
     // Note: an idle connection the server closed (a restart) is dropped by the pool; unhandled, its error would end the process.
     made.on('error', () => {});
-    pool = made as unknown as PostgresPool;
+    pool = made;
   }
   const db = pool;
   try {
