@@ -36,7 +36,7 @@ export function startReceiver(port: number, secrets: string[], onEvent: (event: 
     onEvent, // throwing releases the claim and answers 500, so the retry is processed
   });
   // Closes a connection that sends nothing, or sends its request too slowly, within about 10 s.
-  return applyServerTimeouts(createServer(handler)).listen(port, '127.0.0.1');
+  return applyServerTimeouts(createServer((req, res) => void handler(req, res))).listen(port, '127.0.0.1');
 }
 
 /** A fetch-style receiver for Bun, Deno and edge runtimes. */

@@ -55,7 +55,7 @@ export async function webhookThroughput({ pkg, example, runs, verifications }) {
     };
     // Every contender must accept the delivery before it is timed.
     for (const [name, verify] of Object.entries(contenders)) {
-      try { await verify(); } catch (error) { throw new Error(`${name} rejected the ${label}: ${error.message}`); }
+      try { await verify(); } catch (error) { throw new Error(`${name} rejected the ${label}: ${error.message}`, { cause: error }); }
     }
     const batch = Object.fromEntries(Object.entries(contenders).map(([name, verify]) => [name, async () => {
       const ms = await timeMs(async () => { for (let i = 0; i < verifications; i++) await verify(); });

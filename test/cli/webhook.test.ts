@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { collectOutput, spawnTiedNode, stopChild } from '../../src/shared/children.js';
+import { spawnTiedNode, stopChild } from '../../src/shared/children.js';
 import { createNodeWebhookHandler, signWebhook, verifyWebhook, type WebhookEvent } from '../../src/webhooks/index.js';
 import { fromSource, runSource, stillBound } from '../mock/processes.js';
 import { exampleEvent, SECRET } from '../webhooks/fixtures.js';

@@ -18,8 +18,8 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const [portA, portB] = await Promise.all([getPort(), getPort()]);
   const started = await Promise.allSettled([
-    startPrism({ spec: path.join(root, 'generated/openapi/variant-a.yaml'), port: portA!, errors: true }),
-    startPrism({ spec: path.join(root, 'generated/openapi/variant-b.yaml'), port: portB!, errors: true }),
+    startPrism({ spec: path.join(root, 'generated/openapi/variant-a.yaml'), port: portA, errors: true }),
+    startPrism({ spec: path.join(root, 'generated/openapi/variant-b.yaml'), port: portB, errors: true }),
   ]);
   const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const stop = async () => {

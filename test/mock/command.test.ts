@@ -77,7 +77,7 @@ describe('merchant-payments-mock', () => {
     expect(stdout).toContain(`Variant A listening on http://127.0.0.1:${port}`);
     // 7 only once the grandchild listened and the mock answered 200 with the URL the command was given.
     expect(code).toBe(7);
-    expect(await stillBound([port!, leftRunning!])).toEqual([]);
+    expect(await stillBound([port, leftRunning])).toEqual([]);
   });
 
   it("keeps Prism's [VALIDATOR] lines out of a command's run unless --verbose asks for them", async () => {
@@ -100,13 +100,13 @@ describe('merchant-payments-mock', () => {
   ] as const)('passes %s to the command and takes its grandchildren down with it, exiting %i', async (signal, exitCode) => {
     const [port, grandchild] = await Promise.all([getPort(), getPort()]);
     const { child } = await startMock(['--variant', 'b', '--port', String(port), '--', process.execPath, listenerCommand, String(grandchild), 'wait']);
-    await waitForPort(grandchild!, '127.0.0.1', { timeoutMs: 10_000 });
+    await waitForPort(grandchild, '127.0.0.1', { timeoutMs: 10_000 });
     const pids = descendants(child.pid!);
     pids.forEach((pid) => below.add(pid));
     const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
     process.kill(child.pid!, signal);
     expect(await exited).toBe(exitCode);
-    expect(await stillBound([port!, grandchild!])).toEqual([]);
+    expect(await stillBound([port, grandchild])).toEqual([]);
     expect(await stillAlive(pids)).toEqual([]);
   });
 
@@ -114,12 +114,12 @@ describe('merchant-payments-mock', () => {
     const [port, grandchild] = await Promise.all([getPort(), getPort()]);
     const stubborn = [process.execPath, listenerCommand, String(grandchild), 'wait', 'stubborn'];
     const { child } = await startMock(['--variant', 'b', '--port', String(port), '--', ...stubborn]);
-    await waitForPort(grandchild!, '127.0.0.1', { timeoutMs: 10_000 });
+    await waitForPort(grandchild, '127.0.0.1', { timeoutMs: 10_000 });
     const pids = descendants(child.pid!);
     pids.forEach((pid) => below.add(pid));
     expect(pids.length).toBeGreaterThanOrEqual(3); // Prism, the command, its grandchild
     process.kill(child.pid!, 'SIGKILL');
-    expect(await stillBound([port!, grandchild!])).toEqual([]);
+    expect(await stillBound([port, grandchild])).toEqual([]);
     expect(await stillAlive(pids)).toEqual([]);
   });
 

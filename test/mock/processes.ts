@@ -47,7 +47,7 @@ export function runSource(
 
 /** Every descendant pid of `pid`, read from /proc (Linux). */
 export function descendants(pid: number): number[] {
-  let children: number[] = [];
+  let children: number[];
   try {
     children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {

@@ -52,12 +52,12 @@ export function createDocRunner(cwd: () => string, env: () => NodeJS.ProcessEnv)
     let lineSeen: () => void = () => {};
     const firstLine = new Promise<void>((resolve) => (lineSeen = resolve));
     const keep = (text: string) => (output = (output + text).slice(-KEPT_OUTPUT));
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       keep(chunk.toString());
       stdoutSeen += chunk.toString();
       if (stdoutSeen.includes('\n')) lineSeen();
     });
-    child.stderr!.on('data', (chunk: Buffer) => keep(chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => keep(chunk.toString()));
     const finished = new Promise<Finished>((resolve) => child.once('close', (code, signal) => resolve({ code, signal, output })));
     return { child, section, script, output: () => output, finished, firstLine };
   }

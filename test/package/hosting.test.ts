@@ -30,7 +30,7 @@ const movePorts = (text: string) => text.replace(new RegExp(`\\b(${GUIDE_PORTS.j
 
 beforeAll(async () => {
   const [first, second] = await Promise.all([getPort(), getPort()]);
-  moved = { 4021: first!, 4022: second! };
+  moved = { 4021: first, 4022: second };
   dir = mkdtempSync(path.join(os.tmpdir(), 'hosting-'));
   project = path.join(dir, 'project');
   mkdirSync(project);

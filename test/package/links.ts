@@ -12,7 +12,8 @@ const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
 /** Every link and image target of `markdown`, in order (links in code and in HTML comments are not links). */
 export function linksOf(markdown: string): string[] {
   const hrefs: string[] = [];
-  marked.walkTokens(marked.lexer(markdown), (token) => {
+  // Note: walkTokens returns what its callback returns, promises only for an async one; this callback is synchronous.
+  void marked.walkTokens(marked.lexer(markdown), (token) => {
     if (token.type === 'link' || token.type === 'image') hrefs.push(token.href);
   });
   return hrefs;
@@ -21,7 +22,7 @@ export function linksOf(markdown: string): string[] {
 /** The anchors of a Markdown file's headings. */
 export function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
-  marked.walkTokens(marked.lexer(markdown), (token) => {
+  void marked.walkTokens(marked.lexer(markdown), (token) => {
     if (token.type === 'heading') anchors.add(slug(token.text));
   });
   return anchors;

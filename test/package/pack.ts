@@ -28,11 +28,7 @@ export async function packedTarball(): Promise<PackedTarball> {
     mkdirSync(path.join(dir, 'lock'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline; await sleep(200)) {
-      if (existsSync(packed)) return JSON.parse(readFileSync(packed, 'utf8')) as PackedTarball;
-      if (existsSync(failed)) throw new Error(`packing failed in another test file:\n${readFileSync(failed, 'utf8')}`);
-    }
-    throw new Error(`the tarball was not packed within ${WAIT_MS / 1000} s`);
+    return packedElsewhere(packed, failed);
   }
   try {
     const result = await pack(dir);
@@ -44,6 +40,15 @@ export async function packedTarball(): Promise<PackedTarball> {
     writeFileSync(failed, (error as Error).message);
     throw error;
   }
+}
+
+/** Waits for the caller that took the lock: its tarball, or a rejection when it failed or took too long. */
+async function packedElsewhere(packed: string, failed: string): Promise<PackedTarball> {
+  for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline; await sleep(200)) {
+    if (existsSync(packed)) return JSON.parse(readFileSync(packed, 'utf8')) as PackedTarball;
+    if (existsSync(failed)) throw new Error(`packing failed in another test file:\n${readFileSync(failed, 'utf8')}`);
+  }
+  throw new Error(`the tarball was not packed within ${WAIT_MS / 1000} s`);
 }
 
 /** What the copy to pack leaves out: git's data, the dependencies (linked instead) and build output. */

@@ -13,7 +13,7 @@ afterAll(async () => void (await Promise.all(started.map((child) => stopChild(ch
 describe('startCluster', () => {
   it('starts a server on 127.0.0.1 that stop() takes down, leaving no process and no folder', async () => {
     const cluster = await startCluster();
-    let processes: number[] = [];
+    let processes: number[];
     try {
       const client = new pg.Client({ connectionString: cluster.url });
       await client.connect();

@@ -63,7 +63,7 @@ describe('createPostgresDedupe', () => {
 
   it('creates the table once when twenty instances on separate connections make their first claim at the same time', async () => {
     const racers = Array.from({ length: 20 }, () => createPostgresDedupe(poolOn(url), { table: 'claims_race' }));
-    const claims = await Promise.all(racers.map((dedupe, index) => dedupe.claim(`evt_${index % 2}`)));
+    const claims = await Promise.all(racers.map(async (dedupe, index) => dedupe.claim(`evt_${index % 2}`)));
     expect(claims.filter(Boolean)).toHaveLength(2);
     expect(await tableExists('claims_race')).toBe(true);
   });

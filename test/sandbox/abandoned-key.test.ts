@@ -23,7 +23,7 @@ describe('a key abandoned in progress', () => {
   });
 
   it('reads the lease on the wall clock, so an advance of the tenant’s clock by days leaves the key held', async () => {
-    let wall = START;
+    const wall = START;
     const sandbox = newSandbox({ now: () => wall });
     await abandonedHold(sandbox, 'k-clock', paymentBody());
     await call(sandbox, 'POST', '/_sandbox/clock/advance', A, { seconds: 3 * 86_400 });

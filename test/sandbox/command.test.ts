@@ -84,14 +84,14 @@ console.log(JSON.stringify(lines));`;
     started.push(sandbox);
     const output = collectOutput(sandbox);
     const exited = new Promise<number | null>((resolve) => sandbox.once('exit', (code) => resolve(code)));
-    await waitForPort(grandchild!, '127.0.0.1', { timeoutMs: 20_000, isDead: () => sandbox.exitCode !== null });
+    await waitForPort(grandchild, '127.0.0.1', { timeoutMs: 20_000, isDead: () => sandbox.exitCode !== null });
     const pids = descendants(sandbox.pid!);
     pids.forEach((pid) => below.add(pid));
     const runner = pids.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('run-in-group.js'));
     expect(runner, `no group runner among ${pids.length} processes below the sandbox`).toBeDefined();
     expect(pids.length).toBeGreaterThanOrEqual(3); // the runner, the command, its grandchild (and the group's leader)
     process.kill(runner!, 'SIGKILL');
-    expect(await stillBound([grandchild!])).toEqual([]);
+    expect(await stillBound([grandchild])).toEqual([]);
     expect(await stillAlive(pids)).toEqual([]);
     const seconds = 10;
     const code = await Promise.race([exited, new Promise<'timeout'>((resolve) => setTimeout(resolve, seconds * 1000, 'timeout'))]);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { hasProblemCode } from '../../src/index.js';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
-import { call, clientA, clientB, newSandbox, paymentBody } from './fixtures.js';
+import { call, clientB, newSandbox, paymentBody } from './fixtures.js';
 
 const A = { authorization: 'Bearer token-a' };
 const specs = [await BundledSpec.open('Variant A', 'variant-a'), await BundledSpec.open('Variant B', 'variant-b')];

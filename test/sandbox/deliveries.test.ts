@@ -74,7 +74,7 @@ describe('webhook deliveries', () => {
     const sandbox = await openTestSandbox({ fetch: hooks.fetch });
     await addHook(sandbox, { url: HOOK_URL, layout: 'earlier' });
     const body = paymentBody({ metadata: { order_id: 'o-1' } });
-    await clientA(sandbox).POST('/payments', { body: body as never });
+    await clientA(sandbox).POST('/payments', { body });
     await sandbox.advance(TENANT, 60);
     expect(hooks.requests.map((r) => r.headers.has('x-timestamp'))).toEqual([false, false]);
     expect(hooks.events.map((e) => e.data)).toEqual([body, body]);

@@ -35,7 +35,7 @@ describe.each([false, true])('request bodies over HTTP (overrideGlobalObjects: %
   let url = '';
   let key = 0;
   const post = (init: { body: string | ReadableStream<Uint8Array>; duplex?: 'half' }) =>
-    fetch(`${url}/payments`, { method: 'POST', headers: { ...headers, 'idempotency-key': `k-${overrideGlobalObjects}-${key++}` }, ...init } as RequestInit);
+    fetch(`${url}/payments`, { method: 'POST', headers: { ...headers, 'idempotency-key': `k-${overrideGlobalObjects}-${key++}` }, ...init });
 
   // Note: newSandbox closes it after each test.
   beforeEach(async () => {

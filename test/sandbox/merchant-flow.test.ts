@@ -67,7 +67,6 @@ describe('the merchant flow', () => {
   });
 
   it('lets a receiver call the sandbox back while its delivery is in flight', async () => {
-    let sandbox: Sandbox;
     const seen: string[] = [];
     const fetch = async (request: Request) => {
       const event = (await request.json()) as { data: { id: string } };
@@ -75,7 +74,7 @@ describe('the merchant flow', () => {
       seen.push(again.data!.data.status);
       return new Response(null, { status: 204 });
     };
-    sandbox = await openTestSandbox({ webhookUrls: [HOOK_URL], fetch });
+    const sandbox: Sandbox = await openTestSandbox({ webhookUrls: [HOOK_URL], fetch });
     await clientA(sandbox).POST('/payments', { body: { amount: '10.00', currency: 'EUR', requisite: { type: 'card' } } });
     await sandbox.advance({ accessToken: 'token-a' }, 60);
     expect(seen).toEqual(['pending', 'succeeded']);

@@ -93,7 +93,7 @@ async function startProxy(variant: Variant, upstream: string) {
     await waitForPort(port, '127.0.0.1', { timeoutMs: 30_000, isDead: () => hasExited(child) });
   } catch (error) {
     await stopChild(child);
-    throw new Error(`merchant-payments-mock --upstream for Variant ${variant} did not start: ${(error as Error).message}\n${output()}`);
+    throw new Error(`merchant-payments-mock --upstream for Variant ${variant} did not start: ${(error as Error).message}\n${output()}`, { cause: error });
   }
   return { url: `http://127.0.0.1:${port}`, port, child };
 }

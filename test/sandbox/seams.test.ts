@@ -10,7 +10,7 @@ const clockRoutes = (runtime: SandboxRuntime) =>
   new Hono().post('/clock/advance', async (c) => {
     const auth = await runtime.authenticate(c.req.raw.headers);
     if (!auth.ok) return c.json({ code: 'unauthorized' }, 401);
-    const { seconds } = (await c.req.json()) as { seconds: number };
+    const { seconds } = await c.req.json<{ seconds: number }>();
     const { transitions } = await runtime.advance(auth.tenant, seconds);
     return c.json({ changes: transitions.length });
   });

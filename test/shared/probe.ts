@@ -27,7 +27,7 @@ export function probe(port: number, chunks: string[] = [], everyMs = 100): Promi
       socket.destroy();
       reject(new Error(`timed out after ${GENEROUS_MS / 1000} s: the server kept the connection open; it sent ${JSON.stringify(answer)}`));
     }, GENEROUS_MS);
-    socket.on('data', (data) => (answer += data));
+    socket.on('data', (data) => (answer += data.toString()));
     socket.on('error', () => {});
     socket.on('close', () => {
       clearInterval(timer);

@@ -9,8 +9,8 @@ const specs: Record<Variant, BundledSpec> = {
   b: await BundledSpec.open('Variant B', 'variant-b'),
 };
 
-/** The example a parameter or header shows: its own `example`, its first named example, or its schema's. */
-function exampleOf(spec: BundledSpec, node: Node): unknown {
+/** The example a parameter or header shows (a JSON scalar): its own `example`, its first named example, or its schema's. */
+function exampleOf(spec: BundledSpec, node: Node): string | number | boolean | null | undefined {
   if (node.example !== undefined) return node.example;
   const named = Object.values((node.examples ?? {}) as Node)[0] as Node | undefined;
   if (named) return spec.resolve(named).value;

@@ -90,7 +90,7 @@ function ingest(m: Model, changes: StatusChange[], allowed: (c: StatusChange) =>
     expect(LEGAL[c.kind][c.from] ?? [], `${c.kind}: illegal ${c.from} -> ${c.to}`).toContain(c.to);
     expect(allowed(c), `${c.kind} ${c.from} -> ${c.to} by ${c.trigger} was not expected here`).toBe(true);
     expect(c.event.created_at >= o!.lastAt, 'events of an object go forward in time').toBe(true);
-    o!.record = structuredClone(c.event.data) as unknown as Rec;
+    o!.record = structuredClone(c.event.data);
     o!.history.push(c.to);
     o!.lastAt = c.event.created_at;
   }
@@ -218,7 +218,7 @@ class CreateAppeal implements fc.AsyncCommand<Model, Real> {
 
 class Call implements fc.AsyncCommand<Model, Real> {
   constructor(readonly kind: ObjectKind, readonly what: 'cancel' | 'refund' | 'confirm', readonly index: number) {}
-  check = (m: Readonly<Model>) => ofKind(m as Model, this.kind).length > 0 && (this.what === 'cancel' || this.kind === 'payment');
+  check = (m: Readonly<Model>) => ofKind(m, this.kind).length > 0 && (this.what === 'cancel' || this.kind === 'payment');
   async run(m: Model, r: Real) {
     const o = pick(m, this.kind, this.index)!;
     const before = o.record.status;
@@ -242,7 +242,7 @@ class Call implements fc.AsyncCommand<Model, Real> {
 
 class Force implements fc.AsyncCommand<Model, Real> {
   constructor(readonly kind: ObjectKind, readonly index: number, readonly status: string) {}
-  check = (m: Readonly<Model>) => ofKind(m as Model, this.kind).length > 0;
+  check = (m: Readonly<Model>) => ofKind(m, this.kind).length > 0;
   async run(m: Model, r: Real) {
     const o = pick(m, this.kind, this.index)!;
     const result = await run(r, { type: 'forceStatus', kind: this.kind, id: o.record.id, status: this.status });
@@ -337,7 +337,7 @@ export async function checkModel(stores: TenantStore[], { numRuns }: { numRuns: 
       fc.asyncProperty(fc.commands(allCommands, { maxCommands: 50, size: 'max' }), async (cmds) => {
         const tenant = `model-${++runs}`;
         await store.transaction(tenant, (state) => void addEndpoint(state, { url: 'https://merchant.test/hooks' }, clockNow(state.clock, Date.now())));
-        await fc.asyncModelRun(() => ({ model: { objects: [], keys: 0, time: 0 } as Model, real: { stores, turns: 0, tenant } }), cmds);
+        await fc.asyncModelRun(() => ({ model: { objects: [], keys: 0, time: 0 }, real: { stores, turns: 0, tenant } }), cmds);
       }),
       { numRuns },
     );

@@ -71,7 +71,7 @@ describe('every transition by the clock', () => {
         }
       }
       expect(moved && summary(moved)).toEqual([t.from, t.to, 'clock:processing', t.kind === 'payment' ? t.reason_code : null]);
-      expect(Date.parse(moved!.event.created_at) - entered!).toBe(STEP_DELAY_SECONDS[t.kind][t.to as never]! * 1000);
+      expect(Date.parse(moved!.event.created_at) - entered!).toBe(STEP_DELAY_SECONDS[t.kind][t.to as never] * 1000);
     },
   );
 
