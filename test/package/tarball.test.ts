@@ -17,9 +17,9 @@ let tarball: string;
 let files: string[];
 
 /** Runs a command to completion (killed after two minutes) with a generous buffer; the output is returned, never inherited. */
-function run(command: string, args: string[], cwd: string): SpawnSyncReturns<string> {
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
   const result = spawnSync(command, args, {
-    cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 120_000, env: { ...process.env, NO_UPDATE_NOTIFIER: '1' },
+    cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 120_000, env: { ...process.env, NO_UPDATE_NOTIFIER: '1', ...env },
   });
   if (result.error) throw result.error;
   return result;
@@ -107,18 +107,26 @@ describe('a project that installs the tarball', () => {
     copyFileSync(path.join(root, 'test/package/consumer/consumer.ts'), path.join(project, 'consumer.ts'));
   }, 120_000);
 
-  it('gets only openapi-fetch, secure-json-parse, hono, prom-client and pino (the sandbox), fast-check, yaml, junit-report-builder and @redocly/cli (the conformance kit) besides the package: Prism is an optional peer, and the mock says how to add it', () => {
+  it('gets only openapi-fetch, secure-json-parse, hono, prom-client and pino (the sandbox), fast-check, yaml and junit-report-builder (the conformance kit) besides the package: Prism and Redocly are optional peers, and the mock says how to add Prism', () => {
     expect(readFileSync(path.join(project, 'node_modules/@merchant-payments/contract/package.json'), 'utf8')).toContain('"version"');
     expect(existsSync(path.join(project, 'node_modules/openapi-fetch'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/secure-json-parse'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/hono'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/@hono/node-server'))).toBe(true);
     for (const signal of ['prom-client', 'pino']) expect(existsSync(path.join(project, 'node_modules', signal))).toBe(true);
-    for (const kit of ['fast-check', 'yaml', 'junit-report-builder', '@redocly/cli']) expect(existsSync(path.join(project, 'node_modules', kit))).toBe(true);
-    expect(existsSync(path.join(project, 'node_modules/@stoplight/prism-cli'))).toBe(false);
+    for (const kit of ['fast-check', 'yaml', 'junit-report-builder']) expect(existsSync(path.join(project, 'node_modules', kit))).toBe(true);
+    for (const peer of ['@stoplight/prism-cli', '@redocly/cli']) expect(existsSync(path.join(project, 'node_modules', peer)), peer).toBe(false);
     const mock = run(mockBin(), ['--variant', 'b'], project);
     expect(mock.status).toBe(1);
     expect(mock.stderr).toContain(`npm install --save-dev @stoplight/prism-cli@${pkg.devDependencies['@stoplight/prism-cli']}`);
+  });
+
+  it("skips the conformance kit's flows stage without @redocly/cli, saying how to install it, and sends nothing", () => {
+    const bin = path.join(project, 'node_modules/.bin/merchant-payments');
+    // Note: port 9 of 127.0.0.1 (discard) answers nothing here; a stage that sent a request would fail on it.
+    const kit = run(bin, ['conformance', '--variant', 'b', '--base-url', 'http://127.0.0.1:9', '--only', 'flows'], project, { PAYMENTS_PUBLIC_KEY: 'pk_tarball', PAYMENTS_SECRET_KEY: 'sk_tarball' });
+    expect(`${kit.stdout}${kit.stderr}`).toContain(`npm install @redocly/cli@${pkg.peerDependencies['@redocly/cli']}`);
+    expect(kit.stdout).toContain('not run: flows');
   });
 
   it.each(['node16', 'bundler'] as const)('type-checks a file using both clients and the webhook verifier under moduleResolution %s', (mode) => {
