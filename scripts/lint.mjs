@@ -10,10 +10,6 @@ import { root, runTool } from './lib/tools.mjs';
 
 const keepBundles = process.argv.includes('--keep-bundles');
 /** The files whose import cycles are only warned about, for now (see step 5). */
-const TOLERATED_CYCLES = /^src\/conformance\//;
-/** The folders ESLint leaves out, for now (see step 6). */
-// Note: until the kit's restructuring lands (issue 26): then remove these, so that ESLint lints every file of its config.
-const NOT_YET_LINTED = ['src/conformance/**', 'test/conformance/**'];
 
 /** Stops with exit code 2 and a message naming the missing input. */
 function missing(what) {
@@ -21,7 +17,13 @@ function missing(what) {
   process.exit(2);
 }
 
-for (const file of ['redocly.yaml', '.spectral.yaml', 'scripts/lint-rules/payments.spectral.yaml', 'scripts/lint-rules/arazzo.spectral.yaml', 'eslint.config.js']) {
+for (const file of [
+  'redocly.yaml',
+  '.spectral.yaml',
+  'scripts/lint-rules/payments.spectral.yaml',
+  'scripts/lint-rules/arazzo.spectral.yaml',
+  'eslint.config.js',
+]) {
   if (!existsSync(path.join(root, file))) missing(file);
 }
 const { apis } = await import('./lib/apis.mjs');
@@ -30,9 +32,11 @@ const names = Object.keys(apis ?? {});
 if (names.length === 0) missing('no `apis:` entries in redocly.yaml');
 for (const name of names) {
   const specRoot = apis[name]?.root;
-  if (!specRoot || !existsSync(path.join(root, specRoot))) missing(`${specRoot ?? 'root'} (root of API "${name}" in redocly.yaml)`);
+  if (!specRoot || !existsSync(path.join(root, specRoot)))
+    missing(`${specRoot ?? 'root'} (root of API "${name}" in redocly.yaml)`);
   const ruleset = apis[name]['x-spectral-ruleset'];
-  if (ruleset && !existsSync(path.join(root, ruleset))) missing(`${ruleset} (x-spectral-ruleset of API "${name}" in redocly.yaml)`);
+  if (ruleset && !existsSync(path.join(root, ruleset)))
+    missing(`${ruleset} (x-spectral-ruleset of API "${name}" in redocly.yaml)`);
 }
 const summary = [];
 
@@ -40,7 +44,9 @@ const summary = [];
 const redoclyLint = { tool: 'redocly lint', errors: 0, warnings: 0 };
 for (const name of names) {
   console.log(`\n== redocly lint ${name}`);
-  const { status, stdout, stderr } = runTool('@redocly/cli', 'redocly', ['lint', name, '--format=json'], { capture: true });
+  const { status, stdout, stderr } = runTool('@redocly/cli', 'redocly', ['lint', name, '--format=json'], {
+    capture: true,
+  });
   let report;
   try {
     report = JSON.parse(stdout);
@@ -49,8 +55,15 @@ for (const name of names) {
     redoclyLint.errors += 1;
     continue;
   }
-  for (const { location: [at], severity, ruleId, message } of report.problems) {
-    console.log(`${at?.source.ref}:${at?.start?.line ?? 0}:${at?.start?.col ?? 0} ${severity} ${ruleId} ${message} (${at?.pointer})`);
+  for (const {
+    location: [at],
+    severity,
+    ruleId,
+    message,
+  } of report.problems) {
+    console.log(
+      `${at?.source.ref}:${at?.start?.line ?? 0}:${at?.start?.col ?? 0} ${severity} ${ruleId} ${message} (${at?.pointer})`,
+    );
   }
   redoclyLint.errors += report.totals.errors + (status !== 0 && report.totals.errors === 0 ? 1 : 0);
   redoclyLint.warnings += report.totals.warnings;
@@ -66,7 +79,10 @@ try {
   for (const name of names) {
     try {
       bundle([name], outDir);
-      bundles.push({ file: path.join(outDir, path.basename(apis[name].output)), ruleset: apis[name]['x-spectral-ruleset'] ?? '.spectral.yaml' });
+      bundles.push({
+        file: path.join(outDir, path.basename(apis[name].output)),
+        ruleset: apis[name]['x-spectral-ruleset'] ?? '.spectral.yaml',
+      });
     } catch (error) {
       console.log(error.message);
       redoclyBundle.errors += 1;
@@ -83,7 +99,15 @@ try {
     console.log(`\n== spectral lint (bundled) --ruleset ${ruleset}`);
     const json = path.join(outDir, `spectral-${path.basename(ruleset, '.yaml')}.json`);
     const args = ['lint', ...files, '--ruleset', path.join(root, ruleset), '--fail-severity', 'error'];
-    const res = runTool('@stoplight/spectral-cli', 'spectral', [...args, '-f', 'stylish', '-f', 'json', '--output.json', json]);
+    const res = runTool('@stoplight/spectral-cli', 'spectral', [
+      ...args,
+      '-f',
+      'stylish',
+      '-f',
+      'json',
+      '--output.json',
+      json,
+    ]);
     const results = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : [];
     const errors = results.filter((r) => r.severity === 0).length;
     spectral.errors += errors;
@@ -94,12 +118,29 @@ try {
 
   // 4. Spectral's Arazzo rules on the workflows as shipped: they point at the bundles in generated/openapi.
   const arazzo = { tool: 'spectral lint (arazzo)', errors: 0, warnings: 0 };
-  const workflows = readdirSync(path.join(root, 'openapi/arazzo')).filter((f) => f.endsWith('.arazzo.yaml')).map((f) => path.join(root, 'openapi/arazzo', f));
+  const workflows = readdirSync(path.join(root, 'openapi/arazzo'))
+    .filter((f) => f.endsWith('.arazzo.yaml'))
+    .map((f) => path.join(root, 'openapi/arazzo', f));
   if (workflows.length > 0) {
     console.log('\n== spectral lint (arazzo) --ruleset scripts/lint-rules/arazzo.spectral.yaml');
     const json = path.join(outDir, 'spectral-arazzo.json');
-    const args = ['lint', ...workflows, '--ruleset', path.join(root, 'scripts/lint-rules/arazzo.spectral.yaml'), '--fail-severity', 'error'];
-    const res = runTool('@stoplight/spectral-cli', 'spectral', [...args, '-f', 'stylish', '-f', 'json', '--output.json', json]);
+    const args = [
+      'lint',
+      ...workflows,
+      '--ruleset',
+      path.join(root, 'scripts/lint-rules/arazzo.spectral.yaml'),
+      '--fail-severity',
+      'error',
+    ];
+    const res = runTool('@stoplight/spectral-cli', 'spectral', [
+      ...args,
+      '-f',
+      'stylish',
+      '-f',
+      'json',
+      '--output.json',
+      json,
+    ]);
     const results = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : [];
     const errors = results.filter((r) => r.severity === 0).length;
     arazzo.errors += errors + (res.status !== 0 && errors === 0 ? 1 : 0);
@@ -112,18 +153,19 @@ try {
   const cycles = { tool: 'dpdm (import cycles)', errors: 0, warnings: 0 };
   console.log('\n== dpdm: import cycles in src/');
   const json = path.join(outDir, 'dpdm.json');
-  const res = runTool('dpdm', 'dpdm', ['--no-tree', '--no-warning', '--no-circular', '--no-progress', '--output', json, 'src/**/*.ts', 'src/**/*.js'], { capture: true });
+  const res = runTool(
+    'dpdm',
+    'dpdm',
+    ['--no-tree', '--no-warning', '--no-circular', '--no-progress', '--output', json, 'src/**/*.ts', 'src/**/*.js'],
+    { capture: true },
+  );
   if (res.status !== 0 || !existsSync(json)) {
     console.log(res.stderr.trim());
     cycles.errors += 1;
   }
   for (const cycle of existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')).circulars : []) {
-    // Note: cycles wholly inside src/conformance/ are warnings until the kit's restructuring lands (issue 26); nothing
-    // else is let through. Remove TOLERATED_CYCLES then.
-    const tolerated = cycle.every((file) => TOLERATED_CYCLES.test(file));
-    console.log(`${tolerated ? 'warning (src/conformance, until the kit is restructured)' : 'error'}: ${[...cycle, cycle[0]].join(' -> ')}`);
-    if (tolerated) cycles.warnings += 1;
-    else cycles.errors += 1;
+    console.log(`error: ${[...cycle, cycle[0]].join(' -> ')}`);
+    cycles.errors += 1;
   }
   summary.push(cycles);
 
@@ -131,12 +173,13 @@ try {
   const eslint = { tool: 'eslint', errors: 0, warnings: 0 };
   console.log('\n== eslint (eslint.config.js)');
   const eslintJson = path.join(outDir, 'eslint.json');
-  const ignored = NOT_YET_LINTED.flatMap((pattern) => ['--ignore-pattern', pattern]);
-  const linted = runTool('eslint', 'eslint', ['.', ...ignored, '--format', 'json', '--output-file', eslintJson], { capture: true });
+  const linted = runTool('eslint', 'eslint', ['.', '--format', 'json', '--output-file', eslintJson], { capture: true });
   const files = existsSync(eslintJson) ? JSON.parse(readFileSync(eslintJson, 'utf8')) : [];
   for (const { filePath, messages } of files) {
     for (const { line, column, severity, ruleId, message } of messages) {
-      console.log(`${path.relative(root, filePath)}:${line ?? 0}:${column ?? 0} ${severity === 2 ? 'error' : 'warning'} ${ruleId ?? ''} ${message}`);
+      console.log(
+        `${path.relative(root, filePath)}:${line ?? 0}:${column ?? 0} ${severity === 2 ? 'error' : 'warning'} ${ruleId ?? ''} ${message}`,
+      );
     }
     eslint.errors += messages.filter((m) => m.severity === 2).length;
     eslint.warnings += messages.filter((m) => m.severity === 1).length;
@@ -146,13 +189,26 @@ try {
     eslint.errors += 1;
   }
   summary.push(eslint);
+
+  // 7. Prettier: the code's formatting (.prettierrc.json; .prettierignore says what it leaves and why).
+  const prettier = { tool: 'prettier', errors: 0, warnings: 0 };
+  console.log('\n== prettier --check (.prettierrc.json)');
+  const formatted = runTool('prettier', 'prettier', ['--check', '--log-level', 'warn', '.'], { capture: true });
+  const unformatted = `${formatted.stdout}${formatted.stderr}`
+    .split('\n')
+    .filter((l) => l.startsWith('[warn] ') && !l.includes('Code style issues'));
+  for (const l of unformatted) console.log(`${l.slice('[warn] '.length)}: not formatted (npx prettier --write <file>)`);
+  prettier.errors += unformatted.length + (formatted.status !== 0 && unformatted.length === 0 ? 1 : 0);
+  if (formatted.status !== 0 && unformatted.length === 0) console.log(`${formatted.stdout}${formatted.stderr}`.trim());
+  summary.push(prettier);
 } finally {
   if (keepBundles) console.log(`\nbundles kept in ${outDir}`);
   else rmSync(outDir, { recursive: true, force: true });
 }
 
 const failed = summary.some((s) => s.errors > 0);
-if (summary.some((s) => s.tool.startsWith('spectral') && s.errors > 0) && !keepBundles) console.log('\n(Spectral line numbers refer to the bundles; rerun with --keep-bundles to keep them.)');
+if (summary.some((s) => s.tool.startsWith('spectral') && s.errors > 0) && !keepBundles)
+  console.log('\n(Spectral line numbers refer to the bundles; rerun with --keep-bundles to keep them.)');
 const line = summary.map((s) => `${s.tool}: ${s.errors} error(s), ${s.warnings} warning(s)`).join('; ');
 console.log(`\nlint ${failed ? 'FAILED' : 'passed'}: ${line}`);
 process.exit(failed ? 1 : 0);
