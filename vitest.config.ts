@@ -67,10 +67,22 @@ export default defineConfig({
   // The alias lets examples/ import the package by its name, as a user would (tsconfig.json maps it too).
   resolve: {
     alias: [
-      { find: /^@merchant-payments\/contract\/webhooks$/, replacement: fileURLToPath(new URL('./src/webhooks/index.ts', import.meta.url)) },
-      { find: /^@merchant-payments\/contract\/sandbox$/, replacement: fileURLToPath(new URL('./src/sandbox/index.ts', import.meta.url)) },
-      { find: /^@merchant-payments\/contract\/conformance$/, replacement: fileURLToPath(new URL('./src/conformance/index.ts', import.meta.url)) },
-      { find: /^@merchant-payments\/contract$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      {
+        find: /^@merchant-payments\/contract\/webhooks$/,
+        replacement: fileURLToPath(new URL('./src/webhooks/index.ts', import.meta.url)),
+      },
+      {
+        find: /^@merchant-payments\/contract\/sandbox$/,
+        replacement: fileURLToPath(new URL('./src/sandbox/index.ts', import.meta.url)),
+      },
+      {
+        find: /^@merchant-payments\/contract\/conformance$/,
+        replacement: fileURLToPath(new URL('./src/conformance/index.ts', import.meta.url)),
+      },
+      {
+        find: /^@merchant-payments\/contract$/,
+        replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
+      },
     ],
   },
   test: {
@@ -101,7 +113,11 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'postgres', include: [...postgres, ...bothStores], globalSetup: ['test/postgres/global-setup.ts'] },
+        test: {
+          name: 'postgres',
+          include: [...postgres, ...bothStores],
+          globalSetup: ['test/postgres/global-setup.ts'],
+        },
       },
     ],
   },

@@ -11,24 +11,32 @@ import { requireFile, root } from './lib/tools.mjs';
 export const target = 'docs/assumptions.md';
 const cell = (text) => String(text).replaceAll('|', '\\|');
 const row = ({ pointer, kind, reason }) => `| \`${cell(pointer)}\` | ${cell(kind)} | ${cell(reason)} |`;
-const table = (rows) => ['| JSON pointer | element | what was assumed, and why |', '|---|---|---|', ...rows.map(row)].join('\n');
+const table = (rows) =>
+  ['| JSON pointer | element | what was assumed, and why |', '|---|---|---|', ...rows.map(row)].join('\n');
 
 /** Builds the register's Markdown from the variants' bundled specs (in `specDir`, default their outputs). */
 export async function renderRegister(specDir) {
-  const perApi = await Promise.all(variants.map((name) => [name, apis[name]]).map(async ([name, api]) => {
-    const file = specDir ? path.join(specDir, path.basename(api.output)) : path.join(root, api.output);
-    requireFile(file, 'run npm run bundle first');
-    const bundle = await openBundle(file);
-    return { name, title: bundle.doc.info.title, output: api.output, items: collectAssumptions(bundle) };
-  }));
-  const others = Object.entries(apis).filter(([name]) => !variants.includes(name)).map(([, api]) => {
-    const file = specDir ? path.join(specDir, path.basename(api.output)) : path.join(root, api.output);
-    requireFile(file, 'run npm run bundle first');
-    return { title: parse(readFileSync(file, 'utf8')).info.title, output: api.output };
-  });
+  const perApi = await Promise.all(
+    variants
+      .map((name) => [name, apis[name]])
+      .map(async ([name, api]) => {
+        const file = specDir ? path.join(specDir, path.basename(api.output)) : path.join(root, api.output);
+        requireFile(file, 'run npm run bundle first');
+        const bundle = await openBundle(file);
+        return { name, title: bundle.doc.info.title, output: api.output, items: collectAssumptions(bundle) };
+      }),
+  );
+  const others = Object.entries(apis)
+    .filter(([name]) => !variants.includes(name))
+    .map(([, api]) => {
+      const file = specDir ? path.join(specDir, path.basename(api.output)) : path.join(root, api.output);
+      requireFile(file, 'run npm run bundle first');
+      return { title: parse(readFileSync(file, 'utf8')).info.title, output: api.output };
+    });
   const key = (a) => `${a.pointer}\u0000${a.reason}`;
   const counts = new Map();
-  for (const api of perApi) for (const key_ of new Set(api.items.map(key))) counts.set(key_, (counts.get(key_) ?? 0) + 1);
+  for (const api of perApi)
+    for (const key_ of new Set(api.items.map(key))) counts.set(key_, (counts.get(key_) ?? 0) + 1);
   const isShared = (a) => counts.get(key(a)) === perApi.length;
   const shared = perApi[0].items.filter(isShared);
   const total = shared.length + perApi.reduce((n, api) => n + api.items.filter((a) => !isShared(a)).length, 0);
@@ -61,9 +69,21 @@ export async function renderRegister(specDir) {
     table(shared),
   ];
   for (const api of perApi) {
-    lines.push('', `## ${api.title} only`, '', `Pointers into \`${api.output}\`.`, '', table(api.items.filter((a) => !isShared(a))));
+    lines.push(
+      '',
+      `## ${api.title} only`,
+      '',
+      `Pointers into \`${api.output}\`.`,
+      '',
+      table(api.items.filter((a) => !isShared(a))),
+    );
   }
-  return { markdown: `${lines.join('\n')}\n`, total, shared: shared.length, perApi: perApi.map((a) => [a.name, a.items.length]) };
+  return {
+    markdown: `${lines.join('\n')}\n`,
+    total,
+    shared: shared.length,
+    perApi: perApi.map((a) => [a.name, a.items.length]),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -71,7 +91,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const { markdown, total, shared, perApi } = await renderRegister();
     mkdirSync(path.join(root, 'docs'), { recursive: true });
     writeFileSync(path.join(root, target), markdown);
-    console.log(`wrote ${target}: ${total} assumed elements (${shared} shared; ${perApi.map(([n, c]) => `${n} ${c}`).join(', ')})`);
+    console.log(
+      `wrote ${target}: ${total} assumed elements (${shared} shared; ${perApi.map(([n, c]) => `${n} ${c}`).join(', ')})`,
+    );
   } catch (error) {
     console.error(error.message);
     process.exit(1);

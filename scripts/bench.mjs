@@ -23,8 +23,20 @@ import { webhookThroughput } from './bench/webhooks.mjs';
 import { openBundle } from './lib/refs.mjs';
 import { root } from './lib/tools.mjs';
 
-const SECTIONS = ['client', 'bundle', 'webhooks', 'validation', 'sandbox', 'hosted', 'postgres', 'typecheck', 'pipeline'];
-const { values: flags } = parseArgs({ options: { quick: { type: 'boolean' }, 'no-pipeline': { type: 'boolean' }, only: { type: 'string' } } });
+const SECTIONS = [
+  'client',
+  'bundle',
+  'webhooks',
+  'validation',
+  'sandbox',
+  'hosted',
+  'postgres',
+  'typecheck',
+  'pipeline',
+];
+const { values: flags } = parseArgs({
+  options: { quick: { type: 'boolean' }, 'no-pipeline': { type: 'boolean' }, only: { type: 'string' } },
+});
 const quick = Boolean(flags.quick);
 const only = flags.only?.split(',').map((name) => name.trim());
 const unknown = only?.filter((name) => !SECTIONS.includes(name)) ?? [];
@@ -58,7 +70,9 @@ const step = async (name, fn) => {
 const pkg = runs('client') || runs('webhooks') ? await loadSource('src/index.ts') : undefined;
 
 if (runs('client')) {
-  const client = await step('client overhead', () => clientOverhead({ pkg, requests: settings.requests, runs: settings.clientRuns }));
+  const client = await step('client overhead', () =>
+    clientOverhead({ pkg, requests: settings.requests, runs: settings.clientRuns }),
+  );
   rows.push(...client.rows);
   notes.push(...client.notes);
 }
@@ -69,15 +83,24 @@ if (runs('bundle')) {
 }
 if (runs('webhooks')) {
   const specB = new BundledSpecExamples(await openBundle(path.join(root, 'generated/openapi/variant-b.yaml')));
-  rows.push(...(await step('webhook verification', () => webhookThroughput({
-    pkg, example: specB.webhookExample('onStatusChange'), runs: settings.webhookRuns, verifications: settings.verifications,
-  }))));
+  rows.push(
+    ...(await step('webhook verification', () =>
+      webhookThroughput({
+        pkg,
+        example: specB.webhookExample('onStatusChange'),
+        runs: settings.webhookRuns,
+        verifications: settings.verifications,
+      }),
+    )),
+  );
 }
 if (runs('validation')) {
-  rows.push(...(await step('contract validation', async () => [
-    ...(await validationStartup({ runs: settings.validationRuns })),
-    ...(await validationThroughput({ runs: settings.validationRuns, iterations: settings.validationIterations })),
-  ])));
+  rows.push(
+    ...(await step('contract validation', async () => [
+      ...(await validationStartup({ runs: settings.validationRuns })),
+      ...(await validationThroughput({ runs: settings.validationRuns, iterations: settings.validationIterations })),
+    ])),
+  );
 }
 if (runs('sandbox')) {
   const sandbox = await step('sandbox', () => sandboxBench({ quick }));
@@ -97,8 +120,10 @@ if (runs('postgres')) {
   notes.push(...postgres.notes);
   settings.postgres = postgres.settings;
 }
-if (runs('typecheck')) rows.push(...(await step('type-check cost', () => typecheckCost({ scratch, runs: settings.typecheckRuns }))));
-if (runs('pipeline')) rows.push(...(await step('pipeline', () => pipelineTimes({ runs: settings.pipelineRuns, fullTest: !quick }))));
+if (runs('typecheck'))
+  rows.push(...(await step('type-check cost', () => typecheckCost({ scratch, runs: settings.typecheckRuns }))));
+if (runs('pipeline'))
+  rows.push(...(await step('pipeline', () => pipelineTimes({ runs: settings.pipelineRuns, fullTest: !quick }))));
 
 const table = textTable(rows);
 const totalSeconds = (performance.now() - started) / 1000;

@@ -22,8 +22,13 @@ export function bundle(names = Object.keys(apis), outDir) {
  * Components keep their file names and webhooks take the camelCase of theirs, as both roots name them.
  */
 export function bundleShared(outDir) {
-  const entries = (dir, key) => Object.fromEntries(readdirSync(path.join(root, dir)).filter((file) => file.endsWith('.yaml')).sort()
-    .map((file) => [key(path.basename(file, '.yaml')), { $ref: path.join(root, dir, file) }]));
+  const entries = (dir, key) =>
+    Object.fromEntries(
+      readdirSync(path.join(root, dir))
+        .filter((file) => file.endsWith('.yaml'))
+        .sort()
+        .map((file) => [key(path.basename(file, '.yaml')), { $ref: path.join(root, dir, file) }]),
+    );
   const doc = {
     openapi: '3.1.0',
     // Note: no API of its own; OpenAPI asks for an info object, and nothing reads it.
@@ -44,7 +49,9 @@ const outputPath = (output, outDir) => (outDir ? path.join(outDir, path.basename
 
 function redoclyBundle(name, input, output) {
   mkdirSync(path.dirname(output), { recursive: true });
-  const { status, stderr } = runTool('@redocly/cli', 'redocly', ['bundle', input, '--output', output], { capture: true });
+  const { status, stderr } = runTool('@redocly/cli', 'redocly', ['bundle', input, '--output', output], {
+    capture: true,
+  });
   if (status !== 0) throw new Error(`redocly bundle ${name} failed:\n${stderr}`);
   console.log(`bundled ${name} -> ${path.relative(root, output)}`);
 }

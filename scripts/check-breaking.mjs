@@ -7,7 +7,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { apis } from './lib/apis.mjs';
-import { bumpVersion, classifyChanges, compareVersions, isMajorBump, parseVersion, pendingBump } from './lib/breaking.mjs';
+import {
+  bumpVersion,
+  classifyChanges,
+  compareVersions,
+  isMajorBump,
+  parseVersion,
+  pendingBump,
+} from './lib/breaking.mjs';
 import { root } from './lib/tools.mjs';
 
 /** Where the last release's bundled specs and its manifest are kept, relative to the repository root. */
@@ -32,7 +39,13 @@ export function checkBreaking({
   // Note: an API the last release did not have (the sandbox's control API after 0.1.0) is all additions; nothing breaks.
   for (const file of newSpecs(manifest, specs)) results.push({ file, changes: [], breaking: [], added: true });
   const breaking = results.reduce((n, r) => n + r.breaking.length, 0);
-  return { previous: manifest.version, next, results, breaking, ok: breaking === 0 || isMajorBump(manifest.version, next) };
+  return {
+    previous: manifest.version,
+    next,
+    results,
+    breaking,
+    ok: breaking === 0 || isMajorBump(manifest.version, next),
+  };
 }
 
 /** Makes the current bundled specs the baseline of the package's current version (run after `changeset version`). */
@@ -44,12 +57,17 @@ export function recordBaseline({
   const manifest = readManifest(baseline);
   const { version } = JSON.parse(readFileSync(packageFile, 'utf8'));
   if (compareVersions(version, manifest.version) <= 0) {
-    throw new Error(`package.json is at ${version}, not past the recorded ${manifest.version}: run changeset version first.`);
+    throw new Error(
+      `package.json is at ${version}, not past the recorded ${manifest.version}: run changeset version first.`,
+    );
   }
   mkdirSync(path.join(baseline, 'openapi'), { recursive: true });
   const files = [...manifest.specs, ...newSpecs(manifest, specs)];
   for (const file of files) copyFileSync(path.join(specs, file), path.join(baseline, 'openapi', file));
-  writeFileSync(path.join(baseline, 'manifest.json'), `${JSON.stringify({ ...manifest, version, specs: files }, null, 2)}\n`);
+  writeFileSync(
+    path.join(baseline, 'manifest.json'),
+    `${JSON.stringify({ ...manifest, version, specs: files }, null, 2)}\n`,
+  );
   return version;
 }
 
@@ -77,7 +95,9 @@ function readYaml(file) {
 // The version the next release will have: package.json's once it is bumped, else the baseline's plus the changesets.
 function pendingVersion(previous, pkg, changesetsDir) {
   if (compareVersions(pkg.version, previous) < 0) {
-    throw new Error(`package.json is at ${pkg.version}, behind the last release ${previous} recorded in ${baselineDir}/.`);
+    throw new Error(
+      `package.json is at ${pkg.version}, behind the last release ${previous} recorded in ${baselineDir}/.`,
+    );
   }
   if (pkg.version !== previous) return pkg.version;
   const texts = existsSync(changesetsDir)
@@ -128,7 +148,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       ...(values.specs && { specs: path.resolve(values.specs) }),
       ...(values.package && { packageFile: path.resolve(values.package) }),
     };
-    const result = checkBreaking({ ...dirs, ...(values.changesets && { changesets: path.resolve(values.changesets) }) });
+    const result = checkBreaking({
+      ...dirs,
+      ...(values.changesets && { changesets: path.resolve(values.changesets) }),
+    });
     report(result);
     if (!result.ok) process.exit(1);
     if (values.record) console.log(`Recorded the bundled specs as the baseline of ${recordBaseline(dirs)}.`);

@@ -14,7 +14,25 @@ import { requireFile, root, runTool } from './lib/tools.mjs';
 export const defaultOutDir = 'docs/site';
 
 /** The guides in reading order; any other docs/*.md follows, alphabetically. */
-export const guideOrder = ['authentication', 'idempotency', 'errors', 'typescript-errors', 'pagination', 'webhooks', 'variants', 'mock', 'sandbox-guide', 'sandbox-values', 'testing', 'operations', 'hosting', 'conformance', 'conformance-checks', 'cli', 'assumptions'];
+export const guideOrder = [
+  'authentication',
+  'idempotency',
+  'errors',
+  'typescript-errors',
+  'pagination',
+  'webhooks',
+  'variants',
+  'mock',
+  'sandbox-guide',
+  'sandbox-values',
+  'testing',
+  'operations',
+  'hosting',
+  'conformance',
+  'conformance-checks',
+  'cli',
+  'assumptions',
+];
 
 /** The API team's own pages in docs/: linked from CONTRIBUTING.md, not part of the merchants' site (nor of the package). */
 export const maintainerPages = ['benchmarks'];
@@ -39,14 +57,24 @@ export function buildDocs({ outDir = path.join(root, defaultOutDir) } = {}) {
   const taken = new Set(['index.html', ...references.map((reference) => reference.file)]);
   const clash = guideFiles().find((file) => taken.has(`${path.basename(file, '.md')}.html`));
   // Note: a guide named like a reference (docs/sandbox.md) would overwrite that reference's page.
-  if (clash) throw new Error(`docs/${clash} would be written over the page ${path.basename(clash, '.md')}.html of a reference or the index; rename the guide`);
+  if (clash)
+    throw new Error(
+      `docs/${clash} would be written over the page ${path.basename(clash, '.md')}.html of a reference or the index; rename the guide`,
+    );
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
   const start = gettingStarted(pkg);
-  const guides = guideFiles().map((file) => ({ ...renderGuide(readFileSync(path.join(root, 'docs', file), 'utf8'), `docs/${file}`), file: `${path.basename(file, '.md')}.html`, kind: 'guide' }));
+  const guides = guideFiles().map((file) => ({
+    ...renderGuide(readFileSync(path.join(root, 'docs', file), 'utf8'), `docs/${file}`),
+    file: `${path.basename(file, '.md')}.html`,
+    kind: 'guide',
+  }));
   const nav = navOf(start, references, guides);
   const footer = `<code>@merchant-payments/contract</code> ${escapeHtml(pkg.version)}: the bundled OpenAPI files and the guides it ships.`;
   for (const page of [start, ...guides]) {
-    writeFileSync(path.join(outDir, page.file), layout({ title: page.title, siteTitle: SITE_TITLE, nav, current: page.file, content: page.html, footer }));
+    writeFileSync(
+      path.join(outDir, page.file),
+      layout({ title: page.title, siteTitle: SITE_TITLE, nav, current: page.file, content: page.html, footer }),
+    );
   }
   const index = buildIndex(outDir, start, references, guides, nav, footer);
   return [index, start, ...references, ...guides].map(({ file, title, kind }) => ({ file, title, kind }));
@@ -55,7 +83,9 @@ export function buildDocs({ outDir = path.join(root, defaultOutDir) } = {}) {
 // Note: made from the README when the site is built, so that its install and quickstart never differ from the README's.
 function gettingStarted(pkg) {
   const web = repositoryWebUrl(pkg);
-  const page = renderGuide(gettingStartedMarkdown(readFileSync(path.join(root, 'README.md'), 'utf8')), 'README.md', { href: (href) => siteHref(href, web) });
+  const page = renderGuide(gettingStartedMarkdown(readFileSync(path.join(root, 'README.md'), 'utf8')), 'README.md', {
+    href: (href) => siteHref(href, web),
+  });
   return { ...page, file: firstPage, kind: 'guide' };
 }
 
@@ -89,7 +119,13 @@ function buildReference(name, api, outDir) {
   const html = readFileSync(target, 'utf8').replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g, LOGO);
   writeFileSync(target, html);
   copyFileSync(spec, path.join(outDir, 'openapi', path.basename(api.output)));
-  return { file, title: info.title, summary: info.summary ?? '', kind: 'reference', spec: `openapi/${path.basename(api.output)}` };
+  return {
+    file,
+    title: info.title,
+    summary: info.summary ?? '',
+    kind: 'reference',
+    spec: `openapi/${path.basename(api.output)}`,
+  };
 }
 
 function guideFiles() {
@@ -97,9 +133,13 @@ function guideFiles() {
     const i = guideOrder.indexOf(path.basename(file, '.md'));
     return i === -1 ? guideOrder.length : i;
   };
-  const files = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md') && !maintainerPages.includes(path.basename(f, '.md')));
-  if (files.includes(`${GETTING_STARTED}.md`)) throw new Error(`docs/${GETTING_STARTED}.md would be written over the page made from the README; rename the guide`);
-  for (const name of guideOrder) requireFile(`docs/${name}.md`, name === 'assumptions' ? 'run npm run assumptions first' : 'a guide the site lists');
+  const files = readdirSync(path.join(root, 'docs')).filter(
+    (f) => f.endsWith('.md') && !maintainerPages.includes(path.basename(f, '.md')),
+  );
+  if (files.includes(`${GETTING_STARTED}.md`))
+    throw new Error(`docs/${GETTING_STARTED}.md would be written over the page made from the README; rename the guide`);
+  for (const name of guideOrder)
+    requireFile(`docs/${name}.md`, name === 'assumptions' ? 'run npm run assumptions first' : 'a guide the site lists');
   return files.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
@@ -125,7 +165,10 @@ ${references.map((r) => card(r, `<p><a href="${escapeHtml(r.spec)}">Bundled Open
 <ul class="cards">
 ${[start, ...guides].map((g) => card(g)).join('\n')}
 </ul>`;
-  writeFileSync(path.join(outDir, 'index.html'), layout({ title: SITE_TITLE, siteTitle: SITE_TITLE, nav, current: 'index.html', content, footer }));
+  writeFileSync(
+    path.join(outDir, 'index.html'),
+    layout({ title: SITE_TITLE, siteTitle: SITE_TITLE, nav, current: 'index.html', content, footer }),
+  );
   return { file: 'index.html', title: SITE_TITLE, kind: 'index' };
 }
 
@@ -145,7 +188,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const outDir = path.resolve(values.out ?? path.join(root, defaultOutDir));
     const started = Date.now();
     const pages = buildDocs({ outDir });
-    for (const page of pages) console.log(`  ${page.kind.padEnd(9)} ${path.relative(process.cwd(), path.join(outDir, page.file))}  ${page.title}`);
+    for (const page of pages)
+      console.log(
+        `  ${page.kind.padEnd(9)} ${path.relative(process.cwd(), path.join(outDir, page.file))}  ${page.title}`,
+      );
     console.log(`built ${pages.length} pages in ${Date.now() - started} ms`);
   } catch (error) {
     console.error(error.message);

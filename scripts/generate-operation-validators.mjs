@@ -32,7 +32,16 @@ const variantKey = (name) => name.replace(/^variant-/, '');
 
 /** Where the generated files import the index's types from (src/validation/operation-index-types.ts). */
 const INDEX_TYPES = '../../src/validation/operation-index-types.js';
-const INDEX_TYPE_NAMES = ['MediaSpec', 'OperationSpec', 'ParameterSpec', 'ParameterType', 'ProblemSpec', 'ResponseSpec', 'SecuritySchemeSpec', 'VariantIndex'];
+const INDEX_TYPE_NAMES = [
+  'MediaSpec',
+  'OperationSpec',
+  'ParameterSpec',
+  'ParameterType',
+  'ProblemSpec',
+  'ResponseSpec',
+  'SecuritySchemeSpec',
+  'VariantIndex',
+];
 
 /**
  * Reads the operations of every bundle (name → file; labels name them in messages) into an Ajv that holds each schema
@@ -50,9 +59,13 @@ export async function compileOperationSchemas(files = bundles, labels = bundles)
     const bundle = await openBundle(path.resolve(root, files[name]));
     requireSharedSchemas(bundle.doc, shared, labels[name]);
     const found = readProblems(bundle, labels[name]);
-    if (problems && JSON.stringify(problems) !== JSON.stringify(found)) throw new Error(`${labels[name]} shows other problem codes than ${variants[0]}`);
+    if (problems && JSON.stringify(problems) !== JSON.stringify(found))
+      throw new Error(`${labels[name]} shows other problem codes than ${variants[0]}`);
     problems = found;
-    index[variantKey(name)] = { source: labels[name], ...readOperations(bundle, (schema, hint) => registry.add(schema, hint), labels[name]) };
+    index[variantKey(name)] = {
+      source: labels[name],
+      ...readOperations(bundle, (schema, hint) => registry.add(schema, hint), labels[name]),
+    };
   }
   const own = {};
   for (const name of OWN_APIS) own[name] = await compileOwnSchemas(name, files, labels);
@@ -72,7 +85,10 @@ async function compileOwnSchemas(name, files, labels) {
   ajv.addFormat('password', true);
   ajv.addSchema(bundleWithoutProse(bundle.doc), id);
   const registry = new SchemaRegistry(ajv, id);
-  const index = { source: labels[name], ...readOperations(bundle, (schema, hint) => `${moduleAlias(name)}:${registry.add(schema, hint)}`, labels[name]) };
+  const index = {
+    source: labels[name],
+    ...readOperations(bundle, (schema, hint) => `${moduleAlias(name)}:${registry.add(schema, hint)}`, labels[name]),
+  };
   return { ajv, exportsMap: registry.exportsMap, index };
 }
 
@@ -94,18 +110,27 @@ export async function renderOperationValidators(files = bundles, labels = bundle
     validatorTypes(),
     standaloneModule(ajv, exportsMap, 'SchemaValidator'),
   ].join('\n');
-  const ownValidators = Object.fromEntries(OWN_APIS.map((name) => [`${name}-validators.ts`, [
-    header,
-    `// The schemas of ${titleOf(name)}, compiled as validators.ts compiles the variants'.`,
-    '// @ts-nocheck',
-    '',
-    "import type { SchemaValidator } from './validators.js';",
-    '',
-    standaloneModule(own[name].ajv, own[name].exportsMap, 'SchemaValidator'),
-  ].join('\n')]));
+  const ownValidators = Object.fromEntries(
+    OWN_APIS.map((name) => [
+      `${name}-validators.ts`,
+      [
+        header,
+        `// The schemas of ${titleOf(name)}, compiled as validators.ts compiles the variants'.`,
+        '// @ts-nocheck',
+        '',
+        "import type { SchemaValidator } from './validators.js';",
+        '',
+        standaloneModule(own[name].ajv, own[name].exportsMap, 'SchemaValidator'),
+      ].join('\n'),
+    ]),
+  );
   // Note: validators are written as names (`<module>:` for the module of an API that is not a variant), then turned
   // into references to them.
-  const data = (value) => compactJson(value, 130).replace(/"validator": ?"(?:(\w+):)?(validate\w+)"/g, (_, module, name) => `"validator": ${module ?? 'v'}.${name}`);
+  const data = (value) =>
+    compactJson(value, 130).replace(
+      /"validator": ?"(?:(\w+):)?(validate\w+)"/g,
+      (_, module, name) => `"validator": ${module ?? 'v'}.${name}`,
+    );
   const operations = [
     header,
     ...OWN_APIS.map((name) => `import * as ${moduleAlias(name)} from './${name}-validators.js';`),
@@ -116,12 +141,14 @@ export async function renderOperationValidators(files = bundles, labels = bundle
     "export { problemCatalogue, type ProblemCode } from './problems.js';",
     '',
     `/** The variants by key (\`a\` for ${variants[0]}). */`,
-    `export type Variant = ${Object.keys(index).map((key) => `'${key}'`).join(' | ')};`,
+    `export type Variant = ${Object.keys(index)
+      .map((key) => `'${key}'`)
+      .join(' | ')};`,
     '',
     `/** Every API the index holds: the variants, ${OWN_APIS.map((name) => `\`${name}\` (${titleOf(name)})`).join(' and ')}. */`,
     `export type Api = Variant | ${OWN_APIS.map((name) => `'${name}'`).join(' | ')};`,
     '',
-    '/** Each API\'s operations, in the order of its `paths`, and the responses they name. */',
+    "/** Each API's operations, in the order of its `paths`, and the responses they name. */",
     `export const operationIndex: Readonly<Record<Api, VariantIndex>> = ${data({ ...index, ...Object.fromEntries(OWN_APIS.map((name) => [name, own[name].index])) })};`,
     '',
   ].join('\n');
@@ -131,10 +158,14 @@ export async function renderOperationValidators(files = bundles, labels = bundle
     header,
     `import type { ProblemSpec } from '${INDEX_TYPES}';`,
     '',
-    '/** A problem `code` the contract\'s error responses show, e.g. `idempotency_key_reused`. */',
-    `export type ProblemCode = ${Object.keys(problems).map((code) => JSON.stringify(code)).join(' | ') || 'never'};`,
+    "/** A problem `code` the contract's error responses show, e.g. `idempotency_key_reused`. */",
+    `export type ProblemCode = ${
+      Object.keys(problems)
+        .map((code) => JSON.stringify(code))
+        .join(' | ') || 'never'
+    };`,
     '',
-    '/** The problem `code`s the contract\'s error responses show, with their status, title and type URI. */',
+    "/** The problem `code`s the contract's error responses show, with their status, title and type URI. */",
     `export const problemCatalogue: Readonly<Record<ProblemCode, ProblemSpec>> & Readonly<Record<string, ProblemSpec>> = ${data(problems)};`,
     '',
   ].join('\n');

@@ -47,9 +47,15 @@ function webhookOf(dereferenced, component, label) {
   for (const [name, { post }] of Object.entries(dereferenced.webhooks ?? {})) {
     const media = post?.requestBody?.content?.['application/json'];
     if (media?.schema !== schema) continue;
-    const headers = (post.parameters ?? []).filter((parameter) => parameter.in === 'header')
-      .map((p) => ({ name: p.name, required: p.required === true, ...(p.example !== undefined ? { example: p.example } : {}) }));
-    const examples = Object.entries(media.examples ?? {}).sort(([a], [b]) => a.localeCompare(b))
+    const headers = (post.parameters ?? [])
+      .filter((parameter) => parameter.in === 'header')
+      .map((p) => ({
+        name: p.name,
+        required: p.required === true,
+        ...(p.example !== undefined ? { example: p.example } : {}),
+      }));
+    const examples = Object.entries(media.examples ?? {})
+      .sort(([a], [b]) => a.localeCompare(b))
       .map(([exampleName, { summary, value }]) => ({ name: exampleName, ...(summary ? { summary } : {}), value }));
     if (examples.length === 0) throw new Error(`webhook ${name} in ${label} has no named request examples`);
     return { webhook: name, deprecated: post.deprecated === true, headers, examples };
@@ -65,7 +71,9 @@ export async function renderWebhookValidators(specFile = sharedBundle, label = s
     if (!doc.components?.schemas?.[name]) throw new Error(`${label} has no components.schemas.${name}`);
   }
   // Note: each event type's own validator, from WebhookEvent's discriminator mapping (sorted by type).
-  const mapping = Object.entries(doc.components.schemas[ROOT_SCHEMAS.later].discriminator?.mapping ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  const mapping = Object.entries(doc.components.schemas[ROOT_SCHEMAS.later].discriminator?.mapping ?? {}).sort(
+    ([a], [b]) => a.localeCompare(b),
+  );
   if (mapping.length === 0) throw new Error(`${ROOT_SCHEMAS.later} in ${label} has no discriminator mapping`);
   const ajv = compile(doc);
   const exportsMap = {
@@ -77,9 +85,14 @@ export async function renderWebhookValidators(specFile = sharedBundle, label = s
   const layouts = {};
   for (const [layout, schema] of Object.entries(ROOT_SCHEMAS)) {
     const found = webhookOf(dereferenced, schema, label);
-    const validate = ajv.getSchema(exportsMap[layout === 'later' ? 'validateWebhookEvent' : 'validateEarlierWebhookEvent']);
+    const validate = ajv.getSchema(
+      exportsMap[layout === 'later' ? 'validateWebhookEvent' : 'validateEarlierWebhookEvent'],
+    );
     for (const example of found.examples) {
-      if (!validate(example.value)) throw new Error(`example ${example.name} of ${found.webhook} breaks ${schema}: ${ajv.errorsText(validate.errors)}`);
+      if (!validate(example.value))
+        throw new Error(
+          `example ${example.name} of ${found.webhook} breaks ${schema}: ${ajv.errorsText(validate.errors)}`,
+        );
     }
     layouts[layout] = found;
   }
@@ -95,7 +108,7 @@ export async function renderWebhookValidators(specFile = sharedBundle, label = s
     '',
     validatorTypes('Webhook'),
     standaloneModule(ajv, exportsMap, 'WebhookSchemaValidator'),
-    '/** The validator of each event type\'s own schema, keyed by the `type` value that selects it. */',
+    "/** The validator of each event type's own schema, keyed by the `type` value that selects it. */",
     `export const webhookEventValidators: Readonly<Record<string, WebhookSchemaValidator>> = Object.freeze({\n${typeMap.join('\n')}\n});\n`,
   ].join('\n');
   const examples = [

@@ -19,11 +19,17 @@ export async function renderTable() {
     const { SETTINGS, ENVIRONMENT_ONLY } = await import('../src/sandbox/config.ts');
     const lines = ['| flag | variable | default | meaning |', '|---|---|---|---|'];
     for (const s of SETTINGS) {
-      const flag = [code(`--${s.flag}${s.value ? ` ${s.value}` : ''}`), ...('short' in s ? [code(`-${s.short}`)] : [])].join(', ');
+      const flag = [
+        code(`--${s.flag}${s.value ? ` ${s.value}` : ''}`),
+        ...('short' in s ? [code(`-${s.short}`)] : []),
+      ].join(', ');
       const variable = code(s.variable) + ('multiple' in s ? ' (comma-separated)' : '');
       lines.push(`| ${flag} | ${variable} | ${code(s.default)} | ${cell(s.help)} |`);
     }
-    for (const e of ENVIRONMENT_ONLY) lines.push(`| (none: a flag would show in \`ps\`) | ${code(e.variable)} | ${cell(e.default)} | ${cell(e.help)} |`);
+    for (const e of ENVIRONMENT_ONLY)
+      lines.push(
+        `| (none: a flag would show in \`ps\`) | ${code(e.variable)} | ${cell(e.default)} | ${cell(e.help)} |`,
+      );
     lines.push(
       '| `-- <command>` | | | run `<command>` beside the sandbox with `MERCHANT_PAYMENTS_SANDBOX_URL` set (and `WEBHOOK_SECRET` when the secret was generated) |',
       '| `--help`, `-h` | | | print the usage |',

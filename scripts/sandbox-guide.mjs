@@ -12,7 +12,14 @@ const code = (text) => `\`${text}\``;
 export async function renderGuide() {
   return withTypeScript(async () => {
     const core = await import('../src/sandbox/core/index.ts');
-    const { MAGIC_VALUES, DEFAULT_OUTCOMES, OUTCOMES, STEP_DELAY_SECONDS, RETRY_SCHEDULE_SECONDS, DEFAULT_RETRY_COMPRESSION } = core;
+    const {
+      MAGIC_VALUES,
+      DEFAULT_OUTCOMES,
+      OUTCOMES,
+      STEP_DELAY_SECONDS,
+      RETRY_SCHEDULE_SECONDS,
+      DEFAULT_RETRY_COMPRESSION,
+    } = core;
     const lines = [
       '# Sandbox values',
       '',
@@ -25,13 +32,24 @@ export async function renderGuide() {
       `(${code('9.01')} is ${code('9.010')}), requisite values exactly. Anything else takes the default outcome.`,
     ];
     for (const kind of Object.keys(KIND_TITLES)) {
-      const steps = (outcome) => OUTCOMES[kind][outcome].map((step) => code(step.to) + (step.reason_code ? ` (${code(step.reason_code)})` : '')).join(' → ');
-      lines.push('', `## ${KIND_TITLES[kind]}`, '', '| field | value | outcome | what happens after creation |', '|---|---|---|---|');
+      const steps = (outcome) =>
+        OUTCOMES[kind][outcome]
+          .map((step) => code(step.to) + (step.reason_code ? ` (${code(step.reason_code)})` : ''))
+          .join(' → ');
+      lines.push(
+        '',
+        `## ${KIND_TITLES[kind]}`,
+        '',
+        '| field | value | outcome | what happens after creation |',
+        '|---|---|---|---|',
+      );
       for (const magic of MAGIC_VALUES.filter((m) => m.kind === kind)) {
         lines.push(`| ${code(magic.field)} | ${code(magic.value)} | ${code(magic.outcome)} | ${magic.summary} |`);
       }
       lines.push(`| any other | | ${code(DEFAULT_OUTCOMES[kind])} (default) | ${steps(DEFAULT_OUTCOMES[kind])} |`);
-      const delays = Object.entries(STEP_DELAY_SECONDS[kind]).map(([status, seconds]) => `${code(status)} ${seconds} s`).join(', ');
+      const delays = Object.entries(STEP_DELAY_SECONDS[kind])
+        .map(([status, seconds]) => `${code(status)} ${seconds} s`)
+        .join(', ');
       lines.push('', `Each step comes this long after the one before it on the tenant's clock: ${delays}.`);
     }
     const minutes = RETRY_SCHEDULE_SECONDS.map((s) => s / 60);

@@ -84,7 +84,13 @@ const servers = [
   {
     name: 'docs',
     port: portOf(flags['port-docs'] ?? process.env.DOCS_PORT ?? '4012', 'port-docs'),
-    files: ['generated/openapi/variant-a.yaml', 'generated/openapi/variant-b.yaml', 'generated/openapi/sandbox.yaml', 'generated/openapi/admin.yaml', 'docs/assumptions.md'],
+    files: [
+      'generated/openapi/variant-a.yaml',
+      'generated/openapi/variant-b.yaml',
+      'generated/openapi/sandbox.yaml',
+      'generated/openapi/admin.yaml',
+      'docs/assumptions.md',
+    ],
     // Note: rebuilt on every start, in a child process while Prism starts, so the pages always match the specs; into a
     // folder of this start's own, so that two starts (two test runs) never rebuild each other's pages.
     start: async (s) => {
@@ -93,7 +99,8 @@ const servers = [
       await buildDocsInChild(siteDir);
       return startStaticServer({ dir: siteDir, port: s.port, host });
     },
-    hint: (url) => `guides ${url}/  reference ${url}/variant-a.html ${url}/variant-b.html ${url}/sandbox.html ${url}/admin.html`,
+    hint: (url) =>
+      `guides ${url}/  reference ${url}/variant-a.html ${url}/variant-b.html ${url}/sandbox.html ${url}/admin.html`,
   },
 ];
 
@@ -119,11 +126,13 @@ async function main() {
     console.error(failed.reason.message);
     return shutdown(1);
   }
-  servers.forEach((s, i) => running[i].exited?.then((code) => {
-    if (stopping) return;
-    console.error(`${s.name} exited unexpectedly (${code}); stopping the others.`);
-    shutdown(1);
-  }));
+  servers.forEach((s, i) =>
+    running[i].exited?.then((code) => {
+      if (stopping) return;
+      console.error(`${s.name} exited unexpectedly (${code}); stopping the others.`);
+      shutdown(1);
+    }),
+  );
   console.log(`Mock servers, sandbox and docs ready in ${Date.now() - started} ms (Ctrl-C to stop):`);
   servers.forEach((s, i) => {
     console.log(`  ${s.name}  ${running[i].url}`);
@@ -145,7 +154,9 @@ function buildDocsInChild(dir) {
   const child = spawnTiedNode(path.join(root, 'scripts/docs.mjs'), ['--out', dir], { cwd: root });
   const output = collectOutput(child);
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run docs failed (${code}):\n${output()}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`npm run docs failed (${code}):\n${output()}`)),
+    );
   });
 }
 

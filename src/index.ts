@@ -1,10 +1,34 @@
 // Package root: typed clients for both variants, their named types, errors, pagination, and webhook verification.
-export { createVariantAClient, type VariantAClient, type VariantAClientOptions, type VariantAPaths } from './client/variant-a.js';
-export { createVariantBClient, type VariantBClient, type VariantBClientOptions, type VariantBPaths } from './client/variant-b.js';
-export type { ClientLogger, ClientOptions, FetchLike, RedirectMode, RetryInfo, RetryOptions } from './client/options.js';
+export {
+  createVariantAClient,
+  type VariantAClient,
+  type VariantAClientOptions,
+  type VariantAPaths,
+} from './client/variant-a.js';
+export {
+  createVariantBClient,
+  type VariantBClient,
+  type VariantBClientOptions,
+  type VariantBPaths,
+} from './client/variant-b.js';
+export type {
+  ClientLogger,
+  ClientOptions,
+  FetchLike,
+  RedirectMode,
+  RetryInfo,
+  RetryOptions,
+} from './client/options.js';
 export type { Sleep } from './client/sleep.js';
 export { paginate, type ListItem, type ListPath, type ListQuery, type PaginateInit } from './client/paginate.js';
-export { describeProblem, hasProblemCode, isProblem, type Problem, type ProblemCode, type ProblemFieldError } from './client/problem.js';
+export {
+  describeProblem,
+  hasProblemCode,
+  isProblem,
+  type Problem,
+  type ProblemCode,
+  type ProblemFieldError,
+} from './client/problem.js';
 export { isUndocumentedErrorBody, type UndocumentedErrorBody } from './client/undocumented.js';
 export type { CallResult } from './client/typed-client.js';
 export {

@@ -11,14 +11,22 @@ const names = readdirSync(new URL('../examples/', import.meta.url));
 const source = (name: string) => readFileSync(new URL(`../examples/${name}`, import.meta.url), 'utf8');
 /** The examples a guide shows in full, rather than the README: the testing guide's two test files. */
 const guideExamples: Record<string, { name: string; fence: string }[]> = {
-  'docs/testing.md': [{ name: 'testing-vitest.test.ts', fence: 'ts' }, { name: 'testing-node.test.mjs', fence: 'js' }],
+  'docs/testing.md': [
+    { name: 'testing-vitest.test.ts', fence: 'ts' },
+    { name: 'testing-node.test.mjs', fence: 'js' },
+  ],
 };
-const shownInGuides = Object.values(guideExamples).flat().map((example) => example.name);
+const shownInGuides = Object.values(guideExamples)
+  .flat()
+  .map((example) => example.name);
 
 describe('README', () => {
-  it.each(names.filter((name) => name.endsWith('.mjs') && !shownInGuides.includes(name)))('shows examples/%s verbatim as the file a user creates', (name) => {
-    expect(readmeFiles(readme)).toContainEqual({ name, content: source(name) });
-  });
+  it.each(names.filter((name) => name.endsWith('.mjs') && !shownInGuides.includes(name)))(
+    'shows examples/%s verbatim as the file a user creates',
+    (name) => {
+      expect(readmeFiles(readme)).toContainEqual({ name, content: source(name) });
+    },
+  );
 
   it('shows no JavaScript block that is not a file to create, and each one under the name of its example', () => {
     const files = readmeFiles(readme);
@@ -33,14 +41,17 @@ describe('README', () => {
 });
 
 describe('the runnable receivers', () => {
-  it.each(['receiver.mjs', 'sandbox-flow.mjs'])('%s listens on PORT, on 3000 only by default, and names the port it took', (name) => {
-    const code = source(name).replace(/^\s*\/\/.*$/gm, '');
-    expect(code).toContain('Number(process.env.PORT ?? 3000)');
-    expect(code.match(/3000/g)).toHaveLength(1);
-  });
+  it.each(['receiver.mjs', 'sandbox-flow.mjs'])(
+    '%s listens on PORT, on 3000 only by default, and names the port it took',
+    (name) => {
+      const code = source(name).replace(/^\s*\/\/.*$/gm, '');
+      expect(code).toContain('Number(process.env.PORT ?? 3000)');
+      expect(code.match(/3000/g)).toHaveLength(1);
+    },
+  );
 });
 
-describe('the credentials\' environment variables', () => {
+describe("the credentials' environment variables", () => {
   // Note: the commands read PAYMENTS_ACCESS_TOKEN, PAYMENTS_PUBLIC_KEY and PAYMENTS_SECRET_KEY; examples and guides that
   // named them otherwise (MERCHANT_TOKEN) sent readers looking for two sets. A CI secret (secrets.STAGING_SECRET_KEY)
   // handed over as one of them is a name of the reader's own.
@@ -51,7 +62,13 @@ describe('the credentials\' environment variables', () => {
       ...docs.map((name) => [`docs/${name}`, readFileSync(new URL(`../docs/${name}`, import.meta.url), 'utf8')]),
       ...names.map((name) => [`examples/${name}`, source(name)]),
     ];
-    for (const [name, text] of texts) expect(text!.match(/(?<!secrets\.)\b(?!PAYMENTS_)[A-Z]+_(?:ACCESS_TOKEN|PUBLIC_KEY|SECRET_KEY)\b|\bMERCHANT_(?!PAYMENTS_)[A-Z_]+\b/g) ?? [], name).toEqual([]);
+    for (const [name, text] of texts)
+      expect(
+        text!.match(
+          /(?<!secrets\.)\b(?!PAYMENTS_)[A-Z]+_(?:ACCESS_TOKEN|PUBLIC_KEY|SECRET_KEY)\b|\bMERCHANT_(?!PAYMENTS_)[A-Z_]+\b/g,
+        ) ?? [],
+        name,
+      ).toEqual([]);
   });
 });
 
@@ -59,14 +76,18 @@ describe.each(Object.entries(guideExamples))('%s', (guide, examples) => {
   const text = readFileSync(new URL(`../${guide}`, import.meta.url), 'utf8');
   it.each(examples)('shows examples/$name verbatim, under its name', ({ name, fence }) => {
     expect(text).toContain(`\`examples/${name}\``);
-    expect([...text.matchAll(new RegExp(`^\`\`\`${fence}\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((match) => match[1])).toContain(source(name));
+    expect(
+      [...text.matchAll(new RegExp(`^\`\`\`${fence}\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((match) => match[1]),
+    ).toContain(source(name));
   });
 });
 
 describe('docs/sandbox-guide.md', () => {
   it('shows examples/sandbox-control.ts verbatim', () => {
     const guide = readFileSync(new URL('../docs/sandbox-guide.md', import.meta.url), 'utf8');
-    expect([...guide.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1])).toContain(source('sandbox-control.ts'));
+    expect([...guide.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1])).toContain(
+      source('sandbox-control.ts'),
+    );
   });
 });
 
@@ -86,9 +107,12 @@ describe('examples/webhook-receiver.ts', () => {
     }
     // The contract's examples, in the order the generator lists them.
     expect(lines).toEqual([
-      'appeal APL-2026-000123 is under_review', 'rejected: no_matching_signature',
-      'payment pay_8f3k2m9q4w7x is succeeded (no reason)', 'rejected: no_matching_signature',
-      'payout po_3h6j9l2n5p8r is processing', 'rejected: no_matching_signature',
+      'appeal APL-2026-000123 is under_review',
+      'rejected: no_matching_signature',
+      'payment pay_8f3k2m9q4w7x is succeeded (no reason)',
+      'rejected: no_matching_signature',
+      'payout po_3h6j9l2n5p8r is processing',
+      'rejected: no_matching_signature',
     ]);
   });
 

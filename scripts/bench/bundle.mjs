@@ -6,8 +6,16 @@ import { build } from 'esbuild';
 import { root } from '../lib/tools.mjs';
 
 const ENTRIES = [
-  { name: 'Variant B client', code: "import { createVariantBClient } from './src/index.ts'; export default createVariantBClient;", target: 6 * 1024 },
-  { name: 'verifyWebhook', code: "import { verifyWebhook } from './src/webhooks/index.ts'; export default verifyWebhook;", target: 8 * 1024 },
+  {
+    name: 'Variant B client',
+    code: "import { createVariantBClient } from './src/index.ts'; export default createVariantBClient;",
+    target: 6 * 1024,
+  },
+  {
+    name: 'verifyWebhook',
+    code: "import { verifyWebhook } from './src/webhooks/index.ts'; export default verifyWebhook;",
+    target: 8 * 1024,
+  },
   { name: 'everything', code: "export * from './src/index.ts';" },
 ];
 
@@ -36,7 +44,10 @@ export async function measureEntry(code) {
 }
 
 function shortName(file) {
-  return file.replace(/^node_modules\//, '').replace(/^.*node_modules\//, '').replace(`${root}${path.sep}`, '');
+  return file
+    .replace(/^node_modules\//, '')
+    .replace(/^.*node_modules\//, '')
+    .replace(`${root}${path.sep}`, '');
 }
 
 /** Rows: gzipped size (min = max = median: the build is deterministic) against each target. */
@@ -45,7 +56,15 @@ export async function bundleSizes() {
   const notes = [];
   for (const entry of ENTRIES) {
     const { minified, gzipped, top } = await measureEntry(entry.code);
-    const row = { section: 'bundle size', name: `${entry.name} (min+gzip; ${(minified / 1024).toFixed(1)} KB minified)`, unit: 'B', median: gzipped, min: gzipped, max: gzipped, runs: 1 };
+    const row = {
+      section: 'bundle size',
+      name: `${entry.name} (min+gzip; ${(minified / 1024).toFixed(1)} KB minified)`,
+      unit: 'B',
+      median: gzipped,
+      min: gzipped,
+      max: gzipped,
+      runs: 1,
+    };
     if (entry.target) Object.assign(row, { target: `<= ${entry.target / 1024} KB`, met: gzipped <= entry.target });
     rows.push(row);
     notes.push(`${entry.name}: largest inputs (minified bytes in output) ${top.join(', ')}`);

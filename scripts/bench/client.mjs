@@ -9,11 +9,17 @@ import { interleaved, timeMs } from './stats.mjs';
 
 const PAYMENT = JSON.stringify({
   data: {
-    id: 'pay_8f3k2m9q4w7x', type: 'card', status: 'pending',
-    requested: { amount: '1500.00', currency: 'EUR' }, initialized: { amount: '1500.00', currency: 'EUR' },
-    processed: { amount: '0', currency: 'EUR' }, refunded: { amount: '0', currency: 'EUR' },
+    id: 'pay_8f3k2m9q4w7x',
+    type: 'card',
+    status: 'pending',
+    requested: { amount: '1500.00', currency: 'EUR' },
+    initialized: { amount: '1500.00', currency: 'EUR' },
+    processed: { amount: '0', currency: 'EUR' },
+    refunded: { amount: '0', currency: 'EUR' },
     requisite: { type: 'card', card_number: '4111 11** **** 1111', card_holder: 'JANE DOE', bank: 'Example Bank' },
-    expires_at: '2026-01-15T10:30:00Z', created_at: '2026-01-15T10:00:00Z', updated_at: '2026-01-15T10:05:00Z',
+    expires_at: '2026-01-15T10:30:00Z',
+    created_at: '2026-01-15T10:00:00Z',
+    updated_at: '2026-01-15T10:05:00Z',
     metadata: { order_id: 'order-1042' },
   },
 });
@@ -21,8 +27,11 @@ const PAYMENT = JSON.stringify({
 export const WATCH_GET_RATIO = 1.3;
 
 const BODY = {
-  amount: '1500.00', currency: 'EUR', expires_in: 1800,
-  requisite: { type: 'card', bank: 'Example Bank' }, metadata: { order_id: 'order-1042' },
+  amount: '1500.00',
+  currency: 'EUR',
+  expires_in: 1800,
+  requisite: { type: 'card', bank: 'Example Bank' },
+  metadata: { order_id: 'order-1042' },
 };
 
 /** Starts the fixed-payment server on 127.0.0.1 and `port` (default: a free one); returns its base URL and close(). */
@@ -34,7 +43,14 @@ export async function startServer({ port = 0 } = {}) {
   server.keepAliveTimeout = 60_000;
   server.listen(port, '127.0.0.1');
   await once(server, 'listening');
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () =>
+      new Promise((r) => {
+        server.close(r);
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /** Rows for GET (retrieve) and POST (create) through each client, with ratios to the baselines; a note when the GET ratio crosses the watch line. */
@@ -44,27 +60,50 @@ export async function clientOverhead({ pkg, requests, runs }) {
   const notes = [];
   try {
     const bare = createClient({ baseUrl: server.url });
-    const ours = pkg.createVariantBClient({ baseUrl: server.url, publicKey: 'pk_bench', secretKey: 'sk_bench', retry: { attempts: 3 } });
+    const ours = pkg.createVariantBClient({
+      baseUrl: server.url,
+      publicKey: 'pk_bench',
+      secretKey: 'sk_bench',
+      retry: { attempts: 3 },
+    });
     const headers = { 'X-Public-Key': 'pk_bench', 'X-Secret-Key': 'sk_bench' };
     const cases = {
       'GET retrieve payment': {
         'raw fetch': () => fetch(`${server.url}/merchant/v1/payments/pay_1`, { headers }).then(expectOk),
-        'openapi-fetch': () => bare.GET('/merchant/v1/payments/{paymentId}', { params: { path: { paymentId: 'pay_1' } }, headers }).then(expectData),
-        'ours (Variant B)': () => ours.GET('/merchant/v1/payments/{paymentId}', { params: { path: { paymentId: 'pay_1' } } }).then(expectData),
+        'openapi-fetch': () =>
+          bare
+            .GET('/merchant/v1/payments/{paymentId}', { params: { path: { paymentId: 'pay_1' } }, headers })
+            .then(expectData),
+        'ours (Variant B)': () =>
+          ours.GET('/merchant/v1/payments/{paymentId}', { params: { path: { paymentId: 'pay_1' } } }).then(expectData),
       },
       'POST create payment': {
-        'raw fetch': () => fetch(`${server.url}/merchant/v1/payments`, {
-          method: 'POST', body: JSON.stringify(BODY),
-          headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
-        }).then(expectOk),
-        'openapi-fetch': () => bare.POST('/merchant/v1/payments', { body: BODY, headers: { ...headers, 'Idempotency-Key': crypto.randomUUID() } }).then(expectData),
+        'raw fetch': () =>
+          fetch(`${server.url}/merchant/v1/payments`, {
+            method: 'POST',
+            body: JSON.stringify(BODY),
+            headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+          }).then(expectOk),
+        'openapi-fetch': () =>
+          bare
+            .POST('/merchant/v1/payments', {
+              body: BODY,
+              headers: { ...headers, 'Idempotency-Key': crypto.randomUUID() },
+            })
+            .then(expectData),
         'ours (Variant B)': () => ours.POST('/merchant/v1/payments', { body: BODY }).then(expectData),
       },
     };
     for (const [label, contenders] of Object.entries(cases)) {
-      const batch = Object.fromEntries(Object.entries(contenders).map(([name, call]) => [name, () => timeMs(async () => {
-        for (let i = 0; i < requests; i++) await call();
-      })]));
+      const batch = Object.fromEntries(
+        Object.entries(contenders).map(([name, call]) => [
+          name,
+          () =>
+            timeMs(async () => {
+              for (let i = 0; i < requests; i++) await call();
+            }),
+        ]),
+      );
       const results = await interleaved(batch, { runs, warmup: 1 });
       const raw = results['raw fetch'].median;
       const bareMs = results['openapi-fetch'].median;

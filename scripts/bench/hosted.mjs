@@ -38,7 +38,14 @@ async function json(response, what) {
 
 /** A payment made with `headers` at `url`; the GET request that retrieves it. */
 async function retrieveRequest(url, headers) {
-  const created = await json(await fetch(`${url}/merchant/v1/payments`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': 'hosted-bench' }, body: PAYMENT }), 'Create Payment');
+  const created = await json(
+    await fetch(`${url}/merchant/v1/payments`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': 'hosted-bench' },
+      body: PAYMENT,
+    }),
+    'Create Payment',
+  );
   return { method: 'GET', path: `/merchant/v1/payments/${created.data.id}`, headers };
 }
 
@@ -58,7 +65,11 @@ async function memory(url) {
     await new Promise((resolve) => setTimeout(resolve, 200));
     heaps.push(await sample(url, 'nodejs_heap_size_used_bytes'));
   }
-  return { tenants: await sample(url, 'sandbox_tenants'), rss: await sample(url, 'process_resident_memory_bytes'), heap: Math.min(...heaps) };
+  return {
+    tenants: await sample(url, 'sandbox_tenants'),
+    rss: await sample(url, 'process_resident_memory_bytes'),
+    heap: Math.min(...heaps),
+  };
 }
 
 /** Sends `amount` requests with the token `tokenOf(i)` gives; every one must be a 401. */
@@ -68,38 +79,73 @@ async function unknownRequests(url, amount, tokenOf) {
     url,
     connections: 10,
     amount,
-    requests: [{ method: 'GET', path: '/payments', setupRequest: (request) => ({ ...request, headers: { authorization: `Bearer ${tokenOf(i++)}` } }) }],
+    requests: [
+      {
+        method: 'GET',
+        path: '/payments',
+        setupRequest: (request) => ({ ...request, headers: { authorization: `Bearer ${tokenOf(i++)}` } }),
+      },
+    ],
   });
   const refused = result.statusCodeStats['401']?.count ?? 0;
-  if (refused !== amount) throw new Error(`${url}: ${refused} of ${amount} unknown credentials got 401 (${JSON.stringify(result.statusCodeStats)}, ${result.errors} errors)`);
+  if (refused !== amount)
+    throw new Error(
+      `${url}: ${refused} of ${amount} unknown credentials got 401 (${JSON.stringify(result.statusCodeStats)}, ${result.errors} errors)`,
+    );
 }
 
 const row = (name, unit, summary, extra = {}) => ({ section: SECTION, name, unit, ...summary, ...extra });
 
 /** Every row of the hosted section, and the note that says how it ran. */
 export async function hostedBench({ quick }) {
-  const settings = quick ? { runs: 1, warmup: 0, seconds: 1, connections: 10, unknown: 10_000 } : { runs: 5, warmup: 1, seconds: 2, connections: 10, unknown: UNKNOWN };
+  const settings = quick
+    ? { runs: 1, warmup: 0, seconds: 1, connections: 10, unknown: 10_000 }
+    : { runs: 5, warmup: 1, seconds: 2, connections: 10, unknown: UNKNOWN };
   ensureBuilt();
   const env = { SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN };
   const open = await ready(await start('open', { command: sandbox([]), env }));
-  const issued = await ready(await start('issued', { command: sandbox(['--auth', 'issued', '--rate-limit', '1000000']), env }));
+  const issued = await ready(
+    await start('issued', { command: sandbox(['--auth', 'issued', '--rate-limit', '1000000']), env }),
+  );
   const servers = [open, issued];
   try {
-    const tenant = await json(await fetch(`${issued.url}/_admin/tenants`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }), 'Create Tenant');
+    const tenant = await json(
+      await fetch(`${issued.url}/_admin/tenants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      }),
+      'Create Tenant',
+    );
     const requests = {
       open: await retrieveRequest(open.url, CREDENTIALS),
-      issued: await retrieveRequest(issued.url, { 'x-public-key': tenant.data.public_key, 'x-secret-key': tenant.data.secret_key }),
+      issued: await retrieveRequest(issued.url, {
+        'x-public-key': tenant.data.public_key,
+        'x-secret-key': tenant.data.secret_key,
+      }),
     };
-    const get = await interleaved({
-      open: () => load(open.url, { seconds: settings.seconds, connections: settings.connections, request: requests.open }),
-      issued: () => load(issued.url, { seconds: settings.seconds, connections: settings.connections, request: requests.issued }),
-    }, { runs: settings.runs, warmup: settings.warmup });
+    const get = await interleaved(
+      {
+        open: () =>
+          load(open.url, { seconds: settings.seconds, connections: settings.connections, request: requests.open }),
+        issued: () =>
+          load(issued.url, { seconds: settings.seconds, connections: settings.connections, request: requests.issued }),
+      },
+      { runs: settings.runs, warmup: settings.warmup },
+    );
     const cost = get.open.median / get.issued.median;
     const rows = [
       row(`HTTP GET retrieve payment, ${settings.connections} connections: open mode`, 'req/s', get.open),
-      row(`HTTP GET retrieve payment, ${settings.connections} connections: issued credentials and a rate limit`, 'req/s', get.issued, {
-        ratio: cost, baseline: 'open mode (time per request)', target: '<= 1.10', met: cost <= 1.1,
-      }),
+      row(
+        `HTTP GET retrieve payment, ${settings.connections} connections: issued credentials and a rate limit`,
+        'req/s',
+        get.issued,
+        {
+          ratio: cost,
+          baseline: 'open mode (time per request)',
+          target: '<= 1.10',
+          met: cost <= 1.1,
+        },
+      ),
     ];
 
     // Note: the baseline repeats one unknown credential as many times, so that what the instance grows by anyway
@@ -112,17 +158,35 @@ export async function hostedBench({ quick }) {
     const noise = afterSame.heap - before.heap;
     const growth = afterDistinct.heap - afterSame.heap;
     rows.push(
-      row(`issued mode, heap growth over ${settings.unknown.toLocaleString('en')} requests repeating one unknown credential (noise)`, 'MB', summarize([noise / MB])),
-      row(`issued mode, heap growth over ${settings.unknown.toLocaleString('en')} requests with distinct unknown credentials`, 'MB', summarize([growth / MB]), {
-        baseline: 'the same count repeating one credential', target: 'no growth beyond noise', met: growth <= Math.max(noise, 0) + 2 * MB && afterDistinct.tenants === before.tenants,
-      }),
-      row('issued mode, tenants in the store before and after both runs', 'tenants', summarize([afterDistinct.tenants]), { baseline: `${before.tenants} before` }),
+      row(
+        `issued mode, heap growth over ${settings.unknown.toLocaleString('en')} requests repeating one unknown credential (noise)`,
+        'MB',
+        summarize([noise / MB]),
+      ),
+      row(
+        `issued mode, heap growth over ${settings.unknown.toLocaleString('en')} requests with distinct unknown credentials`,
+        'MB',
+        summarize([growth / MB]),
+        {
+          baseline: 'the same count repeating one credential',
+          target: 'no growth beyond noise',
+          met: growth <= Math.max(noise, 0) + 2 * MB && afterDistinct.tenants === before.tenants,
+        },
+      ),
+      row(
+        'issued mode, tenants in the store before and after both runs',
+        'tenants',
+        summarize([afterDistinct.tenants]),
+        { baseline: `${before.tenants} before` },
+      ),
       row('issued mode, RSS after both runs', 'MB', summarize([afterDistinct.rss / MB])),
     );
     return {
       rows,
       settings,
-      notes: [`Hosted: two sandboxes from dist on the memory store, --clock manual; issued with --auth issued --rate-limit 1000000 (checked on every request, never reached) and a tenant from POST /_admin/tenants. GET: autocannon, ${settings.connections} connections, ${settings.seconds} s per sample, interleaved. Memory: the instance's own nodejs_heap_size_used_bytes and process_resident_memory_bytes from /metrics; the 2 MB margin is what one prom-client scrape and autocannon's connections can move the heap by.`],
+      notes: [
+        `Hosted: two sandboxes from dist on the memory store, --clock manual; issued with --auth issued --rate-limit 1000000 (checked on every request, never reached) and a tenant from POST /_admin/tenants. GET: autocannon, ${settings.connections} connections, ${settings.seconds} s per sample, interleaved. Memory: the instance's own nodejs_heap_size_used_bytes and process_resident_memory_bytes from /metrics; the 2 MB margin is what one prom-client scrape and autocannon's connections can move the heap by.`,
+      ],
     };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));

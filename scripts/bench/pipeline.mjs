@@ -8,12 +8,22 @@ import { interleaved, summarize, timeMs } from './stats.mjs';
 /** Runs `npm run <script>` quietly; rejects with its output when it fails. */
 export function npmRun(script) {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', script], { cwd: root, env: quietEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', script], {
+      cwd: root,
+      env: quietEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
-    child.stdout.on('data', (chunk) => { output += chunk; });
-    child.stderr.on('data', (chunk) => { output += chunk; });
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run ${script} failed (${code}):\n${output.slice(-2000)}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`npm run ${script} failed (${code}):\n${output.slice(-2000)}`)),
+    );
   });
 }
 
@@ -24,7 +34,10 @@ export function npmRun(script) {
 export async function pipelineTimes({ runs, fullTest }) {
   const scripts = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts;
   const steps = ['lint', 'bundle', 'generate', 'docs', 'test'].filter((name) => scripts[name]);
-  const results = await interleaved(Object.fromEntries(steps.map((s) => [s, () => timeMs(() => npmRun(s))])), { runs, warmup: 0 });
+  const results = await interleaved(Object.fromEntries(steps.map((s) => [s, () => timeMs(() => npmRun(s))])), {
+    runs,
+    warmup: 0,
+  });
   const rows = Object.entries(results).map(([name, s]) => ({
     section: 'pipeline',
     name: name === 'test' ? 'npm test (fast lane)' : `npm run ${name}`,

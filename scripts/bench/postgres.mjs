@@ -31,7 +31,9 @@ const tenantId = (publicKey) => `b_${createHash('sha256').update(publicKey).dige
 function pgBinaries() {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const base = '/usr/lib/postgresql';
-  return existsSync(base) ? readdirSync(base).find((major) => existsSync(path.join(base, major, 'bin/initdb'))) : undefined;
+  return existsSync(base)
+    ? readdirSync(base).find((major) => existsSync(path.join(base, major, 'bin/initdb')))
+    : undefined;
 }
 
 /** Runs `fn` with a connected client of `url` and ends it. */
@@ -56,7 +58,10 @@ async function database(clusterUrl, name) {
 /** Starts an instance of sandbox-postgres-server.mjs and resolves once it listens. */
 async function instance(name, { store, clock = 'manual', databaseUrl, idleTenants = 0, timeoutMs = 120_000 }) {
   const args = ['--store', store, '--clock', clock, '--idle-tenants', String(idleTenants)];
-  const server = await start(name, { command: (port) => [SERVER, '--port', String(port), ...args], env: databaseUrl ? { DATABASE_URL: databaseUrl } : {} });
+  const server = await start(name, {
+    command: (port) => [SERVER, '--port', String(port), ...args],
+    env: databaseUrl ? { DATABASE_URL: databaseUrl } : {},
+  });
   const started = performance.now();
   while (!server.output().includes('listening on')) {
     if (server.dead() || performance.now() - started > timeoutMs) {
@@ -72,7 +77,8 @@ async function instance(name, { store, clock = 'manual', databaseUrl, idleTenant
 async function call(url, init) {
   const response = await fetch(url, init);
   const text = await response.text();
-  if (response.status !== 200) throw new Error(`${init?.method ?? 'GET'} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
+  if (response.status !== 200)
+    throw new Error(`${init?.method ?? 'GET'} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
   return JSON.parse(text);
 }
 
@@ -80,7 +86,11 @@ let keys = 0;
 const create = (server, publicKey) =>
   call(`${server.url}/merchant/v1/payments`, {
     method: 'POST',
-    headers: { ...credentials(publicKey), 'content-type': 'application/json', 'idempotency-key': `bench-${process.pid}-${keys++}` },
+    headers: {
+      ...credentials(publicKey),
+      'content-type': 'application/json',
+      'idempotency-key': `bench-${process.pid}-${keys++}`,
+    },
     body: PAYMENT,
   });
 
@@ -95,7 +105,11 @@ function rotating(tenants) {
       path: '/merchant/v1/payments',
       setupRequest: (request) => {
         const tenant = next();
-        return { ...request, path: `/merchant/v1/payments/${tenant.paymentId}`, headers: credentials(tenant.publicKey) };
+        return {
+          ...request,
+          path: `/merchant/v1/payments/${tenant.paymentId}`,
+          headers: credentials(tenant.publicKey),
+        };
       },
     },
     POST: {
@@ -104,7 +118,11 @@ function rotating(tenants) {
       body: PAYMENT,
       setupRequest: (request) => ({
         ...request,
-        headers: { ...credentials(next().publicKey), 'content-type': 'application/json', 'idempotency-key': `${run}-${n}` },
+        headers: {
+          ...credentials(next().publicKey),
+          'content-type': 'application/json',
+          'idempotency-key': `${run}-${n}`,
+        },
       }),
     },
   };
@@ -139,10 +157,23 @@ const percentile = (values, p) => {
  */
 async function seedPayments(client, publicKey, from, to) {
   const tenant = tenantId(publicKey);
-  const columns = (await client.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'sandbox_objects' ORDER BY ordinal_position`)).rows.map((r) => r.column_name);
-  const made = { tenant_id: 't.tenant_id', id: 'g.id', position: 't.position + g.n', record: `replace(t.record::text, '"' || t.id || '"', '"' || g.id || '"')::json` };
-  const { rows: originals } = await client.query(`SELECT id FROM sandbox_objects WHERE tenant_id = $1 AND kind = 'payment'`, [tenant]);
-  if (originals.length !== 1) throw new Error(`seeding expects one payment in ${publicKey}'s tenant, found ${originals.length}`);
+  const columns = (
+    await client.query(
+      `SELECT column_name FROM information_schema.columns WHERE table_name = 'sandbox_objects' ORDER BY ordinal_position`,
+    )
+  ).rows.map((r) => r.column_name);
+  const made = {
+    tenant_id: 't.tenant_id',
+    id: 'g.id',
+    position: 't.position + g.n',
+    record: `replace(t.record::text, '"' || t.id || '"', '"' || g.id || '"')::json`,
+  };
+  const { rows: originals } = await client.query(
+    `SELECT id FROM sandbox_objects WHERE tenant_id = $1 AND kind = 'payment'`,
+    [tenant],
+  );
+  if (originals.length !== 1)
+    throw new Error(`seeding expects one payment in ${publicKey}'s tenant, found ${originals.length}`);
   const batch = 200_000;
   for (let first = from; first <= to; first += batch) {
     await client.query(
@@ -155,14 +186,25 @@ async function seedPayments(client, publicKey, from, to) {
   }
   const { rows } = await client.query('SELECT ledger::text AS ledger FROM sandbox_tenants WHERE id = $1', [tenant]);
   const total = BigInt(to);
-  const ledger = JSON.parse(rows[0].ledger).map(([currency, available, pending]) => [currency, String(BigInt(available) * total), String(BigInt(pending) * total)]);
-  await client.query(`UPDATE sandbox_tenants SET version = nextval('sandbox_versions'), ids_count = ids_count + $2, ledger = $3::json WHERE id = $1`, [tenant, to - from + 1, JSON.stringify(ledger)]);
+  const ledger = JSON.parse(rows[0].ledger).map(([currency, available, pending]) => [
+    currency,
+    String(BigInt(available) * total),
+    String(BigInt(pending) * total),
+  ]);
+  await client.query(
+    `UPDATE sandbox_tenants SET version = nextval('sandbox_versions'), ids_count = ids_count + $2, ledger = $3::json WHERE id = $1`,
+    [tenant, to - from + 1, JSON.stringify(ledger)],
+  );
   await client.query('ANALYZE sandbox_objects');
 }
 
 /** Inserts `count` tenant rows copied from the tenant of `publicKey` (idle: no due time), as 30,000 merchants would leave them. */
 async function seedTenants(client, publicKey, count) {
-  const columns = (await client.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'sandbox_tenants' ORDER BY ordinal_position`)).rows.map((r) => r.column_name);
+  const columns = (
+    await client.query(
+      `SELECT column_name FROM information_schema.columns WHERE table_name = 'sandbox_tenants' ORDER BY ordinal_position`,
+    )
+  ).rows.map((r) => r.column_name);
   const made = { id: `'idle_' || n`, version: `nextval('sandbox_versions')`, due_wall_at: 'NULL' };
   await client.query(
     `INSERT INTO sandbox_tenants (${columns.join(', ')}) SELECT ${columns.map((c) => made[c] ?? `t.${c}`).join(', ')}
@@ -208,7 +250,9 @@ function clusterPids(postmaster) {
 
 /** Resident set size of a process in bytes, from /proc. */
 function rss(pid) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(line.split(/\s+/)[1]) * 1024;
 }
 
@@ -230,18 +274,31 @@ async function throughput(rows, { clusterUrl, settings }) {
       contenders[`${method} memory`] = () => load(memory.url, { seconds, connections, request: onMemory[method] });
       contenders[`${method} postgres 1`] = () => load(a.url, { seconds, connections, request: onA[method] });
       contenders[`${method} postgres 2`] = async () => {
-        const [x, y] = await Promise.all([load(a.url, { seconds, connections: half, request: onA[method] }), load(b.url, { seconds, connections: connections - half, request: onB[method] })]);
+        const [x, y] = await Promise.all([
+          load(a.url, { seconds, connections: half, request: onA[method] }),
+          load(b.url, { seconds, connections: connections - half, request: onB[method] }),
+        ]);
         return x + y;
       };
     }
     const http = await interleaved(contenders, { runs: settings.loadRuns, warmup: settings.loadWarmup });
-    for (const [method, label] of [['GET', 'GET retrieve payment'], ['POST', 'POST create payment (new Idempotency-Key each)']]) {
+    for (const [method, label] of [
+      ['GET', 'GET retrieve payment'],
+      ['POST', 'POST create payment (new Idempotency-Key each)'],
+    ]) {
       const base = http[`${method} memory`];
       rows.push(row(`HTTP ${label}, ${connections} connections: memory store, 1 instance`, 'req/s', base));
       for (const count of [1, 2]) {
         const s = http[`${method} postgres ${count}`];
         const target = method === 'POST' && count === 2 ? { target: '>= 1,000 req/s', met: s.median >= 1000 } : {};
-        rows.push(row(`HTTP ${label}, ${connections} connections: postgres store, ${count} instance${count > 1 ? 's (load split, summed)' : ''}`, 'req/s', s, { ratio: s.median / base.median, baseline: 'memory store', ...target }));
+        rows.push(
+          row(
+            `HTTP ${label}, ${connections} connections: postgres store, ${count} instance${count > 1 ? 's (load split, summed)' : ''}`,
+            'req/s',
+            s,
+            { ratio: s.median / base.median, baseline: 'memory store', ...target },
+          ),
+        );
       }
     }
 
@@ -252,13 +309,31 @@ async function throughput(rows, { clusterUrl, settings }) {
       tails[name].push(percentile(times, 99));
       return percentile(times, 50);
     };
-    const p50 = await interleaved({ memory: latencyOf('memory', memory), postgres: latencyOf('postgres', a) }, { runs: settings.latencyRuns, warmup: 1 });
+    const p50 = await interleaved(
+      { memory: latencyOf('memory', memory), postgres: latencyOf('postgres', a) },
+      { runs: settings.latencyRuns, warmup: 1 },
+    );
     const p99 = Object.fromEntries(Object.entries(tails).map(([name, values]) => [name, summarize(values.slice(1))]));
-    for (const [label, s] of [['p50', p50], ['p99', p99]]) {
-      rows.push(row(`sequential create through fetch, ${settings.creates} per round, ${label}: memory store`, 'ms', s.memory));
-      rows.push(row(`sequential create through fetch, ${settings.creates} per round, ${label}: postgres store (durable, fsync on)`, 'ms', s.postgres, {
-        ratio: s.postgres.median / s.memory.median, baseline: 'memory store', target: '<= 10 ms', met: s.postgres.median <= 10,
-      }));
+    for (const [label, s] of [
+      ['p50', p50],
+      ['p99', p99],
+    ]) {
+      rows.push(
+        row(`sequential create through fetch, ${settings.creates} per round, ${label}: memory store`, 'ms', s.memory),
+      );
+      rows.push(
+        row(
+          `sequential create through fetch, ${settings.creates} per round, ${label}: postgres store (durable, fsync on)`,
+          'ms',
+          s.postgres,
+          {
+            ratio: s.postgres.median / s.memory.median,
+            baseline: 'memory store',
+            target: '<= 10 ms',
+            met: s.postgres.median <= 10,
+          },
+        ),
+      );
     }
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
@@ -271,37 +346,92 @@ async function scale(rows, notes, { clusterUrl, settings }) {
   try {
     const tenants = { small: 'pk_scale_small', large: 'pk_scale_large' };
     for (const publicKey of Object.values(tenants)) await create(server, publicKey);
-    const seedMs = await timeMs(() => withClient(url, async (client) => {
-      await seedPayments(client, tenants.small, 2, SMALL);
-      await seedPayments(client, tenants.large, 2, settings.payments);
-    }));
-    const list = (publicKey) => call(`${server.url}/merchant/v1/payments?limit=20`, { headers: credentials(publicKey) });
+    const seedMs = await timeMs(() =>
+      withClient(url, async (client) => {
+        await seedPayments(client, tenants.small, 2, SMALL);
+        await seedPayments(client, tenants.large, 2, settings.payments);
+      }),
+    );
+    const list = (publicKey) =>
+      call(`${server.url}/merchant/v1/payments?limit=20`, { headers: credentials(publicKey) });
     const firstMs = { small: await timeMs(() => list(tenants.small)), large: await timeMs(() => list(tenants.large)) };
     for (const [name, publicKey] of Object.entries(tenants)) {
       const page = await list(publicKey);
       const expected = name === 'small' ? SMALL : settings.payments;
-      if (page.data.length !== 20 || page.pagination?.total !== expected) throw new Error(`${name} tenant: a page of ${page.data.length}, total ${page.pagination?.total}; expected 20 of ${expected}`);
+      if (page.data.length !== 20 || page.pagination?.total !== expected)
+        throw new Error(
+          `${name} tenant: a page of ${page.data.length}, total ${page.pagination?.total}; expected 20 of ${expected}`,
+        );
     }
-    const perCall = (publicKey) => async () => (await timeMs(async () => { for (let i = 0; i < settings.listBatch; i++) await list(publicKey); })) / settings.listBatch;
-    const latency = await interleaved({ small: perCall(tenants.small), large: perCall(tenants.large) }, { runs: settings.listRuns, warmup: 1 });
+    const perCall = (publicKey) => async () =>
+      (await timeMs(async () => {
+        for (let i = 0; i < settings.listBatch; i++) await list(publicKey);
+      })) / settings.listBatch;
+    const latency = await interleaved(
+      { small: perCall(tenants.small), large: perCall(tenants.large) },
+      { runs: settings.listRuns, warmup: 1 },
+    );
     const resident = rss(server.pid);
     const count = settings.payments.toLocaleString('en-US');
     const atTarget = settings.payments === SCALE;
-    rows.push(row(`first GET /merchant/v1/payments?limit=20 after seeding (the instance loads the tenant): ${SMALL.toLocaleString('en-US')} payments`, 'ms', once(firstMs.small)));
-    rows.push(row(`first GET /merchant/v1/payments?limit=20 after seeding (the instance loads the tenant): ${count} payments`, 'ms', once(firstMs.large), { ratio: firstMs.large / firstMs.small, baseline: `${SMALL.toLocaleString('en-US')} payments` }));
-    rows.push(row(`GET /merchant/v1/payments?limit=20 (exact total) over HTTP, postgres store: ${SMALL.toLocaleString('en-US')} payments`, 'ms', latency.small));
-    rows.push(row(`GET /merchant/v1/payments?limit=20 (exact total) over HTTP, postgres store: ${count} payments`, 'ms', latency.large, {
-      ratio: latency.large.median / latency.small.median, baseline: `${SMALL.toLocaleString('en-US')} payments`,
-      ...(atTarget ? { target: '<= 2x', met: latency.large.median / latency.small.median <= 2 } : {}),
-    }));
-    rows.push(row(`postgres instance RSS after those lists (${count} + ${SMALL.toLocaleString('en-US')} payments in the database)`, 'MB', once(resident / MB), atTarget ? { target: '<= 150 MB', met: resident / MB <= 150 } : {}));
-    notes.push(`Postgres scale: two tenants each given one payment through the API, then copied to ${SMALL.toLocaleString('en-US')} and ${count} payments with INSERT … SELECT … generate_series in ${(seedMs / 1000).toFixed(1)} s (payments only: no timers, events or idempotency records), the tenant rows' version, id count and ledger updated to match.`);
+    rows.push(
+      row(
+        `first GET /merchant/v1/payments?limit=20 after seeding (the instance loads the tenant): ${SMALL.toLocaleString('en-US')} payments`,
+        'ms',
+        once(firstMs.small),
+      ),
+    );
+    rows.push(
+      row(
+        `first GET /merchant/v1/payments?limit=20 after seeding (the instance loads the tenant): ${count} payments`,
+        'ms',
+        once(firstMs.large),
+        { ratio: firstMs.large / firstMs.small, baseline: `${SMALL.toLocaleString('en-US')} payments` },
+      ),
+    );
+    rows.push(
+      row(
+        `GET /merchant/v1/payments?limit=20 (exact total) over HTTP, postgres store: ${SMALL.toLocaleString('en-US')} payments`,
+        'ms',
+        latency.small,
+      ),
+    );
+    rows.push(
+      row(
+        `GET /merchant/v1/payments?limit=20 (exact total) over HTTP, postgres store: ${count} payments`,
+        'ms',
+        latency.large,
+        {
+          ratio: latency.large.median / latency.small.median,
+          baseline: `${SMALL.toLocaleString('en-US')} payments`,
+          ...(atTarget ? { target: '<= 2x', met: latency.large.median / latency.small.median <= 2 } : {}),
+        },
+      ),
+    );
+    rows.push(
+      row(
+        `postgres instance RSS after those lists (${count} + ${SMALL.toLocaleString('en-US')} payments in the database)`,
+        'MB',
+        once(resident / MB),
+        atTarget ? { target: '<= 150 MB', met: resident / MB <= 150 } : {},
+      ),
+    );
+    notes.push(
+      `Postgres scale: two tenants each given one payment through the API, then copied to ${SMALL.toLocaleString('en-US')} and ${count} payments with INSERT … SELECT … generate_series in ${(seedMs / 1000).toFixed(1)} s (payments only: no timers, events or idempotency records), the tenant rows' version, id count and ledger updated to match.`,
+    );
   } catch (error) {
     // Note: a request to an instance that died fails before its exit is seen; give the exit a moment to arrive.
     await Promise.race([server.exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
     if (!server.dead()) throw error;
     // Note: an instance that dies under the large tenant (out of memory) is a result of this section, not a broken bench.
-    rows.push(row(`postgres instance with ${settings.payments.toLocaleString('en-US')} payments in one tenant: exited`, 'MB', { median: undefined, min: undefined, max: undefined, runs: 0 }, { target: '<= 150 MB', met: false }));
+    rows.push(
+      row(
+        `postgres instance with ${settings.payments.toLocaleString('en-US')} payments in one tenant: exited`,
+        'MB',
+        { median: undefined, min: undefined, max: undefined, runs: 0 },
+        { target: '<= 150 MB', met: false },
+      ),
+    );
     notes.push(`Postgres scale: the instance exited: ${server.output().trim().split('\n').slice(-5).join(' / ')}`);
   } finally {
     await server.stop();
@@ -326,10 +456,32 @@ async function idle(rows, notes, { clusterUrl, clusterPid, settings }) {
     const after = [cpuSeconds(memory.pid), cpuSeconds(postgres.pid), dbSeconds()];
     const share = after.map((value, i) => Math.round(((value - before[i]) / (window / 1000)) * 10_000) / 100);
     const tenants = IDLE_TENANTS.toLocaleString('en-US');
-    rows.push(row(`CPU of one instance, ${tenants} idle real-clock tenants, ${settings.idleSeconds} s: memory store`, '% of a core', once(share[0]), { target: '< 5 %', met: share[0] < 5 }));
-    rows.push(row(`CPU of one instance, ${tenants} idle real-clock tenants, ${settings.idleSeconds} s: postgres store`, '% of a core', once(share[1]), { target: '< 5 %', met: share[1] < 5 }));
-    rows.push(row(`CPU of the PostgreSQL server over the same window (postmaster and its processes)`, '% of a core', once(share[2])));
-    notes.push(`Postgres idle cost: CPU from /proc/<pid>/stat (${CLOCK_TICKS} ticks a second); the memory store's tenants made through its store API, the postgres store's inserted with SQL from one made through the API.`);
+    rows.push(
+      row(
+        `CPU of one instance, ${tenants} idle real-clock tenants, ${settings.idleSeconds} s: memory store`,
+        '% of a core',
+        once(share[0]),
+        { target: '< 5 %', met: share[0] < 5 },
+      ),
+    );
+    rows.push(
+      row(
+        `CPU of one instance, ${tenants} idle real-clock tenants, ${settings.idleSeconds} s: postgres store`,
+        '% of a core',
+        once(share[1]),
+        { target: '< 5 %', met: share[1] < 5 },
+      ),
+    );
+    rows.push(
+      row(
+        `CPU of the PostgreSQL server over the same window (postmaster and its processes)`,
+        '% of a core',
+        once(share[2]),
+      ),
+    );
+    notes.push(
+      `Postgres idle cost: CPU from /proc/<pid>/stat (${CLOCK_TICKS} ticks a second); the memory store's tenants made through its store API, the postgres store's inserted with SQL from one made through the API.`,
+    );
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
@@ -338,16 +490,46 @@ async function idle(rows, notes, { clusterUrl, clusterPid, settings }) {
 /** Every row of the postgres section, and the notes that say how it ran; none, with a note, without PostgreSQL. */
 export async function postgresBench({ quick }) {
   const settings = quick
-    ? { loadRuns: 1, loadWarmup: 0, seconds: 1, connections: 10, creates: 100, latencyRuns: 2, payments: 10_000, listRuns: 3, listBatch: 10, idleSeconds: 3 }
-    : { loadRuns: 3, loadWarmup: 1, seconds: 2, connections: 10, creates: 300, latencyRuns: 5, payments: SCALE, listRuns: 5, listBatch: 20, idleSeconds: 10 };
+    ? {
+        loadRuns: 1,
+        loadWarmup: 0,
+        seconds: 1,
+        connections: 10,
+        creates: 100,
+        latencyRuns: 2,
+        payments: 10_000,
+        listRuns: 3,
+        listBatch: 10,
+        idleSeconds: 3,
+      }
+    : {
+        loadRuns: 3,
+        loadWarmup: 1,
+        seconds: 2,
+        connections: 10,
+        creates: 300,
+        latencyRuns: 5,
+        payments: SCALE,
+        listRuns: 5,
+        listBatch: 20,
+        idleSeconds: 10,
+      };
   if (pgBinaries() === undefined) {
-    return { rows: [], notes: ['Postgres: skipped, no PostgreSQL binaries (no /usr/lib/postgresql/<major>/bin/initdb and no PG_BIN); install Debian\'s postgresql to run it.'], settings };
+    return {
+      rows: [],
+      notes: [
+        "Postgres: skipped, no PostgreSQL binaries (no /usr/lib/postgresql/<major>/bin/initdb and no PG_BIN); install Debian's postgresql to run it.",
+      ],
+      settings,
+    };
   }
   ensureBuilt();
   const { startCluster } = await tsImport(path.join(root, 'test/postgres/cluster.ts'), import.meta.url);
   const cluster = await startCluster({ fsync: true });
   const rows = [];
-  const notes = [`Postgres: a throwaway PostgreSQL cluster (fsync on) for the section; instances are scripts/bench/sandbox-postgres-server.mjs (the built dist's openSandbox, contract validation on, manual clock unless said) on the memory or the postgres store. Load: autocannon, ${settings.connections} connections in all, ${settings.seconds} s per sample, requests spread over ${LOAD_TENANTS} tenants per instance; with 2 instances each gets half the connections and tenants of its own.`];
+  const notes = [
+    `Postgres: a throwaway PostgreSQL cluster (fsync on) for the section; instances are scripts/bench/sandbox-postgres-server.mjs (the built dist's openSandbox, contract validation on, manual clock unless said) on the memory or the postgres store. Load: autocannon, ${settings.connections} connections in all, ${settings.seconds} s per sample, requests spread over ${LOAD_TENANTS} tenants per instance; with 2 instances each gets half the connections and tenants of its own.`,
+  ];
   try {
     await throughput(rows, { clusterUrl: cluster.url, settings });
     await scale(rows, notes, { clusterUrl: cluster.url, settings });

@@ -9,7 +9,14 @@ import { interleaved, timeMs } from './stats.mjs';
 import { validatingSandbox } from './sandbox-server.mjs';
 
 const ORIGIN = 'http://sandbox.test';
-const { values } = parseArgs({ options: { mode: { type: 'string' }, payments: { type: 'string' }, runs: { type: 'string' }, batch: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    mode: { type: 'string' },
+    payments: { type: 'string' },
+    runs: { type: 'string' },
+    batch: { type: 'string' },
+  },
+});
 const runs = Number(values.runs ?? 5);
 const batch = Number(values.batch ?? 500);
 
@@ -17,7 +24,13 @@ const credentials = (publicKey) => ({ 'x-public-key': publicKey, 'x-secret-key':
 
 /** A Create Payment request as a merchant's integration sends it; `declined` picks the magic amount that fails it. */
 function createRequest(publicKey, key, { declined = false } = {}) {
-  const body = { amount: declined ? '9.01' : '42.50', currency: 'EUR', expires_in: 1800, requisite: { type: 'card', bank: 'Example Bank' }, metadata: { order_id: `order-${key}` } };
+  const body = {
+    amount: declined ? '9.01' : '42.50',
+    currency: 'EUR',
+    expires_in: 1800,
+    requisite: { type: 'card', bank: 'Example Bank' },
+    metadata: { order_id: `order-${key}` },
+  };
   return new Request(`${ORIGIN}/merchant/v1/payments`, {
     method: 'POST',
     headers: { ...credentials(publicKey), 'content-type': 'application/json', 'idempotency-key': `key-${key}` },
@@ -29,7 +42,10 @@ function createRequest(publicKey, key, { declined = false } = {}) {
 async function call(sandbox, request) {
   const response = await sandbox.fetch(request);
   const text = await response.text();
-  if (response.status !== 200) throw new Error(`${request.method} ${new URL(request.url).pathname} answered ${response.status}: ${text.slice(0, 300)}`);
+  if (response.status !== 200)
+    throw new Error(
+      `${request.method} ${new URL(request.url).pathname} answered ${response.status}: ${text.slice(0, 300)}`,
+    );
   return text;
 }
 
@@ -52,9 +68,15 @@ async function opsPerSecond() {
   const sandbox = createSandbox({ ...options, clock: 'manual', seed: 'bench' });
   const id = JSON.parse(await call(sandbox, createRequest('pk_ops', 'first'))).data.id;
   let key = 0;
-  const get = () => call(sandbox, new Request(`${ORIGIN}/merchant/v1/payments/${id}`, { headers: credentials('pk_ops') }));
+  const get = () =>
+    call(sandbox, new Request(`${ORIGIN}/merchant/v1/payments/${id}`, { headers: credentials('pk_ops') }));
   const post = () => call(sandbox, createRequest('pk_ops', key++));
-  const rate = (fn) => async () => (batch / (await timeMs(async () => { for (let i = 0; i < batch; i++) await fn(); }))) * 1000;
+  const rate = (fn) => async () =>
+    (batch /
+      (await timeMs(async () => {
+        for (let i = 0; i < batch; i++) await fn();
+      }))) *
+    1000;
   const results = await interleaved({ get: rate(get), post: rate(post) }, { runs, warmup: 1 });
   await sandbox.close();
   return results;
@@ -73,11 +95,21 @@ async function store() {
   const full = memory();
   const heapSpaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_used_size]));
 
-  const list = (publicKey, query) => () => call(sandbox, new Request(`${ORIGIN}/merchant/v1/payments?${query}`, { headers: credentials(publicKey) }));
-  const perCall = (fn) => async () => ((await timeMs(async () => { for (let i = 0; i < batch; i++) await fn(); })) / batch) * 1000;
+  const list = (publicKey, query) => () =>
+    call(sandbox, new Request(`${ORIGIN}/merchant/v1/payments?${query}`, { headers: credentials(publicKey) }));
+  const perCall = (fn) => async () =>
+    ((await timeMs(async () => {
+      for (let i = 0; i < batch; i++) await fn();
+    })) /
+      batch) *
+    1000;
   const contenders = {};
   for (const query of ['limit=20', 'limit=20&status=failed']) {
-    for (const [label, publicKey] of [['small', 'pk_small'], ['large', 'pk_large']]) contenders[`${query} ${label}`] = perCall(list(publicKey, query));
+    for (const [label, publicKey] of [
+      ['small', 'pk_small'],
+      ['large', 'pk_large'],
+    ])
+      contenders[`${query} ${label}`] = perCall(list(publicKey, query));
   }
   // Both pages are full (20 items), so the two stores do the same work per request.
   for (const name of Object.keys(contenders)) {

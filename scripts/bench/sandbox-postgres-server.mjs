@@ -12,11 +12,24 @@ import { root } from '../lib/tools.mjs';
 import { validatingSandbox } from './sandbox-server.mjs';
 
 const { openSandbox } = await import(pathToFileURL(path.join(root, 'dist/src/sandbox/index.js')).href);
-const { values } = parseArgs({ options: { port: { type: 'string' }, store: { type: 'string' }, clock: { type: 'string' }, 'idle-tenants': { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string' },
+    store: { type: 'string' },
+    clock: { type: 'string' },
+    'idle-tenants': { type: 'string' },
+  },
+});
 const { options, how } = await validatingSandbox();
-const common = { ...options, clock: values.clock ?? 'manual', seed: 'bench', webhookSecret: `whsec_${Buffer.alloc(24, 7).toString('base64')}` };
+const common = {
+  ...options,
+  clock: values.clock ?? 'manual',
+  seed: 'bench',
+  webhookSecret: `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
+};
 const sandbox = await openSandbox({ ...common, store: values.store, databaseUrl: process.env.DATABASE_URL });
-for (let i = 0; i < Number(values['idle-tenants'] ?? 0); i++) await sandbox.store.transaction(`idle_${i}`, () => undefined);
+for (let i = 0; i < Number(values['idle-tenants'] ?? 0); i++)
+  await sandbox.store.transaction(`idle_${i}`, () => undefined);
 const { url } = await sandbox.listen({ port: Number(values.port), host: '127.0.0.1' });
 console.log(`listening on ${url} (${values.store} store; ${how})`);
 const stop = () => sandbox.close().then(() => process.exit(0));

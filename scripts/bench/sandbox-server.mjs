@@ -16,7 +16,12 @@ export function contractValidators(validation) {
   const errors = (violations) => violations.map(({ pointer, detail }) => ({ pointer: pointer || '/', detail }));
   return {
     request({ operation, pathParams, query, headers, body }) {
-      const result = validation.validateRequest(variant(operation), operation.operationId, { params: pathParams, query, headers, body });
+      const result = validation.validateRequest(variant(operation), operation.operationId, {
+        params: pathParams,
+        query,
+        headers,
+        body,
+      });
       if (result.ok) return undefined;
       const problem = validation.requestProblem(result);
       return { status: result.status, code: result.code, detail: problem.detail, errors: errors(result.violations) };
@@ -25,7 +30,11 @@ export function contractValidators(validation) {
       // Note: the sandbox sends Content-Type itself (problem+json from 400 up); the check is handed the other headers.
       const sent = new Headers(headers);
       sent.set('content-type', status >= 400 ? 'application/problem+json' : 'application/json');
-      const violations = validation.validateResponse(variant(operation), operation.operationId, { status, headers: sent, body });
+      const violations = validation.validateResponse(variant(operation), operation.operationId, {
+        status,
+        headers: sent,
+        body,
+      });
       return violations.length ? errors(violations) : undefined;
     },
     webhook({ layout, body }) {
@@ -39,11 +48,23 @@ export function contractValidators(validation) {
 async function validatesByDefault(createSandbox) {
   const sandbox = createSandbox({ seed: 'probe' });
   try {
-    const response = await sandbox.fetch(new Request('http://sandbox.test/merchant/v1/payments', {
-      method: 'POST',
-      headers: { 'x-public-key': 'pk_probe', 'x-secret-key': 'sk_probe', 'content-type': 'application/json', 'idempotency-key': 'probe-1' },
-      body: JSON.stringify({ amount: '42.50', currency: 'EUR', requisite: { type: 'card', bank: 'Example Bank' }, not_in_the_contract: 1 }),
-    }));
+    const response = await sandbox.fetch(
+      new Request('http://sandbox.test/merchant/v1/payments', {
+        method: 'POST',
+        headers: {
+          'x-public-key': 'pk_probe',
+          'x-secret-key': 'sk_probe',
+          'content-type': 'application/json',
+          'idempotency-key': 'probe-1',
+        },
+        body: JSON.stringify({
+          amount: '42.50',
+          currency: 'EUR',
+          requisite: { type: 'card', bank: 'Example Bank' },
+          not_in_the_contract: 1,
+        }),
+      }),
+    );
     await response.arrayBuffer();
     return response.status === 422;
   } finally {
@@ -59,13 +80,22 @@ export async function validatingSandbox() {
   const { createSandbox } = await dist('sandbox/index.js');
   if (await validatesByDefault(createSandbox)) return { createSandbox, options: {}, how: 'validation on by default' };
   const validation = await dist('validation/index.js');
-  return { createSandbox, options: { validate: contractValidators(validation) }, how: 'validators passed as the validate option (not on by default yet)' };
+  return {
+    createSandbox,
+    options: { validate: contractValidators(validation) },
+    how: 'validators passed as the validate option (not on by default yet)',
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({ options: { port: { type: 'string' } } });
   const { createSandbox, options, how } = await validatingSandbox();
-  const sandbox = createSandbox({ ...options, clock: 'manual', seed: 'bench', webhookSecret: `whsec_${Buffer.alloc(24, 7).toString('base64')}` });
+  const sandbox = createSandbox({
+    ...options,
+    clock: 'manual',
+    seed: 'bench',
+    webhookSecret: `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
+  });
   const { url } = await sandbox.listen({ port: Number(values.port), host: '127.0.0.1' });
   console.log(`listening on ${url} (${how})`);
   const stop = () => sandbox.close().then(() => process.exit(0));

@@ -22,7 +22,8 @@ export function fmt(value, unit) {
   if (unit === 'ops/s' || unit === 'req/s') return `${Math.round(value).toLocaleString('en-US')} ${unit}`;
   if (unit === 'MB') return `${value.toFixed(1)} MB`;
   if (unit === 'µs') return `${value.toFixed(value < 100 ? 1 : 0)} µs`;
-  if (unit === 'ms') return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(value < 10 ? 3 : 1)} ms`;
+  if (unit === 'ms')
+    return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(value < 10 ? 3 : 1)} ms`;
   return `${value} ${unit}`;
 }
 
@@ -30,7 +31,11 @@ export function fmt(value, unit) {
 export function textTable(rows) {
   const cells = [COLUMNS.map(([h]) => h), ...rows.map((r) => COLUMNS.map(([, f]) => f(r)))];
   const widths = COLUMNS.map((_, i) => Math.max(...cells.map((c) => c[i].length)));
-  const line = (c) => c.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (c) =>
+    c
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
 
@@ -45,7 +50,9 @@ export function markdownTable(rows) {
       '',
       `| ${columns.map(([h]) => h).join(' | ')} |`,
       `|${columns.map(() => '---').join('|')}|`,
-      ...rows.filter((r) => r.section === section).map((r) => `| ${columns.map(([, f]) => escape(f(r))).join(' | ')} |`),
+      ...rows
+        .filter((r) => r.section === section)
+        .map((r) => `| ${columns.map(([, f]) => escape(f(r))).join(' | ')} |`),
       '',
     ])
     .join('\n')

@@ -25,7 +25,8 @@ export async function consumerSource(entry) {
     const spec = new BundledSpecExamples(await openBundle(path.join(root, `generated/openapi/${api}.yaml`)));
     for (const op of spec.operations()) {
       const init = [];
-      if (op.pathParams.length) init.push(`params: { path: { ${op.pathParams.map((p) => `${p}: 'id_1'`).join(', ')} } }`);
+      if (op.pathParams.length)
+        init.push(`params: { path: { ${op.pathParams.map((p) => `${p}: 'id_1'`).join(', ')} } }`);
       if (op.body !== undefined) init.push(`body: ${JSON.stringify(op.body)}`);
       lines.push(`    ${client}.${op.method}('${op.path}'${init.length ? `, { ${init.join(', ')} }` : ''}),`);
     }
@@ -36,10 +37,17 @@ export async function consumerSource(entry) {
 
 function tsc(project) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath('typescript', 'tsc'), '-p', project], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [binPath('typescript', 'tsc'), '-p', project], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
-    child.stdout.on('data', (chunk) => { output += chunk; });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`tsc -p ${project} failed:\n${output.slice(-3000)}`))));
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`tsc -p ${project} failed:\n${output.slice(-3000)}`)),
+    );
   });
 }
 
@@ -56,23 +64,37 @@ export async function typecheckCost({ scratch, runs }) {
     writeFileSync(path.join(folder, 'index.ts'), source);
     const config = {
       compilerOptions: {
-        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true,
-        skipLibCheck: true, lib: ['ES2022', 'DOM'], types: ['node'], typeRoots: [path.join(root, 'node_modules/@types')],
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        lib: ['ES2022', 'DOM'],
+        types: ['node'],
+        typeRoots: [path.join(root, 'node_modules/@types')],
         // Note: the sources hold one plain JavaScript module (src/shared/server-timeouts.js), as tsconfig.json allows.
-        allowJs: true, checkJs: false,
+        allowJs: true,
+        checkJs: false,
       },
       files: ['index.ts'],
     };
     writeFileSync(path.join(folder, 'tsconfig.json'), JSON.stringify(config, null, 2));
     projects[name] = path.join(folder, 'tsconfig.json');
   }
-  const results = await interleaved({
-    'tsc --noEmit, empty file': () => timeMs(() => tsc(projects.empty)),
-    'tsc --noEmit, every operation of both variants': () => timeMs(() => tsc(projects.consumer)),
-  }, { runs, warmup: 1 });
+  const results = await interleaved(
+    {
+      'tsc --noEmit, empty file': () => timeMs(() => tsc(projects.empty)),
+      'tsc --noEmit, every operation of both variants': () => timeMs(() => tsc(projects.consumer)),
+    },
+    { runs, warmup: 1 },
+  );
   const empty = results['tsc --noEmit, empty file'].median;
   return Object.entries(results).map(([name, s]) => ({
-    section: 'type-check', name, unit: 'ms', ...s,
+    section: 'type-check',
+    name,
+    unit: 'ms',
+    ...s,
     ...(name.includes('every') ? { ratio: s.median / empty, baseline: 'empty file' } : {}),
   }));
 }

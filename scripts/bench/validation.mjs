@@ -20,21 +20,34 @@ const SECTION = 'contract validation';
 async function bundleValidation() {
   mkdirSync(scratch, { recursive: true });
   const outfile = path.join(scratch, `validation-${process.pid}.mjs`);
-  await build({ entryPoints: [path.join(root, 'src/validation/index.ts')], outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'error' });
+  await build({
+    entryPoints: [path.join(root, 'src/validation/index.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'error',
+  });
   return outfile;
 }
 
 /** Runs an ES module script in a fresh Node process and reads the number it prints. */
-const freshProcess = (script) => Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }));
+const freshProcess = (script) =>
+  Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }));
 
 /** Milliseconds a fresh Node process takes to import the module. */
-const importMs = (file) => freshProcess(`const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`);
+const importMs = (file) =>
+  freshProcess(
+    `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`,
+  );
 
 /**
  * Milliseconds a fresh Node process takes to compile, at run time, every schema the generated module holds
  * precompiled: the bundles already read and Ajv already imported, so this is Ajv's compilation alone.
  */
-const compileMs = () => freshProcess(`
+const compileMs = () =>
+  freshProcess(`
   const { compileOperationSchemas } = await import(${JSON.stringify(pathToFileURL(path.join(root, 'scripts/generate-operation-validators.mjs')).href)});
   const { ajv, exportsMap } = await compileOperationSchemas();
   const t = performance.now();
@@ -53,7 +66,14 @@ export async function validationStartup({ runs }) {
   const loaded = summarize(load);
   const compiled = summarize(compile);
   return [
-    { section: SECTION, name: 'import src/validation (generated validators), fresh process', unit: 'ms', ...loaded, ratio: loaded.median / compiled.median, baseline: 'Ajv compile' },
+    {
+      section: SECTION,
+      name: 'import src/validation (generated validators), fresh process',
+      unit: 'ms',
+      ...loaded,
+      ratio: loaded.median / compiled.median,
+      baseline: 'Ajv compile',
+    },
     { section: SECTION, name: 'Ajv compile of the same schemas, fresh process (baseline)', unit: 'ms', ...compiled },
   ];
 }
@@ -62,9 +82,17 @@ export async function validationStartup({ runs }) {
 export async function validationThroughput({ runs, iterations }) {
   const validation = await import(pathToFileURL(await bundleValidation()).href);
   const spec = new BundledSpecExamples(await openBundle(path.join(root, 'generated/openapi/variant-b.yaml')));
-  const example = (operationId) => spec.firstExample(spec.doc.paths[spec.operations().find((op) => op.operationId === operationId).path].get?.responses['200']
-    ?? spec.doc.paths[spec.operations().find((op) => op.operationId === operationId).path].post.responses['200']);
-  const payment = { amount: '42.50', currency: 'EUR', requisite: { type: 'card', bank: 'Example Bank' }, metadata: { order_id: 'order-1' } };
+  const example = (operationId) =>
+    spec.firstExample(
+      spec.doc.paths[spec.operations().find((op) => op.operationId === operationId).path].get?.responses['200'] ??
+        spec.doc.paths[spec.operations().find((op) => op.operationId === operationId).path].post.responses['200'],
+    );
+  const payment = {
+    amount: '42.50',
+    currency: 'EUR',
+    requisite: { type: 'card', bank: 'Example Bank' },
+    metadata: { order_id: 'order-1' },
+  };
   const headers = new Headers({ 'Idempotency-Key': 'key_1', 'Content-Type': 'application/json' });
   const json = new Headers({ 'Content-Type': 'application/json' });
   const rawPayment = JSON.stringify(payment);
@@ -72,23 +100,38 @@ export async function validationThroughput({ runs, iterations }) {
   const retrieved = example('retrievePayment');
   const page = example('listPayments');
   const contenders = {
-    'matchOperation GET /merchant/v1/payments/{paymentId}': () => validation.matchOperation('b', 'GET', '/merchant/v1/payments/pay_8f3k2m9q4w7x'),
-    'validateRequest createPayment, valid raw JSON': () => validation.validateRequest('b', 'createPayment', { headers, rawBody: rawPayment }),
-    'validateRequest createPayment, 3 violations': () => validation.validateRequest('b', 'createPayment', { headers, rawBody: badPayment }),
-    'validateRequest listPayments ?limit=50&status=pending': () => validation.validateRequest('b', 'listPayments', { query: new URLSearchParams('limit=50&status=pending') }),
-    'validateResponse retrievePayment 200 (parsed body)': () => validation.validateResponse('b', 'retrievePayment', { status: 200, headers: json, body: retrieved }),
-    'validateResponse listPayments 200 page (parsed body)': () => validation.validateResponse('b', 'listPayments', { status: 200, headers: json, body: page }),
+    'matchOperation GET /merchant/v1/payments/{paymentId}': () =>
+      validation.matchOperation('b', 'GET', '/merchant/v1/payments/pay_8f3k2m9q4w7x'),
+    'validateRequest createPayment, valid raw JSON': () =>
+      validation.validateRequest('b', 'createPayment', { headers, rawBody: rawPayment }),
+    'validateRequest createPayment, 3 violations': () =>
+      validation.validateRequest('b', 'createPayment', { headers, rawBody: badPayment }),
+    'validateRequest listPayments ?limit=50&status=pending': () =>
+      validation.validateRequest('b', 'listPayments', { query: new URLSearchParams('limit=50&status=pending') }),
+    'validateResponse retrievePayment 200 (parsed body)': () =>
+      validation.validateResponse('b', 'retrievePayment', { status: 200, headers: json, body: retrieved }),
+    'validateResponse listPayments 200 page (parsed body)': () =>
+      validation.validateResponse('b', 'listPayments', { status: 200, headers: json, body: page }),
   };
   const expectations = [true, true, false, true, [], []];
   Object.values(contenders).forEach((run, i) => {
     const result = run();
-    const fine = Array.isArray(expectations[i]) ? result.length === 0 : (result.ok ?? result.kind === 'operation') === expectations[i];
+    const fine = Array.isArray(expectations[i])
+      ? result.length === 0
+      : (result.ok ?? result.kind === 'operation') === expectations[i];
     if (!fine) throw new Error(`${Object.keys(contenders)[i]} gave ${JSON.stringify(result)}`);
   });
-  const batch = Object.fromEntries(Object.entries(contenders).map(([name, run]) => [name, async () => {
-    const ms = await timeMs(() => { for (let i = 0; i < iterations; i++) run(); });
-    return (iterations / ms) * 1000;
-  }]));
+  const batch = Object.fromEntries(
+    Object.entries(contenders).map(([name, run]) => [
+      name,
+      async () => {
+        const ms = await timeMs(() => {
+          for (let i = 0; i < iterations; i++) run();
+        });
+        return (iterations / ms) * 1000;
+      },
+    ]),
+  );
   const results = await interleaved(batch, { runs, warmup: 1 });
   return Object.entries(results).map(([name, s]) => ({ section: SECTION, name, unit: 'ops/s', ...s }));
 }
@@ -96,7 +139,11 @@ export async function validationThroughput({ runs, iterations }) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { quick: { type: 'boolean' } } });
   const runs = values.quick ? 3 : 9;
-  const rows = [...await validationStartup({ runs }), ...await validationThroughput({ runs, iterations: values.quick ? 2000 : 20000 })];
+  const rows = [
+    ...(await validationStartup({ runs })),
+    ...(await validationThroughput({ runs, iterations: values.quick ? 2000 : 20000 })),
+  ];
   console.log(textTable(rows));
-  for (const row of rows.filter((r) => r.unit === 'ops/s')) console.log(`${row.name}: ${(1e6 / row.median).toFixed(2)} µs per call`);
+  for (const row of rows.filter((r) => r.unit === 'ops/s'))
+    console.log(`${row.name}: ${(1e6 / row.median).toFixed(2)} µs per call`);
 }

@@ -17,8 +17,23 @@ const ucs2length = createRequire(import.meta.url)('ajv/dist/runtime/ucs2length')
  * Note: Ajv's own `discriminator` support needs the tag in each branch's `properties`, and these branches are built
  * with allOf; the oneOf over `const` tags decides the same.
  */
-const ANNOTATIONS = ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags',
-  'externalDocs', 'discriminator', 'xml', 'example', 'x-provenance', 'x-assumed'];
+const ANNOTATIONS = [
+  'openapi',
+  'info',
+  'jsonSchemaDialect',
+  'servers',
+  'paths',
+  'webhooks',
+  'components',
+  'security',
+  'tags',
+  'externalDocs',
+  'discriminator',
+  'xml',
+  'example',
+  'x-provenance',
+  'x-assumed',
+];
 
 // Note: ajv-formats' numeric formats are functions; the generated module carries these copies as `formats`.
 const FORMAT_FUNCTIONS = {
@@ -37,7 +52,9 @@ const FORMAT_FUNCTIONS = {
 function addFormats(ajv) {
   for (const name of Object.keys(fullFormats)) {
     const candidates = [fullFormats[name], fastFormats[name], fastFormats[name]?.validate];
-    const format = FORMAT_FUNCTIONS[name] ? fullFormats[name] : candidates.find((candidate) => candidate instanceof RegExp);
+    const format = FORMAT_FUNCTIONS[name]
+      ? fullFormats[name]
+      : candidates.find((candidate) => candidate instanceof RegExp);
     if (format) ajv.addFormat(name, format);
   }
 }
@@ -59,9 +76,13 @@ export function createAjv({ allErrors = false } = {}) {
 /** A copy of a schema without descriptions, examples and x- extensions, in every subschema. */
 export function withoutProse(schema) {
   const copy = structuredClone(schema);
-  traverse(copy, { allKeys: true, cb: (node) => {
-    for (const key of Object.keys(node)) if (key === 'description' || key === 'examples' || key === 'example' || key.startsWith('x-')) delete node[key];
-  } });
+  traverse(copy, {
+    allKeys: true,
+    cb: (node) => {
+      for (const key of Object.keys(node))
+        if (key === 'description' || key === 'examples' || key === 'example' || key.startsWith('x-')) delete node[key];
+    },
+  });
   return copy;
 }
 
@@ -72,7 +93,8 @@ export function withoutProse(schema) {
  */
 export function bundleWithoutProse(doc) {
   const copy = structuredClone(doc);
-  for (const [name, schema] of Object.entries(copy.components?.schemas ?? {})) copy.components.schemas[name] = withoutProse(schema);
+  for (const [name, schema] of Object.entries(copy.components?.schemas ?? {}))
+    copy.components.schemas[name] = withoutProse(schema);
   return copy;
 }
 
@@ -87,9 +109,11 @@ export function standaloneModule(ajv, exportsMap, typeName) {
     .replace(/^"use strict";\n?/, '')
     .replace(/^export const (\w+) = (\w+);$/gm, `export const $1: ${typeName} = $2;`);
   const leftover = /require\("([^"]+)"\)/.exec(code);
-  if (leftover) throw new Error(`the standalone code requires ${leftover[1]}, which this generator does not inline yet`);
+  if (leftover)
+    throw new Error(`the standalone code requires ${leftover[1]}, which this generator does not inline yet`);
   const used = (name) => code.includes(`formats.${name};`) || code.includes(`formats[${JSON.stringify(name)}];`);
-  const functions = Object.entries(FORMAT_FUNCTIONS).filter(([name]) => used(name))
+  const functions = Object.entries(FORMAT_FUNCTIONS)
+    .filter(([name]) => used(name))
     .map(([name, validate]) => `  ${JSON.stringify(name)}: { type: 'number', validate: ${validate} },`);
   return `const formats = {\n${functions.join('\n')}\n};\n${code.trimEnd()}\n`;
 }

@@ -29,4 +29,7 @@ export const sharedBundle = 'generated/openapi/shared.yaml';
  * Every bundle in generated/openapi by name: each API's, and `shared`.
  * @type {Record<string, string>}
  */
-export const bundles = { ...Object.fromEntries(Object.entries(apis).map(([name, api]) => [name, api.output])), shared: sharedBundle };
+export const bundles = {
+  ...Object.fromEntries(Object.entries(apis).map(([name, api]) => [name, api.output])),
+  shared: sharedBundle,
+};

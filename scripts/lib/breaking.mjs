@@ -11,24 +11,35 @@ const WEBHOOK = 'webhook:';
 export function classifyChanges(before, after) {
   return apiCompare(webhooksAsPaths(before), webhooksAsPaths(after)).diffs.map((diff) => {
     const path = diff.path.map(String);
-    if (path[0] === 'paths' && path[1]?.startsWith(WEBHOOK)) path.splice(0, 2, 'webhooks', path[1].slice(WEBHOOK.length));
+    if (path[0] === 'paths' && path[1]?.startsWith(WEBHOOK))
+      path.splice(0, 2, 'webhooks', path[1].slice(WEBHOOK.length));
     // Note: extensions (x-provenance, x-assumed, …) document the contract; they change no request or response.
-    const type = path.some((key) => key.startsWith('x-')) || isExample(path) || samePattern(diff, path) ? 'annotation' : ruleFor(diff, path) ?? diff.type;
+    const type =
+      path.some((key) => key.startsWith('x-')) || isExample(path) || samePattern(diff, path)
+        ? 'annotation'
+        : (ruleFor(diff, path) ?? diff.type);
     return { type, path: path.join('/'), description: describe(diff, path) };
   });
 }
 
 // Note: examples illustrate the contract (a mock serves them); no request or response is accepted or refused by them.
-const isExample = (path) => path.some((key, i) => (key === 'example' || key === 'examples') && path[i - 1] !== 'properties');
+const isExample = (path) =>
+  path.some((key, i) => (key === 'example' || key === 'examples') && path[i - 1] !== 'properties');
 
 // A character written as \uXXXX or \xXX, not preceded by an escaped backslash.
 const CHAR_ESCAPE = /(?<=(?:^|[^\\])(?:\\\\)*)\\(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2}))/g;
-const canonicalPattern = (pattern) => pattern.replace(CHAR_ESCAPE, (_, u, x) => `\\u{${parseInt(u ?? x, 16).toString(16)}}`);
+const canonicalPattern = (pattern) =>
+  pattern.replace(CHAR_ESCAPE, (_, u, x) => `\\u{${parseInt(u ?? x, 16).toString(16)}}`);
 
 /** True when a pattern was rewritten with other escapes for the same characters, so it matches the same strings. */
 function samePattern(diff, path) {
-  return diff.action === 'replace' && path.at(-1) === 'pattern' && typeof diff.before === 'string' && typeof diff.after === 'string'
-    && canonicalPattern(diff.before) === canonicalPattern(diff.after);
+  return (
+    diff.action === 'replace' &&
+    path.at(-1) === 'pattern' &&
+    typeof diff.before === 'string' &&
+    typeof diff.after === 'string' &&
+    canonicalPattern(diff.before) === canonicalPattern(diff.after)
+  );
 }
 
 // Note: api-smart-diff ignores the 3.1 `webhooks` section past its top level, so each webhook is compared as an

@@ -10,7 +10,10 @@ export function compactJson(value, width = 150, indent = '', lead = 0) {
   const inner = `${indent}  `;
   const entries = Array.isArray(value)
     ? value.map((item) => `${inner}${compactJson(item, width, inner)}`)
-    : Object.entries(value).map(([key, item]) => `${inner}${JSON.stringify(key)}: ${compactJson(item, width, inner, JSON.stringify(key).length + 2)}`);
+    : Object.entries(value).map(
+        ([key, item]) =>
+          `${inner}${JSON.stringify(key)}: ${compactJson(item, width, inner, JSON.stringify(key).length + 2)}`,
+      );
   if (entries.length === 0) return flat;
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
   return `${open}\n${entries.join(',\n')}\n${indent}${close}`;

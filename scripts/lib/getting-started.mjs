@@ -29,7 +29,8 @@ export function siteHref(href, web) {
 function section(readme, title) {
   const parts = readme.split(/^(?=## )/m);
   const found = parts.find((part) => part.startsWith(`## ${title}\n`));
-  if (!found) throw new Error(`README.md has no "## ${title}" section, which the docs site's getting-started page is made from`);
+  if (!found)
+    throw new Error(`README.md has no "## ${title}" section, which the docs site's getting-started page is made from`);
   return found.trimEnd();
 }
 
@@ -37,7 +38,8 @@ function section(readme, title) {
 function lead(readme) {
   const intro = readme.split(/^(?=## )/m)[0].replace(/^# .*\n+/, '');
   const [paragraph, list] = intro.split(/\n\n/);
-  if (!paragraph || !list?.startsWith('- ')) throw new Error("README.md's lead is not a paragraph and a list, which the getting-started page starts with");
+  if (!paragraph || !list?.startsWith('- '))
+    throw new Error("README.md's lead is not a paragraph and a list, which the getting-started page starts with");
   return `${paragraph}\n\n${list}`;
 }
 

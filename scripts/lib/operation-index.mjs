@@ -21,7 +21,10 @@ function valueType(schema, where) {
   };
   visit(schema);
   if (found.has('integer') && found.has('number')) found.delete('integer');
-  if (found.size !== 1) throw new Error(`${where}: the parameter's schema must have one type to read its text as, not ${[...found].join(', ') || 'none'}`);
+  if (found.size !== 1)
+    throw new Error(
+      `${where}: the parameter's schema must have one type to read its text as, not ${[...found].join(', ') || 'none'}`,
+    );
   const [type] = found;
   if (type === 'object') throw new Error(`${where}: object parameters are not supported`);
   if (type !== 'array') return { type };
@@ -76,10 +79,12 @@ function responseSpec(response, bundle, add, hint, where) {
 
 /** The security requirements of an operation, each scheme with where its credential goes. */
 function securitySpec(requirements, schemes) {
-  return (requirements ?? []).map((requirement) => Object.keys(requirement).map((scheme) => {
-    const { type, scheme: httpScheme, in: location, name } = schemes[scheme] ?? {};
-    return { scheme, type, ...(httpScheme ? { httpScheme } : {}), ...(location ? { in: location, name } : {}) };
-  }));
+  return (requirements ?? []).map((requirement) =>
+    Object.keys(requirement).map((scheme) => {
+      const { type, scheme: httpScheme, in: location, name } = schemes[scheme] ?? {};
+      return { scheme, type, ...(httpScheme ? { httpScheme } : {}), ...(location ? { in: location, name } : {}) };
+    }),
+  );
 }
 
 /**
@@ -92,7 +97,13 @@ export function readOperations(bundle, add, label) {
   const operations = [];
   const responseName = (operationId, status, node) => {
     const name = componentOf(node) ?? `${operationId} ${status}`;
-    responses[name] ??= responseSpec(bundle.resolve(node), bundle, add, name.replace(' ', ''), `${label} response ${name}`);
+    responses[name] ??= responseSpec(
+      bundle.resolve(node),
+      bundle,
+      add,
+      name.replace(' ', ''),
+      `${label} response ${name}`,
+    );
     return name;
   };
   for (const [template, item] of Object.entries(doc.paths ?? {})) {
@@ -107,7 +118,10 @@ export function readOperations(bundle, add, label) {
         const parameter = bundle.resolve(node);
         if (parameter.in === 'cookie') throw new Error(`${where}: cookie parameters are not supported`);
         const hint = `${componentOf(node) ?? `${operation.operationId}${parameter.name}`}Parameter`;
-        byKey.set(`${parameter.in}:${parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name}`, { parameter, hint });
+        byKey.set(`${parameter.in}:${parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name}`, {
+          parameter,
+          hint,
+        });
       }
       const body = operation.requestBody ? bundle.resolve(operation.requestBody) : undefined;
       operations.push({
@@ -116,9 +130,23 @@ export function readOperations(bundle, add, label) {
         path: template,
         pointer: `/paths/${escapePointer(template)}/${method}`,
         security: securitySpec(operation.security ?? doc.security, doc.components?.securitySchemes ?? {}),
-        parameters: [...byKey.values()].map(({ parameter, hint }) => parameterSpec(parameter, bundle, add, hint, where)),
-        ...(body ? { requestBody: { required: body.required === true, content: contentSpec(body.content, add, `${operation.operationId}Body`, where) } } : {}),
-        responses: Object.fromEntries(Object.entries(operation.responses ?? {}).map(([status, node]) => [status, responseName(operation.operationId, status, node)])),
+        parameters: [...byKey.values()].map(({ parameter, hint }) =>
+          parameterSpec(parameter, bundle, add, hint, where),
+        ),
+        ...(body
+          ? {
+              requestBody: {
+                required: body.required === true,
+                content: contentSpec(body.content, add, `${operation.operationId}Body`, where),
+              },
+            }
+          : {}),
+        responses: Object.fromEntries(
+          Object.entries(operation.responses ?? {}).map(([status, node]) => [
+            status,
+            responseName(operation.operationId, status, node),
+          ]),
+        ),
       });
     }
   }
@@ -137,7 +165,9 @@ export function readProblems(bundle, label) {
       const entry = { status: value.status, title: value.title, type: value.type };
       const known = problems[value.code];
       if (known && JSON.stringify(known) !== JSON.stringify(entry)) {
-        throw new Error(`${label} response ${name}: problem ${value.code} is shown as ${JSON.stringify(entry)} and elsewhere as ${JSON.stringify(known)}`);
+        throw new Error(
+          `${label} response ${name}: problem ${value.code} is shown as ${JSON.stringify(entry)} and elsewhere as ${JSON.stringify(known)}`,
+        );
       }
       problems[value.code] = entry;
     }

@@ -5,7 +5,11 @@ export const escapeToken = (token) => String(token).replaceAll('~', '~0').replac
 
 /** First paragraph of a description, on one line. */
 export function firstParagraph(text) {
-  return String(text ?? '').trim().split(/\n\s*\n/)[0].replace(/\s+/g, ' ').trim();
+  return String(text ?? '')
+    .trim()
+    .split(/\n\s*\n/)[0]
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Every assumption in a bundle opened by openBundle (lib/refs.mjs): [{ pointer, kind, reason }], sorted by pointer. */
@@ -21,16 +25,28 @@ export function collectAssumptions({ doc, resolve }) {
       found.push({ pointer, kind: kindOf(pointer), reason: firstParagraph(node.description) });
     }
     for (const [keyword, reason] of Object.entries(node['x-assumed'] ?? {})) {
-      found.push({ pointer: `${pointer}/${keyword}`, kind: `keyword \`${keyword.split('/')[0]}\``, reason: firstParagraph(reason) });
+      found.push({
+        pointer: `${pointer}/${keyword}`,
+        kind: `keyword \`${keyword.split('/')[0]}\``,
+        reason: firstParagraph(reason),
+      });
     }
     for (const code of node['x-assumed-responses'] ?? []) {
       const response = resolve(node.responses?.[code]);
-      found.push({ pointer: `${pointer}/responses/${code}`, kind: `response ${code}`, reason: firstParagraph(response?.['x-assumed-reason']) });
+      found.push({
+        pointer: `${pointer}/responses/${code}`,
+        kind: `response ${code}`,
+        reason: firstParagraph(response?.['x-assumed-reason']),
+      });
     }
     for (const name of node['x-assumed-parameters'] ?? []) {
       const index = (node.parameters ?? []).findIndex((p) => resolve(p)?.name === name);
       const parameter = resolve(node.parameters?.[index]);
-      found.push({ pointer: `${pointer}/parameters/${index}`, kind: `parameter \`${name}\``, reason: firstParagraph(parameter?.['x-assumed-reason']) });
+      found.push({
+        pointer: `${pointer}/parameters/${index}`,
+        kind: `parameter \`${name}\``,
+        reason: firstParagraph(parameter?.['x-assumed-reason']),
+      });
     }
     for (const [key, value] of Object.entries(node)) {
       if (key.startsWith('x-') || key === 'examples' || key === 'example') continue;
@@ -49,7 +65,8 @@ export function kindOf(pointer) {
   if ((tokens[0] === 'paths' || tokens[0] === 'webhooks') && tokens.length === 3) return 'operation';
   if (tokens[0] === 'servers' && tokens.length === 2) return 'server';
   if (parent === 'properties') return 'property';
-  if (tokens[0] === 'components' && tokens.length === 3) return `${tokens[1].replace(/s$/, '').replace('requestBodie', 'requestBody')} \`${last}\``;
+  if (tokens[0] === 'components' && tokens.length === 3)
+    return `${tokens[1].replace(/s$/, '').replace('requestBodie', 'requestBody')} \`${last}\``;
   if (parent === 'parameters') return 'parameter';
   if (parent === 'headers') return 'header';
   if (parent === 'responses') return `response ${last}`;

@@ -9,7 +9,11 @@ const COMPONENT_SCHEMA = /^#\/components\/schemas\/([^/]+)$/;
 function sorted(value) {
   if (Array.isArray(value)) return value.map(sorted);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted(value[key])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sorted(value[key])]),
+  );
 }
 
 /** Identifier of a validator: `validate` and the name's letters, digits and underscores. */
@@ -35,7 +39,10 @@ export class SchemaRegistry {
   /** The name of the validator of `schema` (registering it on first sight); `hint` names a schema seen first here. */
   add(schema, hint) {
     const rewritten = this.#rewrite(withoutProse(schema));
-    const component = Object.keys(rewritten).length === 1 && typeof schema.$ref === 'string' ? COMPONENT_SCHEMA.exec(schema.$ref)?.[1] : undefined;
+    const component =
+      Object.keys(rewritten).length === 1 && typeof schema.$ref === 'string'
+        ? COMPONENT_SCHEMA.exec(schema.$ref)?.[1]
+        : undefined;
     const key = JSON.stringify(sorted(rewritten));
     const known = this.#byKey.get(key);
     if (known) return known;
@@ -61,7 +68,8 @@ export class SchemaRegistry {
     if (node === null || typeof node !== 'object') return node;
     const copy = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, this.#rewrite(value)]));
     if (typeof node.$ref === 'string') {
-      if (!COMPONENT_SCHEMA.test(node.$ref)) throw new Error(`a schema refers to ${node.$ref}; only component schemas can be compiled`);
+      if (!COMPONENT_SCHEMA.test(node.$ref))
+        throw new Error(`a schema refers to ${node.$ref}; only component schemas can be compiled`);
       copy.$ref = `${this.#sharedId}${node.$ref}`;
     }
     return copy;

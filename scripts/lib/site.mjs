@@ -7,7 +7,12 @@ export const escapeHtml = (text) =>
 
 /** A heading's anchor id, GitHub style: lower case, punctuation dropped, spaces to hyphens. */
 export const slug = (text) =>
-  String(text).toLowerCase().replace(/<[^>]+>/g, '').replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/\s/g, '-');
+  String(text)
+    .toLowerCase()
+    .replace(/<[^>]+>/g, '')
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .trim()
+    .replace(/\s/g, '-');
 
 const marked = new Marked({
   gfm: true,
@@ -44,7 +49,10 @@ export function renderGuide(markdown, file, { href = (link) => link } = {}) {
 }
 
 function firstSentence(text) {
-  const plain = text.replace(/\s+/g, ' ').replace(/`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+  const plain = text
+    .replace(/\s+/g, ' ')
+    .replace(/`/g, '')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
   return /^.*?\.(?=\s|$)/.exec(plain)?.[0] ?? plain;
 }
 
@@ -75,7 +83,10 @@ const STYLE = `
 /** A whole HTML page: the shared header (`nav`: [{ href, label }]), the page's own content and `footer`, no scripts. */
 export function layout({ title, siteTitle, nav, current, content, footer }) {
   const links = nav
-    .map(({ href, label }) => `<a href="${escapeHtml(href)}"${href === current ? ' aria-current="page"' : ''}>${escapeHtml(label)}</a>`)
+    .map(
+      ({ href, label }) =>
+        `<a href="${escapeHtml(href)}"${href === current ? ' aria-current="page"' : ''}>${escapeHtml(label)}</a>`,
+    )
     .join('\n    ');
   return `<!DOCTYPE html>
 <html lang="en">

@@ -13,9 +13,10 @@ export async function startStaticServer({ dir, port = 0, host = '127.0.0.1' }) {
   return {
     url: `http://${host}:${actual}`,
     port: actual,
-    stop: () => new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

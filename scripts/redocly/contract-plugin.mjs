@@ -7,8 +7,19 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 // Note: the bundle lists an operation's fields in one order, whichever file each comes from.
 const FIELD_ORDER = [
-  'operationId', 'summary', 'description', 'tags', 'deprecated', 'x-provenance', 'security', 'parameters',
-  'requestBody', 'responses', 'x-assumed-responses', 'x-assumed-parameters', 'x-assumed',
+  'operationId',
+  'summary',
+  'description',
+  'tags',
+  'deprecated',
+  'x-provenance',
+  'security',
+  'parameters',
+  'requestBody',
+  'responses',
+  'x-assumed-responses',
+  'x-assumed-parameters',
+  'x-assumed',
 ];
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -53,7 +64,9 @@ function merge(shared, own, report) {
     if (!(key in merged)) merged[key] = value;
     else if (key === 'parameters') merged.parameters = [...merged.parameters, ...value];
     else if (key === 'responses') {
-      for (const code of Object.keys(value)) if (code in merged.responses) report(`response ${code} is written both here and in the shared operation`, [key, code]);
+      for (const code of Object.keys(value))
+        if (code in merged.responses)
+          report(`response ${code} is written both here and in the shared operation`, [key, code]);
       merged.responses = byCode({ ...merged.responses, ...value });
     } else report(`\`${key}\` is written both here and in the shared operation`, [key]);
   }
@@ -110,17 +123,23 @@ function sharedOperations() {
           const here = ctx.location.source.absoluteRef;
           for (const method of METHODS) {
             let operation = pathItem[method];
-            if (!isObject(operation) || done.has(operation) || (!errorSet && typeof operation.$ref !== 'string')) continue;
+            if (!isObject(operation) || done.has(operation) || (!errorSet && typeof operation.$ref !== 'string'))
+              continue;
             const parameters = parameterNames(operation, here, ctx);
             if (typeof operation.$ref === 'string') {
               const { node: shared, location } = ctx.resolve(operation);
               if (!isObject(shared)) continue; // no-unresolved-refs reports it
               const { $ref, ...own } = operation;
               parameters.push(...parameterNames(shared, location.source.absoluteRef, ctx));
-              const report = (message, pointer) => ctx.report({ message, location: ctx.location.child([method, ...pointer]) });
+              const report = (message, pointer) =>
+                ctx.report({ message, location: ctx.location.child([method, ...pointer]) });
               operation = merge(rebase(shared, location.source.absoluteRef, here), own, report);
             }
-            if (errorSet) addErrorResponses(operation, parameters, { ...errorSet, responses: rebase(errorSet.responses, errorSetFile, here) });
+            if (errorSet)
+              addErrorResponses(operation, parameters, {
+                ...errorSet,
+                responses: rebase(errorSet.responses, errorSetFile, here),
+              });
             pathItem[method] = ordered(operation);
             done.add(pathItem[method]);
           }
@@ -139,8 +158,13 @@ function sharedDescription() {
         if (!('x-description-shared' in info)) return;
         const parts = [text(info.description, ctx), text(info['x-description-shared'], ctx)];
         delete info['x-description-shared'];
-        if (parts.every((p) => typeof p === 'string')) info.description = parts.map((p) => p.trimEnd()).join('\n\n') + '\n';
-        else ctx.report({ message: 'description and x-description-shared must both be text or $refs to Markdown', location: ctx.location.child(['description']) });
+        if (parts.every((p) => typeof p === 'string'))
+          info.description = parts.map((p) => p.trimEnd()).join('\n\n') + '\n';
+        else
+          ctx.report({
+            message: 'description and x-description-shared must both be text or $refs to Markdown',
+            location: ctx.location.child(['description']),
+          });
       },
     },
   };
@@ -151,8 +175,10 @@ const cell = (statuses) => statuses.map((status) => `\`${status}\``).join(', ');
 
 /** The Markdown table of a status schema's `x-lifecycle` rows, and the sentence that names its final statuses. */
 export function lifecycleTable(lifecycle, statuses) {
-  const rows = lifecycle.transitions.map((row) =>
-    `| ${row.from ? cell(row.from) : '(new)'} | \`${row.to}\` | ${row.when} | ${row.reason_code ? `\`${row.reason_code}\`` : ''} |`);
+  const rows = lifecycle.transitions.map(
+    (row) =>
+      `| ${row.from ? cell(row.from) : '(new)'} | \`${row.to}\` | ${row.when} | ${row.reason_code ? `\`${row.reason_code}\`` : ''} |`,
+  );
   const final = statuses.filter((status) => !lifecycle.transitions.some((row) => row.from?.includes(status)));
   const list = final.length > 1 ? `${cell(final.slice(0, -1))} and ${cell(final.slice(-1))} are` : `${cell(final)} is`;
   return ['| from | to | when | `reason_code` set |', '|---|---|---|---|', ...rows, '', `${list} final.`].join('\n');

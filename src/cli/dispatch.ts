@@ -19,7 +19,8 @@ export interface GroupConfig {
  * the remaining words.
  */
 export function group({ name, usage, commands, extra }: GroupConfig): CommandMain {
-  const find = (word: string | undefined) => (word !== undefined && Object.hasOwn(commands, word) ? commands[word] : undefined);
+  const find = (word: string | undefined) =>
+    word !== undefined && Object.hasOwn(commands, word) ? commands[word] : undefined;
   return async (args) => {
     const [first, ...rest] = args;
     if (first === '--help' || first === '-h' || (first === 'help' && rest.length === 0)) {

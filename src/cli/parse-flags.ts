@@ -23,10 +23,18 @@ export interface FlagsConfig<T extends Options> {
  * prints `<name>: <problem>` and the usage to stderr and exits `code` (default 2, a usage error). A flag that would
  * carry a secret (--webhook-secret) is refused with exit 2 and a message naming WEBHOOK_SECRET, in every command.
  */
-export function parseFlags<T extends Options>({ name, usage, options, args = process.argv.slice(2), code = 2 }: FlagsConfig<T>): Values<T> {
+export function parseFlags<T extends Options>({
+  name,
+  usage,
+  options,
+  args = process.argv.slice(2),
+  code = 2,
+}: FlagsConfig<T>): Values<T> {
   const secretFlag = secretFlagIn(args);
   if (secretFlag !== undefined) {
-    console.error(`${name}: ${secretFlag} is not accepted, since a secret on the command line shows in ps, shell history and CI logs; set the WEBHOOK_SECRET environment variable instead`);
+    console.error(
+      `${name}: ${secretFlag} is not accepted, since a secret on the command line shows in ps, shell history and CI logs; set the WEBHOOK_SECRET environment variable instead`,
+    );
     process.exit(2);
   }
   let values: Values<T>;
@@ -46,7 +54,9 @@ export function parseFlags<T extends Options>({ name, usage, options, args = pro
 /** The secret-carrying flag among `args` (as --flag, --flag=value), up to a `--`; never its value. */
 export function secretFlagIn(args: readonly string[]): string | undefined {
   const end = args.indexOf('--');
-  return (end === -1 ? args : args.slice(0, end)).map((word) => word.split('=')[0]!).find((flag) => SECRET_FLAGS.includes(flag));
+  return (end === -1 ? args : args.slice(0, end))
+    .map((word) => word.split('=')[0]!)
+    .find((flag) => SECRET_FLAGS.includes(flag));
 }
 
 /**

@@ -16,7 +16,10 @@ export interface SuperviseOptions {
 }
 
 /** Runs the server's life as described above; returns `stop(code)`, which stops everything and exits once. */
-export function supervise({ name, command, env, close, stopWithinMs }: SuperviseOptions): { stop(code: number): Promise<void>; stopping(): boolean } {
+export function supervise({ name, command, env, close, stopWithinMs }: SuperviseOptions): {
+  stop(code: number): Promise<void>;
+  stopping(): boolean;
+} {
   let stopping = false;
   let child: ChildProcess | undefined;
   const stop = async (code: number): Promise<void> => {

@@ -4,7 +4,9 @@ import { ClientConfigError } from './errors/client-config-error.js';
 import type { FetchLike } from './options.js';
 
 /** Variant A's credential header. */
-export const bearerHeaders = (accessToken: string): Record<string, string> => ({ Authorization: `Bearer ${accessToken}` });
+export const bearerHeaders = (accessToken: string): Record<string, string> => ({
+  Authorization: `Bearer ${accessToken}`,
+});
 
 /** Variant B's credential headers: both in one security requirement. */
 export const keyPairHeaders = (publicKey: string, secretKey: string): Record<string, string> => ({

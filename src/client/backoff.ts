@@ -13,7 +13,10 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /** Wait before attempt `failedAttempt + 1`: a random time up to min(maxDelayMs, baseDelayMs * 2^(failedAttempt-1)). */
-export function backoffDelay(policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs' | 'jitter' | 'random'>, failedAttempt: number): number {
+export function backoffDelay(
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs' | 'jitter' | 'random'>,
+  failedAttempt: number,
+): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (failedAttempt - 1));
   return policy.jitter ? Math.floor(policy.random() * ceiling) : ceiling;
 }

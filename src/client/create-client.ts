@@ -34,7 +34,10 @@ export function buildClient<Paths extends object>(options: ClientOptions, setup:
   finishResults(client, scrub);
   // Note: the same functions, typed more strictly (see TypedClient).
   const label = setup.label ?? `Variant${setup.variant}Client`;
-  return describeSafely(client as unknown as TypedClient<Paths>, label, { variant: setup.variant, baseUrl: resolved.baseUrl });
+  return describeSafely(client as unknown as TypedClient<Paths>, label, {
+    variant: setup.variant,
+    baseUrl: resolved.baseUrl,
+  });
 }
 
 const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'] as const;
@@ -42,7 +45,10 @@ const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'] as const;
 // Note: middleware sees only the Request and the Response; openapi-fetch builds `{ data, error }` after it, so each
 // method's result goes through finishResult, which gives `error` the type TypedClient promises (a Problem or an
 // UndocumentedErrorBody) and takes prototype keys out of what openapi-fetch parsed.
-function finishResults(client: Record<(typeof METHODS)[number], (...args: never[]) => Promise<FetchResult>>, scrub: Scrubber): void {
+function finishResults(
+  client: Record<(typeof METHODS)[number], (...args: never[]) => Promise<FetchResult>>,
+  scrub: Scrubber,
+): void {
   for (const method of METHODS) {
     const call = client[method];
     client[method] = async (...args) => finishResult(await call(...args), scrub);
@@ -51,7 +57,11 @@ function finishResults(client: Record<(typeof METHODS)[number], (...args: never[
 
 // Note: the client holds credentials only in middleware closures; these make JSON.stringify and
 // util.inspect print a short description instead of the method list.
-function describeSafely<T extends object>(client: T, label: string, description: { variant: string; baseUrl: string }): T {
+function describeSafely<T extends object>(
+  client: T,
+  label: string,
+  description: { variant: string; baseUrl: string },
+): T {
   const summary = { ...description, credentials: '[REDACTED]' };
   Object.defineProperties(client, {
     toJSON: { value: () => summary },

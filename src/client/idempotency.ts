@@ -49,6 +49,8 @@ export type OptionalKeyOperation<Operation> = Operation extends { parameters: in
 /** `paths` with Idempotency-Key optional for callers on every operation; everything else unchanged. */
 export type WithOptionalIdempotencyKey<Paths> = {
   [Path in keyof Paths]: {
-    [Method in keyof Paths[Path]]: Method extends HttpMethod ? OptionalKeyOperation<Paths[Path][Method]> : Paths[Path][Method];
+    [Method in keyof Paths[Path]]: Method extends HttpMethod
+      ? OptionalKeyOperation<Paths[Path][Method]>
+      : Paths[Path][Method];
   };
 };

@@ -7,7 +7,6 @@ import { DEFAULT_USER_AGENT } from './user-agent.js';
 /** The fetch a client calls: openapi-fetch hands it one Request (not `typeof fetch`). */
 export type FetchLike = (input: Request) => Promise<Response>;
 
-
 /** Where a client writes what it does; every line is free of credentials. `console` fits. */
 export interface ClientLogger {
   /** One line per attempt, with the request's headers redacted. */
@@ -154,13 +153,21 @@ export function parseBaseUrl(value: unknown): string {
   try {
     url = new URL(value);
   } catch (cause) {
-    throw new ClientConfigError('baseUrl', `baseUrl could not be parsed as an absolute URL: pass one, ${example}.`, { cause });
+    throw new ClientConfigError('baseUrl', `baseUrl could not be parsed as an absolute URL: pass one, ${example}.`, {
+      cause,
+    });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ClientConfigError('baseUrl', `baseUrl must use http or https, not ${url.protocol.replace(':', '')}: ${example}.`);
+    throw new ClientConfigError(
+      'baseUrl',
+      `baseUrl must use http or https, not ${url.protocol.replace(':', '')}: ${example}.`,
+    );
   }
   if (url.username || url.password) {
-    throw new ClientConfigError('baseUrl', 'baseUrl must not contain a user name or password: pass credentials as client options.');
+    throw new ClientConfigError(
+      'baseUrl',
+      'baseUrl must not contain a user name or password: pass credentials as client options.',
+    );
   }
   if (url.search || url.hash) {
     throw new ClientConfigError('baseUrl', `baseUrl must not have a query or fragment: ${example}.`);
@@ -171,7 +178,10 @@ export function parseBaseUrl(value: unknown): string {
 /** Returns the credential, or throws a ClientConfigError that names it without ever quoting its value. */
 export function requireCredential(option: string, value: unknown, header: string): string {
   if (typeof value !== 'string' || value === '') {
-    throw new ClientConfigError(option, `${option} is missing: pass it as an option (it is sent in the ${header} header).`);
+    throw new ClientConfigError(
+      option,
+      `${option} is missing: pass it as an option (it is sent in the ${header} header).`,
+    );
   }
   // Note: fetch's own error for a bad header value quotes the value, so check here and say nothing of it.
   if (!/^[\x21-\x7E]+$/.test(value)) {
@@ -217,10 +227,16 @@ function resolveRetry(value: RetryOptions | false | undefined): RetryPolicy {
   if (value === false) return { ...DEFAULT_RETRY, ...base, attempts: 1 };
   const policy = { ...DEFAULT_RETRY, ...base, ...definedOnly(value ?? {}) };
   if (!Number.isInteger(policy.attempts) || policy.attempts < 1 || policy.attempts > 10) {
-    throw new ClientConfigError('retry.attempts', 'retry.attempts must be a whole number from 1 to 10 (total attempts, first included).');
+    throw new ClientConfigError(
+      'retry.attempts',
+      'retry.attempts must be a whole number from 1 to 10 (total attempts, first included).',
+    );
   }
   if (!isNonNegative(policy.baseDelayMs) || policy.baseDelayMs > MAX_TIMER_MS) {
-    throw new ClientConfigError('retry.baseDelayMs', `retry.baseDelayMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}.`);
+    throw new ClientConfigError(
+      'retry.baseDelayMs',
+      `retry.baseDelayMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}.`,
+    );
   }
   if (!isNonNegative(policy.maxDelayMs) || policy.maxDelayMs < policy.baseDelayMs || policy.maxDelayMs > MAX_TIMER_MS) {
     throw new ClientConfigError(
@@ -234,7 +250,10 @@ function resolveRetry(value: RetryOptions | false | undefined): RetryPolicy {
 function resolveUserAgent(value: string | undefined): string {
   if (value === undefined) return DEFAULT_USER_AGENT;
   if (typeof value !== 'string' || !/^[\x20-\x7E]+$/.test(value)) {
-    throw new ClientConfigError('userAgent', 'userAgent must be a non-empty string of printable ASCII, e.g. "my-shop/2.1".');
+    throw new ClientConfigError(
+      'userAgent',
+      'userAgent must be a non-empty string of printable ASCII, e.g. "my-shop/2.1".',
+    );
   }
   return value;
 }
@@ -257,7 +276,10 @@ function resolveKeyGenerator(value: (() => string) | false | undefined): (() => 
   if (value === false) return undefined;
   if (value === undefined) return () => globalThis.crypto.randomUUID();
   if (typeof value !== 'function') {
-    throw new ClientConfigError('generateIdempotencyKey', 'generateIdempotencyKey must be a function returning a key, or false.');
+    throw new ClientConfigError(
+      'generateIdempotencyKey',
+      'generateIdempotencyKey must be a function returning a key, or false.',
+    );
   }
   return value;
 }

@@ -5,7 +5,9 @@ import { describeProblem, isProblem, type Problem } from './problem.js';
 import type { TypedClient } from './typed-client.js';
 import type { UndocumentedErrorBody } from './undocumented.js';
 
-type JsonOf<Operation> = Operation extends { responses: { 200: { content: { 'application/json': infer Body } } } } ? Body : never;
+type JsonOf<Operation> = Operation extends { responses: { 200: { content: { 'application/json': infer Body } } } }
+  ? Body
+  : never;
 
 interface Page {
   data: readonly unknown[];
@@ -14,7 +16,11 @@ interface Page {
 
 /** The paths of `Paths` whose GET answers one page: `{ data: [...], pagination }`. */
 export type ListPath<Paths> = {
-  [Path in keyof Paths]: Paths[Path] extends { get: infer Operation } ? (JsonOf<Operation> extends Page ? Path : never) : never;
+  [Path in keyof Paths]: Paths[Path] extends { get: infer Operation }
+    ? JsonOf<Operation> extends Page
+      ? Path
+      : never
+    : never;
 }[keyof Paths] &
   string;
 
@@ -26,7 +32,9 @@ export type ListItem<Paths, Path extends keyof Paths> = Paths[Path] extends { ge
   : never;
 
 /** The query parameters of a list path (`limit`, `offset`, `status`). */
-export type ListQuery<Paths, Path extends keyof Paths> = Paths[Path] extends { get: { parameters: { query?: infer Query } } }
+export type ListQuery<Paths, Path extends keyof Paths> = Paths[Path] extends {
+  get: { parameters: { query?: infer Query } };
+}
   ? NonNullable<Query>
   : never;
 
@@ -64,6 +72,8 @@ export async function* paginate<Paths extends object, Path extends ListPath<Path
 function pageError(path: string, offset: number, response: Response, error: unknown): ProblemError {
   const problem = isProblem(error) ? error : undefined;
   // Note: the client sets `error` on every non-2xx answer; a 2xx without a page (e.g. 204) has none to describe.
-  const what = response.ok ? `${response.status} without a page in its body` : describeProblem(error as Problem | UndocumentedErrorBody);
+  const what = response.ok
+    ? `${response.status} without a page in its body`
+    : describeProblem(error as Problem | UndocumentedErrorBody);
   return new ProblemError(`GET ${path} at offset ${offset} answered ${what}.`, { status: response.status, problem });
 }

@@ -27,7 +27,10 @@ export function isProblem(value: unknown): value is Problem {
  */
 // Note: `& string` makes TypeScript list the codes in its error for a wrong one, instead of naming the alias.
 // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- redundant for the type, not for the error message (see above)
-export function hasProblemCode<Code extends ProblemCode & string>(value: unknown, code: Code): value is Problem & { code: Code } {
+export function hasProblemCode<Code extends ProblemCode & string>(
+  value: unknown,
+  code: Code,
+): value is Problem & { code: Code } {
   return isProblem(value) && value.code === code;
 }
 
@@ -40,7 +43,8 @@ const EXCERPT_CHARS = 200;
 export function describeProblem(problem: Problem | UndocumentedErrorBody): string {
   // Note: a result's `error` is undefined when the call succeeded (reached from JavaScript, or past a cast); calling that
   // an empty body would send the reader looking for an answer that never came.
-  if (problem === undefined || problem === null) return 'no error: the call succeeded, so its result has no error to describe';
+  if (problem === undefined || problem === null)
+    return 'no error: the call succeeded, so its result has no error to describe';
   if (!isProblem(problem)) return describeUndocumented(problem);
   const fields = (problem.errors ?? []).map((e) => `${e.pointer}: ${e.detail}`).join('; ');
   const requestId = problem.request_id ? ` (request_id ${problem.request_id})` : '';
@@ -51,7 +55,9 @@ export function describeProblem(problem: Problem | UndocumentedErrorBody): strin
 function describeUndocumented(value: unknown): string {
   if (!isUndocumentedErrorBody(value)) {
     const excerpt = excerptOfValue(value);
-    return excerpt === '' ? 'an empty body the contract does not describe' : `a body the contract does not describe: "${excerpt}"`;
+    return excerpt === ''
+      ? 'an empty body the contract does not describe'
+      : `a body the contract does not describe: "${excerpt}"`;
   }
   const type = typeof value.contentType === 'string' ? value.contentType : 'no content type';
   const excerpt = typeof value.excerpt === 'string' ? value.excerpt : excerptOfValue(value.body);
@@ -70,6 +76,9 @@ function excerptOfValue(value: unknown): string {
   }
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the last resort for what JSON cannot write (a function, a symbol, a BigInt, a cycle): its String() is all there is to show
   text ??= String(value);
-  const flat = text.slice(0, EXCERPT_CHARS * 4).replace(/[\u0000-\u001F\u007F]+/g, ' ').trim();
+  const flat = text
+    .slice(0, EXCERPT_CHARS * 4)
+    .replace(/[\u0000-\u001F\u007F]+/g, ' ')
+    .trim();
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }

@@ -45,7 +45,10 @@ export class ScrubbedError extends Error {
 /** The start of a body for messages: credentials scrubbed, control characters flattened, at most 200 characters. */
 export function excerptOf(text: string, scrub: Scrubber): string {
   // Note: scrubbed before it is cut, so a credential cannot survive half-cut at the end.
-  const flat = scrub.text(text).replace(/[\u0000-\u001F\u007F]+/g, ' ').trim();
+  const flat = scrub
+    .text(text)
+    .replace(/[\u0000-\u001F\u007F]+/g, ' ')
+    .trim();
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }
 

@@ -37,17 +37,22 @@ export interface RedirectStep {
 /** Why this redirect is not followed, or undefined when it may be. */
 export function refusal(step: RedirectStep): string | undefined {
   if (step.mode === 'error') {
-    return "redirects are never followed by default, so credentials and the body stay with the API's origin; " +
-      "if the service moved, update baseUrl (or pass redirect: 'follow-same-origin')";
+    return (
+      "redirects are never followed by default, so credentials and the body stay with the API's origin; " +
+      "if the service moved, update baseUrl (or pass redirect: 'follow-same-origin')"
+    );
   }
   if (step.location === undefined) return 'it carries no Location the client can read';
   const origin = new URL(step.from).origin;
   const target = new URL(step.location).origin;
   // Note: the origin includes the scheme, so an https to http downgrade is refused here too.
-  if (target !== origin) return `it leaves ${origin} for ${target}, and credentials are never sent outside the API's origin`;
+  if (target !== origin)
+    return `it leaves ${origin} for ${target}, and credentials are never sent outside the API's origin`;
   if (step.status !== 307 && step.status !== 308 && step.method !== 'GET' && step.method !== 'HEAD') {
-    return `following a ${step.status} would turn the ${step.method} into a GET; whether the request was processed is ` +
-      'unknown, so check baseUrl and resend with the same Idempotency-Key';
+    return (
+      `following a ${step.status} would turn the ${step.method} into a GET; whether the request was processed is ` +
+      'unknown, so check baseUrl and resend with the same Idempotency-Key'
+    );
   }
   if (step.hops >= MAX_REDIRECTS) return `it is the ${MAX_REDIRECTS + 1}th redirect in a row`;
   return undefined;

@@ -15,7 +15,10 @@ import { excerptOf, redactHeaders, type Scrubber } from './redact.js';
 import { isRedirect, locationOf, refusal } from './redirect.js';
 
 /** What createTransport needs: the options that shape an attempt, and the client's scrubber. */
-export type TransportOptions = Pick<ResolvedOptions, 'fetch' | 'timeoutMs' | 'maxResponseBytes' | 'redirect' | 'retry' | 'onRetry' | 'logger'> & {
+export type TransportOptions = Pick<
+  ResolvedOptions,
+  'fetch' | 'timeoutMs' | 'maxResponseBytes' | 'redirect' | 'retry' | 'onRetry' | 'logger'
+> & {
   scrub: Scrubber;
 };
 
@@ -53,7 +56,9 @@ export function createTransport(options: TransportOptions): FetchLike {
         if (last || !(error instanceof NetworkError || error instanceof TimeoutError)) throw error;
         failure = { error };
       }
-      const delayMs = failure.response ? responseDelay(policy, attempt, failure.response) : backoffDelay(policy, attempt);
+      const delayMs = failure.response
+        ? responseDelay(policy, attempt, failure.response)
+        : backoffDelay(policy, attempt);
       report(call, attempt, delayMs, failure);
       await policy.sleep(delayMs, call.signal);
     }
@@ -62,7 +67,12 @@ export function createTransport(options: TransportOptions): FetchLike {
   // One attempt, from sending to the last byte of the body, under its own time-out; the caller's signal ends it too.
   async function attemptOnce(call: Call, attempt: number): Promise<Response> {
     if (call.signal.aborted) throw call.signal.reason;
-    const details: RequestErrorDetails = { method: call.method, url: call.url, attempts: attempt, idempotencyKey: call.idempotencyKey };
+    const details: RequestErrorDetails = {
+      method: call.method,
+      url: call.url,
+      attempts: attempt,
+      idempotencyKey: call.idempotencyKey,
+    };
     const controller = new AbortController();
     const onCallerAbort = () => controller.abort(call.signal.reason);
     call.signal.addEventListener('abort', onCallerAbort);
@@ -73,7 +83,9 @@ export function createTransport(options: TransportOptions): FetchLike {
           controller.abort(new DOMException(`No response within ${options.timeoutMs} ms`, 'TimeoutError'));
         }, options.timeoutMs)
       : undefined;
-    options.logger?.debug?.(scrub.text(`${call.method} ${call.url} headers ${JSON.stringify(redactHeaders(call.headers))}`));
+    options.logger?.debug?.(
+      scrub.text(`${call.method} ${call.url} headers ${JSON.stringify(redactHeaders(call.headers))}`),
+    );
     try {
       const response = await follow(call, controller.signal, details);
       // Note: the body is read inside the attempt, so that the time-out covers it and a reset mid-body is retried too.
@@ -81,7 +93,8 @@ export function createTransport(options: TransportOptions): FetchLike {
     } catch (error) {
       if (call.signal.aborted) throw call.signal.reason;
       if (error instanceof RequestError) throw error;
-      if (timedOut) throw new TimeoutError({ ...details, cause: controller.signal.reason, timeoutMs: options.timeoutMs });
+      if (timedOut)
+        throw new TimeoutError({ ...details, cause: controller.signal.reason, timeoutMs: options.timeoutMs });
       throw new NetworkError({ ...details, cause: scrub.cause(error) });
     } finally {
       clearTimeout(timer);
@@ -96,7 +109,14 @@ export function createTransport(options: TransportOptions): FetchLike {
     for (let hops = 0; isRedirect(response); hops += 1) {
       const location = locationOf(response, url);
       await response.body?.cancel().catch(() => {});
-      const why = refusal({ mode: options.redirect, method: call.method, status: response.status, from: call.url, location, hops });
+      const why = refusal({
+        mode: options.redirect,
+        method: call.method,
+        status: response.status,
+        from: call.url,
+        location,
+        hops,
+      });
       if (why !== undefined || location === undefined) {
         throw new RedirectError({ ...details, status: response.status, location, why: why ?? 'it has no Location' });
       }
@@ -109,14 +129,21 @@ export function createTransport(options: TransportOptions): FetchLike {
   // Note: `manual`, so that every redirect comes back here to be judged before anything is sent on. The global fetch
   // gets the URL and init as they are: handed a Request, it would build a second one and follow its signal too.
   function send(call: Call, url: string, signal: AbortSignal): Promise<Response> {
-    const init: RequestInit = { method: call.method, headers: call.headers, body: call.body ?? null, signal, redirect: 'manual' };
+    const init: RequestInit = {
+      method: call.method,
+      headers: call.headers,
+      body: call.body ?? null,
+      signal,
+      redirect: 'manual',
+    };
     return options.fetch ? options.fetch(new Request(url, init)) : globalThis.fetch(url, init);
   }
 
   // The answer with its body read within the cap, as a plain Response over those bytes that carries the call's key.
   async function readAnswer(response: Response, call: Call, details: RequestErrorDetails): Promise<Response> {
     const { status, statusText } = response;
-    const tooLarge = () => new ResponseTooLargeError({ ...details, status, maxResponseBytes: options.maxResponseBytes });
+    const tooLarge = () =>
+      new ResponseTooLargeError({ ...details, status, maxResponseBytes: options.maxResponseBytes });
     const bytes = await readBounded(response, { maxBytes: options.maxResponseBytes, tooLarge });
     if (response.ok && bytes.length > 0) {
       const text = decoder.decode(bytes);
@@ -129,17 +156,26 @@ export function createTransport(options: TransportOptions): FetchLike {
     const answer = new Response(bytes.length > 0 ? bytes : null, { status, statusText, headers: response.headers });
     if (call.idempotencyKey !== undefined) answer.headers.set(IDEMPOTENCY_KEY_HEADER, call.idempotencyKey);
     // Note: a Response built from bytes has an empty url; it keeps the url of the answer, as a fetched one does.
-    return Object.defineProperties(answer, { url: { value: response.url }, redirected: { value: response.redirected } });
+    return Object.defineProperties(answer, {
+      url: { value: response.url },
+      redirected: { value: response.redirected },
+    });
   }
 
   function report(call: Call, attempt: number, delayMs: number, failure: Failure): void {
-    const reason: RetryInfo['reason'] = failure.response ? 'status' : failure.error instanceof TimeoutError ? 'timeout' : 'network';
+    const reason: RetryInfo['reason'] = failure.response
+      ? 'status'
+      : failure.error instanceof TimeoutError
+        ? 'timeout'
+        : 'network';
     const info: RetryInfo = { method: call.method, url: call.url, attempt, attempts: policy.attempts, delayMs, reason };
     if (failure.response) info.status = failure.response.status;
     options.onRetry?.(info);
     const why = failure.response ? `status ${failure.response.status}` : reason;
     options.logger?.warn?.(
-      scrub.text(`${call.method} ${call.url}: ${why}; retrying in ${delayMs} ms (attempt ${attempt + 1} of ${policy.attempts})`),
+      scrub.text(
+        `${call.method} ${call.url}: ${why}; retrying in ${delayMs} ms (attempt ${attempt + 1} of ${policy.attempts})`,
+      ),
     );
   }
 }

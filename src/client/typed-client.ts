@@ -7,9 +7,8 @@ import type { UndocumentedErrorBody } from './undocumented.js';
 /** The request options of one operation. */
 export type CallOptions<Operation> = Omit<FetchOptions<Operation>, 'fetch'>;
 
-type InitArgs<Operation> = RequiredKeys<CallOptions<Operation>> extends never
-  ? [init?: CallOptions<Operation>]
-  : [init: CallOptions<Operation>];
+type InitArgs<Operation> =
+  RequiredKeys<CallOptions<Operation>> extends never ? [init?: CallOptions<Operation>] : [init: CallOptions<Operation>];
 
 // Note: openapi-fetch infers the whole init object as a type parameter and adds `[key: string]: unknown`,
 // so a misspelt or unknown body field compiles (openapi-ts/openapi-typescript#2329). Here the init is

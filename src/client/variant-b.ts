@@ -27,13 +27,20 @@ export interface VariantBClientOptions extends ClientOptions {
 /** Creates a typed Variant B client; throws ClientConfigError on a missing key or a bad baseUrl (one that includes `/merchant/v1`, too). */
 export function createVariantBClient(options: VariantBClientOptions): VariantBClient {
   if (typeof options !== 'object' || options === null) {
-    throw new ClientConfigError('options', 'createVariantBClient needs an options object: { baseUrl, publicKey, secretKey }.');
+    throw new ClientConfigError(
+      'options',
+      'createVariantBClient needs an options object: { baseUrl, publicKey, secretKey }.',
+    );
   }
   const { publicKey, secretKey, ...shared } = options;
   const pub = requireCredential('publicKey', publicKey, 'X-Public-Key');
   const secret = requireCredential('secretKey', secretKey, 'X-Secret-Key');
   refuseIncludedPrefix(parseBaseUrl(shared.baseUrl));
-  return buildClient<VariantBPaths>(shared, { variant: 'B', credentials: keyPairHeaders(pub, secret), secrets: [pub, secret] });
+  return buildClient<VariantBPaths>(shared, {
+    variant: 'B',
+    credentials: keyPairHeaders(pub, secret),
+    secrets: [pub, secret],
+  });
 }
 
 // Note: every path the client is called with starts with the prefix, so a baseUrl holding it (or a path below it,

@@ -23,7 +23,10 @@ function mergeAll(schema: Schema, deref: Deref): Schema {
       ...merged,
       ...part,
       properties: { ...(merged.properties as Schema | undefined), ...(part.properties as Schema | undefined) },
-      required: [...((merged.required as string[] | undefined) ?? []), ...((part.required as string[] | undefined) ?? [])],
+      required: [
+        ...((merged.required as string[] | undefined) ?? []),
+        ...((part.required as string[] | undefined) ?? []),
+      ],
     }),
     own,
   );
@@ -39,7 +42,10 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
   const minLength = num(schema.minLength) ?? 0;
   const maxLength = Math.min(num(schema.maxLength) ?? 24, 64);
   const fits = (text: string) => text.length >= minLength && text.length <= (num(schema.maxLength) ?? Infinity);
-  if (schema.format === 'date-time') return fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((date) => date.toISOString());
+  if (schema.format === 'date-time')
+    return fc
+      .date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true })
+      .map((date) => date.toISOString());
   if (schema.format === 'uri') return fc.webUrl();
   if (schema.format === 'email') return fc.emailAddress();
   if (typeof schema.pattern === 'string') {
@@ -47,7 +53,9 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
       return fc.stringMatching(new RegExp(schema.pattern, 'u'), { size: 'xsmall' }).filter(fits);
     } catch {
       // Note: a pattern fast-check cannot invert (look-arounds) falls back to the schema's examples.
-      const examples = (schema.examples as unknown[] | undefined)?.filter((example): example is string => typeof example === 'string');
+      const examples = (schema.examples as unknown[] | undefined)?.filter(
+        (example): example is string => typeof example === 'string',
+      );
       if (examples?.length) return fc.constantFrom(...examples);
     }
   }
@@ -62,7 +70,11 @@ function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number>
   // Note: huge bounds (int32 offsets) are kept but small values are favoured, so pages stay small.
   min = Math.max(min, -2_147_483_648);
   max = Math.min(max, 2_147_483_647);
-  if (integer) return fc.oneof({ arbitrary: fc.integer({ min, max: Math.min(max, min + 100) }), weight: 3 }, { arbitrary: fc.integer({ min, max }), weight: 1 });
+  if (integer)
+    return fc.oneof(
+      { arbitrary: fc.integer({ min, max: Math.min(max, min + 100) }), weight: 3 },
+      { arbitrary: fc.integer({ min, max }), weight: 1 },
+    );
   return fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 }
 
@@ -74,10 +86,15 @@ function objectArbitrary(schema: Schema, deref: Deref, depth: number): fc.Arbitr
     const key = fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/);
     // Note: values follow additionalProperties when it is a schema (metadata takes strings only), so they stay valid.
     const extra = schema.additionalProperties;
-    const value = typeof extra === 'object' && extra !== null ? arbitraryOf(extra as Schema, deref, depth + 1) : fc.oneof(fc.string({ maxLength: 16 }), fc.integer({ min: 0, max: 1000 }));
+    const value =
+      typeof extra === 'object' && extra !== null
+        ? arbitraryOf(extra as Schema, deref, depth + 1)
+        : fc.oneof(fc.string({ maxLength: 16 }), fc.integer({ min: 0, max: 1000 }));
     return fc.dictionary(key, value, { maxKeys: 3 });
   }
-  const record = Object.fromEntries(names.map((name) => [name, arbitraryOf(properties[name] as Schema, deref, depth + 1)]));
+  const record = Object.fromEntries(
+    names.map((name) => [name, arbitraryOf(properties[name] as Schema, deref, depth + 1)]),
+  );
   return fc.record(record, { requiredKeys: names.filter((name) => required.has(name)) });
 }
 
@@ -89,7 +106,9 @@ export function arbitraryOf(raw: Schema, deref: Deref, depth = 0): fc.Arbitrary<
   const alternatives = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
   if (Array.isArray(alternatives)) {
     const { oneOf: _one, anyOf: _any, ...shared } = schema;
-    return fc.oneof(...alternatives.map((alternative) => arbitraryOf({ ...shared, ...expand(alternative, deref) }, deref, depth)));
+    return fc.oneof(
+      ...alternatives.map((alternative) => arbitraryOf({ ...shared, ...expand(alternative, deref) }, deref, depth)),
+    );
   }
   switch (typeOf(schema)) {
     case 'string':

@@ -39,7 +39,10 @@ const PAYOUT_HOLDS = new Set(['created', 'pending', 'processing', 'succeeded']);
 const PAYMENT_PENDING = new Set(['created', 'pending']);
 
 /** The balance the objects add up to, by currency; a field that is not an amount is reported, not guessed. */
-export function expectedBalance(payments: readonly Listed[], payouts: readonly Listed[]): { balance: Map<string, Entry>; unreadable: string[] } {
+export function expectedBalance(
+  payments: readonly Listed[],
+  payouts: readonly Listed[],
+): { balance: Map<string, Entry>; unreadable: string[] } {
   const balance = new Map<string, Entry>();
   const unreadable: string[] = [];
   const entry = (currency: unknown) => {
@@ -55,8 +58,11 @@ export function expectedBalance(payments: readonly Listed[], payouts: readonly L
   };
   for (const payment of payments) {
     const into = entry(payment.requested?.currency);
-    into.available += read(payment.processed?.amount ?? '0', 'processed.amount') - read(payment.refunded?.amount ?? '0', 'refunded.amount');
-    if (PAYMENT_PENDING.has(String(payment.status))) into.pending += read(payment.requested?.amount, 'requested.amount');
+    into.available +=
+      read(payment.processed?.amount ?? '0', 'processed.amount') -
+      read(payment.refunded?.amount ?? '0', 'refunded.amount');
+    if (PAYMENT_PENDING.has(String(payment.status)))
+      into.pending += read(payment.requested?.amount, 'requested.amount');
   }
   for (const payout of payouts) {
     const into = entry(payout.requested?.currency);

@@ -73,7 +73,14 @@ function joinReportPairs(args: string[]): string[] {
     const word = args[index] as string;
     const format = args[index + 1];
     const file = args[index + 2];
-    if (word === '--report' && format !== undefined && !format.startsWith('-') && !format.includes('=') && file !== undefined && !file.startsWith('-')) {
+    if (
+      word === '--report' &&
+      format !== undefined &&
+      !format.startsWith('-') &&
+      !format.includes('=') &&
+      file !== undefined &&
+      !file.startsWith('-')
+    ) {
       joined.push(`--report=${format}=${file}`);
       index += 2;
     } else joined.push(word);
@@ -113,12 +120,14 @@ export async function main(args: string[]): Promise<number> {
       deadline: { type: 'string' },
     },
   });
-  if (flags.variant !== 'a' && flags.variant !== 'b') fail(`--variant must be "a" or "b"${flags.variant === undefined ? '' : `, got "${flags.variant}"`}\n${usage}`);
+  if (flags.variant !== 'a' && flags.variant !== 'b')
+    fail(`--variant must be "a" or "b"${flags.variant === undefined ? '' : `, got "${flags.variant}"`}\n${usage}`);
   if (flags['base-url'] === undefined) fail(`--base-url is required\n${usage}`);
   const reports = (flags.report ?? []).map((value) => {
     const [format, ...rest] = value.split('=');
     const file = rest.join('=');
-    if (!format || !(format in FORMATS) || file === '') fail(`--report takes json or junit and a file, such as --report junit conformance.xml; got "${value}"`);
+    if (!format || !(format in FORMATS) || file === '')
+      fail(`--report takes json or junit and a file, such as --report junit conformance.xml; got "${value}"`);
     return { format: format as keyof typeof FORMATS, file };
   });
 

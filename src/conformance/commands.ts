@@ -8,7 +8,18 @@ import { isDeepStrictEqual } from 'node:util';
 import { MAGIC_VALUES } from '../sandbox/core/magic-values.js';
 import { OUTCOMES } from '../sandbox/core/outcomes.js';
 import type { ObjectKind } from '../sandbox/core/types.js';
-import { codeOf, dataOf, describe, LIFETIME, ok, OPERATIONS, type Action, type Json, type Kit, type Tracked } from './kit.js';
+import {
+  codeOf,
+  dataOf,
+  describe,
+  LIFETIME,
+  ok,
+  OPERATIONS,
+  type Action,
+  type Json,
+  type Kit,
+  type Tracked,
+} from './kit.js';
 import { rowName, type Row } from './transitions.js';
 
 /** The objects one command sequence created, and the commands it ran, as the report names them. */
@@ -30,18 +41,25 @@ const AMOUNTS: Record<ObjectKind, string> = { payment: '50.00', payout: '10.00',
 
 /** The documented amount that picks `outcome` on the sandbox; the default amount for the default outcome. */
 const amountFor = (kind: ObjectKind, outcome: string | undefined) =>
-  MAGIC_VALUES.find((magic) => magic.kind === kind && magic.field === 'amount' && magic.outcome === outcome)?.value ?? AMOUNTS[kind];
+  MAGIC_VALUES.find((magic) => magic.kind === kind && magic.field === 'amount' && magic.outcome === outcome)?.value ??
+  AMOUNTS[kind];
 
 /**
  * An outcome whose path passes through `goal`: its clock step, or (for an action or an expiry) a status it waits in,
  * the path's last (or its first, for an action right after the create).
  */
 function outcomeFor(goal: Row, initial: string): string {
-  const outcomes = Object.entries(OUTCOMES[goal.kind] as Record<string, readonly { to: string; reason_code: string | null }[]>);
+  const outcomes = Object.entries(
+    OUTCOMES[goal.kind] as Record<string, readonly { to: string; reason_code: string | null }[]>,
+  );
   const found = outcomes.find(([, steps]) => {
     const path = [{ to: initial, reason_code: null }, ...steps];
     if (goal.from === null) return true;
-    if (goal.trigger === 'clock:processing') return path.some((step, index) => step.to === goal.from && path[index + 1]?.to === goal.to && path[index + 1]?.reason_code === goal.reason_code);
+    if (goal.trigger === 'clock:processing')
+      return path.some(
+        (step, index) =>
+          step.to === goal.from && path[index + 1]?.to === goal.to && path[index + 1]?.reason_code === goal.reason_code,
+      );
     return path.at(-1)?.to === goal.from || (goal.trigger.startsWith('api:') && initial === goal.from);
   });
   return (found ?? outcomes[0])?.[0] as string;
@@ -49,16 +67,25 @@ function outcomeFor(goal: Row, initial: string): string {
 
 const metadata = (label: string) => ({ conformance: 'invariants', label });
 const bodyOf = (kind: ObjectKind, amount: string, label: string, target?: string): Json => {
-  if (kind === 'appeal') return { transaction_id: target ?? 'pay_unknown', amount, currency: CURRENCY, metadata: metadata(label) };
+  if (kind === 'appeal')
+    return { transaction_id: target ?? 'pay_unknown', amount, currency: CURRENCY, metadata: metadata(label) };
   const card = kind === 'payout' ? { card_number: '4111111111111111', card_holder: 'CONFORMANCE KIT' } : {};
-  return { amount, currency: CURRENCY, expires_in: LIFETIME, requisite: { type: 'card', ...card, bank: 'CONFORMANCE BANK' }, metadata: metadata(label) };
+  return {
+    amount,
+    currency: CURRENCY,
+    expires_in: LIFETIME,
+    requisite: { type: 'card', ...card, bank: 'CONFORMANCE BANK' },
+    metadata: metadata(label),
+  };
 };
 
 /** The rows a journey can aim at: every row with --sandbox; without it, those the API alone causes from a new object. */
 function reachable(kit: Kit): Row[] {
   if (kit.sandbox) return kit.rows;
   const statuses = new Set(kit.rows.filter((row) => row.from === null).map((row) => `${row.kind} ${row.to}`));
-  return kit.rows.filter((row) => row.trigger.startsWith('api:') && (row.from === null || statuses.has(`${row.kind} ${row.from}`)));
+  return kit.rows.filter(
+    (row) => row.trigger.startsWith('api:') && (row.from === null || statuses.has(`${row.kind} ${row.from}`)),
+  );
 }
 
 /**
@@ -69,10 +96,24 @@ async function journey(kit: Kit, model: Model, goal: Row): Promise<Tracked | und
   const creation = (kind: ObjectKind) => kit.rows.find((row) => row.kind === kind && row.from === null) as Row;
   const initial = creation(goal.kind).to;
   const outcome = kit.sandbox ? outcomeFor(goal, initial) : undefined;
-  if (goal.kind === 'payout' && kit.sandbox && !kit.funded) await journey(kit, model, kit.rows.find((row) => row.kind === 'payment' && row.to === 'succeeded' && row.trigger === 'clock:processing') as Row);
+  if (goal.kind === 'payout' && kit.sandbox && !kit.funded)
+    await journey(
+      kit,
+      model,
+      kit.rows.find(
+        (row) => row.kind === 'payment' && row.to === 'succeeded' && row.trigger === 'clock:processing',
+      ) as Row,
+    );
   let target: string | undefined;
-  if (goal.kind === 'appeal') target = model.objects.filter((object) => object.kind === 'payment').at(-1)?.id ?? (await journey(kit, model, creation('payment')))?.id;
-  const object = await kit.create(goal.kind, bodyOf(goal.kind, amountFor(goal.kind, outcome), rowName(goal), target), outcome);
+  if (goal.kind === 'appeal')
+    target =
+      model.objects.filter((object) => object.kind === 'payment').at(-1)?.id ??
+      (await journey(kit, model, creation('payment')))?.id;
+  const object = await kit.create(
+    goal.kind,
+    bodyOf(goal.kind, amountFor(goal.kind, outcome), rowName(goal), target),
+    outcome,
+  );
   if (!object) return undefined;
   model.objects.push(object);
   for (let step = 0; step < MAX_STEPS && goal.from !== null && object.status !== goal.to; step += 1) {
@@ -97,10 +138,27 @@ async function replay(kit: Kit) {
   if (!ok(first)) return;
   const ids = [dataOf(first)?.id, dataOf(again)?.id].map(String);
   const identical = again?.status === first.status && isDeepStrictEqual(again.json, first.json);
-  const detail = again?.status !== first.status ? `the replay answered ${describe(again)}, the first request ${first.status}` : ids[0] !== ids[1] ? `the replay made another payment: ${ids[1]}, the first answer ${ids[0]}` : 'the replay answered another body than the first request';
-  kit.check('createPayment', 'idempotent_replay', identical, `same Idempotency-Key and body: ${detail}`, again?.evidence);
+  const detail =
+    again?.status !== first.status
+      ? `the replay answered ${describe(again)}, the first request ${first.status}`
+      : ids[0] !== ids[1]
+        ? `the replay made another payment: ${ids[1]}, the first answer ${ids[0]}`
+        : 'the replay answered another body than the first request';
+  kit.check(
+    'createPayment',
+    'idempotent_replay',
+    identical,
+    `same Idempotency-Key and body: ${detail}`,
+    again?.evidence,
+  );
   const reused = other?.status === 422 && codeOf(other) === 'idempotency_key_reused';
-  kit.check('createPayment', 'idempotent_replay', reused, `same Idempotency-Key with another amount: answered ${describe(other)}${ok(other) ? ` (payment ${String(dataOf(other)?.id)})` : ''}, not 422 idempotency_key_reused`, other?.evidence);
+  kit.check(
+    'createPayment',
+    'idempotent_replay',
+    reused,
+    `same Idempotency-Key with another amount: answered ${describe(other)}${ok(other) ? ` (payment ${String(dataOf(other)?.id)})` : ''}, not 422 idempotency_key_reused`,
+    other?.evidence,
+  );
 }
 
 /** A command: runs while the stage has budget left, and throws SequenceFailed when a check failed during it. */
@@ -138,10 +196,14 @@ class Journey extends Command {
 
 /** An action on any object of the sequence, allowed from its status or not: one the table does not allow changes nothing. */
 class Act extends Command {
-  constructor(readonly action: Action, readonly index: number) {
+  constructor(
+    readonly action: Action,
+    readonly index: number,
+  ) {
     super();
   }
-  private targets = (model: Readonly<Model>) => model.objects.filter((object) => this.action === 'cancel' || object.kind === 'payment');
+  private targets = (model: Readonly<Model>) =>
+    model.objects.filter((object) => this.action === 'cancel' || object.kind === 'payment');
   override check(model: Readonly<Model>) {
     return this.targets(model).length > 0;
   }
@@ -181,7 +243,10 @@ export function commandsOf(kit: Kit) {
   const actions: Action[] = kit.variant === 'a' ? ['cancel', 'confirm', 'refund'] : ['cancel', 'refund'];
   return fc.oneof(
     { weight: 6, arbitrary: fc.nat().map((pick) => new Journey(pick)) },
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...actions), fc.nat()).map(([action, index]) => new Act(action, index)) },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(fc.constantFrom(...actions), fc.nat()).map(([action, index]) => new Act(action, index)),
+    },
     { weight: 1, arbitrary: fc.nat().map((index) => new Read(index)) },
     { weight: 1, arbitrary: fc.constant(null).map(() => new Replay()) },
   );

@@ -20,7 +20,10 @@ export type Send = (operation: OperationSpec, kind: RequestKind, draft: Draft) =
  * Sends the operation named `operationId` as a request that fits the contract: `id` in its path, a fresh
  * Idempotency-Key where it takes one (or `key`), `body` and `query`; then as `Send` does.
  */
-export type Call = (operationId: string, options?: { id?: string; body?: unknown; query?: [string, string][]; key?: string }) => Promise<Exchanged | undefined>;
+export type Call = (
+  operationId: string,
+  options?: { id?: string; body?: unknown; query?: [string, string][]; key?: string },
+) => Promise<Exchanged | undefined>;
 
 export interface ExchangeOptions {
   variant: Variant;
@@ -60,21 +63,38 @@ export function sendOf(options: ExchangeOptions, record: Recorder): Send {
       error = caught.message;
       answered = caught.answered;
     }
-    const answer = received && { status: received.status, headers: received.headers, text: received.text, json: parse(received.text) };
+    const answer = received && {
+      status: received.status,
+      headers: received.headers,
+      text: received.text,
+      json: parse(received.text),
+    };
     const evidence: Evidence = {
       request: requestRecord,
-      response: answer ? responseRecordOf(answer.status, answer.headers.get('content-type'), answer.text, credentials) : undefined,
+      response: answer
+        ? responseRecordOf(answer.status, answer.headers.get('content-type'), answer.text, credentials)
+        : undefined,
       curl: curlOf(requestRecord),
     };
-    const verdicts: Verdict[] = answer ? judge(variant, operation, kind, answer) : [{ check: 'request_completed', ok: false, detail: `no answer: ${error}` }];
+    const verdicts: Verdict[] = answer
+      ? judge(variant, operation, kind, answer)
+      : [{ check: 'request_completed', ok: false, detail: `no answer: ${error}` }];
     // Note: a redirect not followed is judged as the answer it is; each failure it causes says why it was not followed.
     const unfollowed = received?.unfollowed;
-    if (unfollowed) for (const verdict of verdicts) if (!verdict.ok) verdict.detail = `${verdict.detail ? `${verdict.detail}; ` : ''}${unfollowed}`;
+    if (unfollowed)
+      for (const verdict of verdicts)
+        if (!verdict.ok) verdict.detail = `${verdict.detail ? `${verdict.detail}; ` : ''}${unfollowed}`;
     for (const verdict of verdicts) record(operation.operationId, verdict, evidence);
     if (answer) options.onAnswer?.(operation, kind, draft, answer);
     options.onSent?.(operation.operationId);
     watch.note(answer !== undefined || answered, error);
-    return answer && { ...answer, evidence, failed: verdicts.filter((verdict) => !verdict.ok).map((verdict) => verdict.check) };
+    return (
+      answer && {
+        ...answer,
+        evidence,
+        failed: verdicts.filter((verdict) => !verdict.ok).map((verdict) => verdict.check),
+      }
+    );
   };
 }
 
@@ -84,9 +104,15 @@ export function callOf(variant: Variant, send: Send): Call {
   return (operationId, { id, body, query = [], key } = {}) => {
     const operation = operations.get(operationId);
     if (!operation) throw new Error(`Variant ${variant.toUpperCase()} has no operation ${operationId}`);
-    const draft: Draft = { method: operation.method, path: operation.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(id ?? '')), query, headers: {} };
+    const draft: Draft = {
+      method: operation.method,
+      path: operation.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(id ?? '')),
+      query,
+      headers: {},
+    };
     // Note: a fresh key per request: a fixed one would replay an earlier run's answer for up to 24 hours.
-    if (operation.parameters.some((parameter) => parameter.name === 'Idempotency-Key')) draft.headers['Idempotency-Key'] = key ?? randomUUID();
+    if (operation.parameters.some((parameter) => parameter.name === 'Idempotency-Key'))
+      draft.headers['Idempotency-Key'] = key ?? randomUUID();
     if (body !== undefined) draft.body = body;
     return send(operation, 'valid', draft);
   };

@@ -39,7 +39,9 @@ const REPORT_MAX_BYTES = 64 * 1024 * 1024;
 const SANDBOX_SOURCE = 'sandbox';
 /** The credential inputs the workflow files declare: Variant A's token, Variant B's key pair. */
 const inputsOf = (credentials: Credentials): Record<string, string> =>
-  'accessToken' in credentials ? { access_token: credentials.accessToken } : { public_key: credentials.publicKey, secret_key: credentials.secretKey };
+  'accessToken' in credentials
+    ? { access_token: credentials.accessToken }
+    : { public_key: credentials.publicKey, secret_key: credentials.secretKey };
 /** The preload that keeps Respect's connections, redirects included, to the origin of --base-url. */
 const GUARD = new URL('./respect-guard.js', import.meta.url).href;
 /** The proxy variables Respect would honour: a proxy is another host, and the kit's own requests use none. */
@@ -55,7 +57,11 @@ const QUIET_ENV = {
 };
 /** What Respect writes in place of an input marked `format: password`, and the variable each header's value comes from. */
 const MASK = '********';
-const MASKED_HEADERS: Record<string, string> = { authorization: ENV.accessToken, 'x-public-key': ENV.publicKey, 'x-secret-key': ENV.secretKey };
+const MASKED_HEADERS: Record<string, string> = {
+  authorization: ENV.accessToken,
+  'x-public-key': ENV.publicKey,
+  'x-secret-key': ENV.secretKey,
+};
 
 /** The parts of Respect's `-J` report read here. */
 interface RespectCheck {
@@ -130,13 +136,16 @@ function respectBin(resolve: (specifier: string) => string): string | undefined 
 
 /** Why the stage did not run without @redocly/cli, and the command that installs the range this package works with. */
 function notInstalled(): string {
-  const manifest = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { peerDependencies?: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as {
+    peerDependencies?: Record<string, string>;
+  };
   const range = manifest.peerDependencies?.['@redocly/cli'];
   return `the workflows are run by Redocly Respect, which comes with @redocly/cli, an optional peer dependency that is not installed; install it with npm install @redocly/cli@${range}`;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
-const conditionOf = (criterion: unknown) => (criterion && typeof criterion === 'object' ? text((criterion as { condition?: unknown }).condition) : '');
+const conditionOf = (criterion: unknown) =>
+  criterion && typeof criterion === 'object' ? text((criterion as { condition?: unknown }).condition) : '';
 
 /** The workflows of a file, read with the step descriptions and success criteria that become the checks' rules. */
 function declaredWorkflows(file: string): DeclaredWorkflow[] {
@@ -144,33 +153,55 @@ function declaredWorkflows(file: string): DeclaredWorkflow[] {
   const declared = (document.workflows ?? []).map((workflow) => {
     const steps = ((workflow.steps as Record<string, unknown>[] | undefined) ?? []).map((step) => {
       const criteria = ((step.successCriteria as unknown[] | undefined) ?? []).map(conditionOf).filter(Boolean);
-      const description = typeof step.description === 'string' ? step.description.trim() : `step ${String(step.stepId)}`;
+      const description =
+        typeof step.description === 'string' ? step.description.trim() : `step ${String(step.stepId)}`;
       const rule = `${description}${/[.!?]$/.test(description) ? '' : '.'}${criteria.length > 0 ? ` Success criteria: ${criteria.join('; ')}.` : ''} The status, Content-Type and body are ones the contract declares for the operation.`;
-      return { stepId: String(step.stepId), rule, operation: text(step.operationId) || text(step.operationPath), calls: typeof step.workflowId === 'string' ? step.workflowId : undefined };
+      return {
+        stepId: String(step.stepId),
+        rule,
+        operation: text(step.operationId) || text(step.operationPath),
+        calls: typeof step.workflowId === 'string' ? step.workflowId : undefined,
+      };
     });
-    const sandboxCalls = steps.filter((step) => step.operation.startsWith(`$sourceDescriptions.${SANDBOX_SOURCE}.`) || step.operation.includes(`{$sourceDescriptions.${SANDBOX_SOURCE}.`));
+    const sandboxCalls = steps.filter(
+      (step) =>
+        step.operation.startsWith(`$sourceDescriptions.${SANDBOX_SOURCE}.`) ||
+        step.operation.includes(`{$sourceDescriptions.${SANDBOX_SOURCE}.`),
+    );
     return {
       workflowId: String(workflow.workflowId),
       steps: steps.map(({ stepId, rule }) => ({ stepId, rule })),
       sandboxCalls: [...new Set(sandboxCalls.map((step) => step.operation.split('.').at(-1) ?? step.operation))],
       // Note: a workflow that depends on, or calls, one that needs the control API needs it too.
-      uses: [...((workflow.dependsOn as string[] | undefined) ?? []), ...steps.flatMap((step) => (step.calls ? [step.calls] : []))],
+      uses: [
+        ...((workflow.dependsOn as string[] | undefined) ?? []),
+        ...steps.flatMap((step) => (step.calls ? [step.calls] : [])),
+      ],
     };
   });
   const byId = new Map(declared.map((workflow) => [workflow.workflowId, workflow]));
   const calls = (workflow: (typeof declared)[number], seen: Set<string>): string[] => {
     if (seen.has(workflow.workflowId)) return [];
     seen.add(workflow.workflowId);
-    const used = workflow.uses.map((id) => byId.get(id.replace(/^\$workflows\./, ''))).filter((found) => found !== undefined);
+    const used = workflow.uses
+      .map((id) => byId.get(id.replace(/^\$workflows\./, '')))
+      .filter((found) => found !== undefined);
     return [...workflow.sandboxCalls, ...used.flatMap((found) => calls(found, seen))];
   };
-  return declared.map((workflow) => ({ workflowId: workflow.workflowId, steps: workflow.steps, sandboxCalls: [...new Set(calls(workflow, new Set()))] }));
+  return declared.map((workflow) => ({
+    workflowId: workflow.workflowId,
+    steps: workflow.steps,
+    sandboxCalls: [...new Set(calls(workflow, new Set()))],
+  }));
 }
 
 /** The end of Respect's output, as a failure's detail shows it: without colours, credentials masked. */
 function tailOf(output: string, credentials: Credentials): string {
   // Note: the framed notices Redocly prints (such as the end of a Node version's support) are left out.
-  const lines = maskSecrets(stripVTControlCharacters(output), credentials).split('\n').map((line) => line.trimEnd()).filter((line) => line.trim() !== '' && !/^\s*[║╔╚]/.test(line));
+  const lines = maskSecrets(stripVTControlCharacters(output), credentials)
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '' && !/^\s*[║╔╚]/.test(line));
   return lines.length === 0 ? 'Respect printed nothing' : `its last output:\n${lines.slice(-15).join('\n')}`;
 }
 
@@ -186,20 +217,42 @@ interface RespectRun {
  * REDOCLY_CLI_RESPECT_INPUT (the variable behind `--input`) as JSON, so no value is on a command line other users of
  * the machine can read, and no comma or `=` in a credential splits it.
  */
-async function runRespect(options: FlowsOptions, bin: string, file: string, workflows: string[] | undefined, limits: FlowsLimits): Promise<RespectRun> {
+async function runRespect(
+  options: FlowsOptions,
+  bin: string,
+  file: string,
+  workflows: string[] | undefined,
+  limits: FlowsLimits,
+): Promise<RespectRun> {
   const dir = await mkdtemp(path.join(tmpdir(), 'conformance-flows-'));
   const json = path.join(dir, 'respect.json');
   const inputs = { ...inputsOf(options.credentials), run_id: randomBytes(12).toString('hex') };
   const args = [
-    '--import', GUARD, bin, 'respect', file,
-    '--server', `payments=${options.baseUrl}`, '--server', `sandbox=${options.baseUrl}`,
-    '--max-fetch-timeout', String(options.timeoutMs), '--execution-timeout', String(limits.runMs),
+    '--import',
+    GUARD,
+    bin,
+    'respect',
+    file,
+    '--server',
+    `payments=${options.baseUrl}`,
+    '--server',
+    `sandbox=${options.baseUrl}`,
+    '--max-fetch-timeout',
+    String(options.timeoutMs),
+    '--execution-timeout',
+    String(limits.runMs),
     ...(workflows ?? []).flatMap((workflowId) => ['--workflow', workflowId]),
-    '-J', json,
+    '-J',
+    json,
   ];
   try {
     // Note: the working directory is empty, so a redocly.yaml where the kit is started does not change the run.
-    const env: NodeJS.ProcessEnv = { ...process.env, ...QUIET_ENV, REDOCLY_CLI_RESPECT_INPUT: JSON.stringify(inputs), CONFORMANCE_RESPECT_ORIGIN: new URL(options.baseUrl).origin };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...QUIET_ENV,
+      REDOCLY_CLI_RESPECT_INPUT: JSON.stringify(inputs),
+      CONFORMANCE_RESPECT_ORIGIN: new URL(options.baseUrl).origin,
+    };
     for (const name of PROXY_VARIABLES) delete env[name];
     const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -235,10 +288,18 @@ async function runRespect(options: FlowsOptions, bin: string, file: string, work
       });
     });
     if (ended.error) return { problem: `Respect could not be started: ${ended.error.message}`, output };
-    if (ended.timedOut) return { problem: `Respect did not finish within ${limits.killAfterMs / 1000} s and was stopped`, output };
-    const size = await stat(json).then((info) => info.size, () => undefined);
+    if (ended.timedOut)
+      return { problem: `Respect did not finish within ${limits.killAfterMs / 1000} s and was stopped`, output };
+    const size = await stat(json).then(
+      (info) => info.size,
+      () => undefined,
+    );
     if (size === undefined) return { problem: `Respect exited with code ${ended.code} and wrote no report`, output };
-    if (size > REPORT_MAX_BYTES) return { problem: `Respect's report is ${Math.round(size / 1024 / 1024)} MB, more than the ${REPORT_MAX_BYTES / 1024 / 1024} MB read`, output };
+    if (size > REPORT_MAX_BYTES)
+      return {
+        problem: `Respect's report is ${Math.round(size / 1024 / 1024)} MB, more than the ${REPORT_MAX_BYTES / 1024 / 1024} MB read`,
+        output,
+      };
     try {
       return { report: JSON.parse(await readFile(json, 'utf8')) as RespectReport, output };
     } catch (error) {
@@ -249,7 +310,12 @@ async function runRespect(options: FlowsOptions, bin: string, file: string, work
   }
 }
 
-const bodyText = (body: unknown): string | undefined => (body === undefined || body === null || body === '' ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
+const bodyText = (body: unknown): string | undefined =>
+  body === undefined || body === null || body === ''
+    ? undefined
+    : typeof body === 'string'
+      ? body
+      : JSON.stringify(body);
 
 /** The step's request as the report shows it: Respect's masked credentials become the names of their variables. */
 function requestOf(step: RespectStep, credentials: Credentials): RequestRecord | undefined {
@@ -258,9 +324,16 @@ function requestOf(step: RespectStep, credentials: Credentials): RequestRecord |
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers ?? {})) {
     const variable = MASKED_HEADERS[name.toLowerCase()];
-    headers[name] = maskSecrets(variable && value.includes(MASK) ? value.replaceAll(MASK, `$${variable}`) : String(value), credentials);
+    headers[name] = maskSecrets(
+      variable && value.includes(MASK) ? value.replaceAll(MASK, `$${variable}`) : String(value),
+      credentials,
+    );
   }
-  const record: RequestRecord = { method: (request.method ?? 'GET').toUpperCase(), url: maskSecrets(request.url, credentials), headers };
+  const record: RequestRecord = {
+    method: (request.method ?? 'GET').toUpperCase(),
+    url: maskSecrets(request.url, credentials),
+    headers,
+  };
   const body = bodyText(request.body);
   if (body !== undefined) record.body = excerptOf(body, credentials, 2000);
   return record;
@@ -269,15 +342,19 @@ function requestOf(step: RespectStep, credentials: Credentials): RequestRecord |
 function evidenceOf(step: RespectStep, credentials: Credentials): Evidence {
   const request = requestOf(step, credentials);
   const response = step.response;
-  const contentType = Object.entries(response?.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? null;
+  const contentType =
+    Object.entries(response?.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? null;
   return {
     request,
-    response: response?.statusCode ? responseRecordOf(response.statusCode, contentType, bodyText(response.body) ?? '', credentials) : undefined,
+    response: response?.statusCode
+      ? responseRecordOf(response.statusCode, contentType, bodyText(response.body) ?? '', credentials)
+      : undefined,
     curl: request ? curlOf(request) : undefined,
   };
 }
 
-const failing = (check: RespectCheck) => check.passed === false && check.severity !== 'warn' && check.severity !== 'off';
+const failing = (check: RespectCheck) =>
+  check.passed === false && check.severity !== 'warn' && check.severity !== 'off';
 
 /**
  * What Respect's message on a failed check says, on one line. Its message for an unmet criterion repeats the condition,
@@ -287,7 +364,10 @@ const failing = (check: RespectCheck) => check.passed === false && check.severit
 function messageOf(message: unknown): string {
   if (typeof message !== 'string') return '';
   const kept: string[] = [];
-  for (const line of stripVTControlCharacters(message).split('\n').map((text) => text.trim()).filter(Boolean)) {
+  for (const line of stripVTControlCharacters(message)
+    .split('\n')
+    .map((text) => text.trim())
+    .filter(Boolean)) {
     if (line.startsWith('>') && kept.length > 0) kept[kept.length - 1] += ` at ${line.replace(/^>\s*\d+\s*\|\s*/, '')}`;
     else if (!/^(\d+\s*)?\|/.test(line)) kept.push(line);
   }
@@ -315,10 +395,16 @@ function detailOf(step: RespectStep, failed: RespectCheck[], credentials: Creden
 }
 
 /** The steps Respect ran in a workflow, those of a workflow called from a step included. */
-const stepsOf = (steps: RespectStep[] | undefined): RespectStep[] => (steps ?? []).flatMap((step) => (step.executedSteps ? stepsOf(step.executedSteps) : [step]));
+const stepsOf = (steps: RespectStep[] | undefined): RespectStep[] =>
+  (steps ?? []).flatMap((step) => (step.executedSteps ? stepsOf(step.executedSteps) : [step]));
 
 /** One check per step Respect ran; the steps after a failed one, which Respect does not run, are listed as not checked. */
-function recordWorkflow(options: FlowsOptions, declared: DeclaredWorkflow, ran: RespectWorkflow, limitMs: number): void {
+function recordWorkflow(
+  options: FlowsOptions,
+  declared: DeclaredWorkflow,
+  ran: RespectWorkflow,
+  limitMs: number,
+): void {
   const { workflowId } = declared;
   const rules = new Map(declared.steps.map((step) => [step.stepId, step.rule]));
   const done = new Set<string>();
@@ -330,26 +416,52 @@ function recordWorkflow(options: FlowsOptions, declared: DeclaredWorkflow, ran: 
     done.add(stepId);
     if (!ok) firstFailed ??= stepId;
     const rule = rules.get(stepId) ?? `Step ${stepId} of workflow ${workflowId} passes its success criteria.`;
-    options.record(workflowId, { check: `step ${stepId}`, ok, rule, ...(ok ? {} : { detail: detailOf(step, failed, options.credentials) }) }, ok ? undefined : evidenceOf(step, options.credentials));
+    options.record(
+      workflowId,
+      { check: `step ${stepId}`, ok, rule, ...(ok ? {} : { detail: detailOf(step, failed, options.credentials) }) },
+      ok ? undefined : evidenceOf(step, options.credentials),
+    );
   }
-  if (ran.globalTimeoutError) options.record(workflowId, { check: 'workflow finished', ok: false, detail: `Respect's time limit of ${limitMs / 1000} s ran out` });
+  if (ran.globalTimeoutError)
+    options.record(workflowId, {
+      check: 'workflow finished',
+      ok: false,
+      detail: `Respect's time limit of ${limitMs / 1000} s ran out`,
+    });
   // Note: the steps not run are listed as not checked, not recorded as failures: only the step that failed is known
   // to be wrong. A workflow that passed with steps left out ended early by its own success actions.
   const left = declared.steps.filter((step) => !done.has(step.stepId)).map((step) => step.stepId);
-  const why = firstFailed ? `Respect stops a workflow at its first failed step (${firstFailed})` : ran.globalTimeoutError ? 'the time limit ran out' : undefined;
-  if (why && left.length > 0) options.skip(workflowId, `step${left.length === 1 ? '' : 's'} ${left.join(', ')} not run: ${why}`);
+  const why = firstFailed
+    ? `Respect stops a workflow at its first failed step (${firstFailed})`
+    : ran.globalTimeoutError
+      ? 'the time limit ran out'
+      : undefined;
+  if (why && left.length > 0)
+    options.skip(workflowId, `step${left.length === 1 ? '' : 's'} ${left.join(', ')} not run: ${why}`);
 }
 
 /** Runs the stage; without @redocly/cli installed it is skipped, saying how to install it. */
 export async function flows(options: FlowsOptions): Promise<void> {
-  const { variant, sandbox, watch, record, skip, credentials, limits = { runMs: RUN_LIMIT_MS, killAfterMs: KILL_AFTER_MS } } = options;
+  const {
+    variant,
+    sandbox,
+    watch,
+    record,
+    skip,
+    credentials,
+    limits = { runMs: RUN_LIMIT_MS, killAfterMs: KILL_AFTER_MS },
+  } = options;
   const bin = respectBin(options.resolve ?? createRequire(import.meta.url).resolve);
   if (bin === undefined) return skip(WHOLE_STAGE, notInstalled());
   const file = packageFile(path.join('openapi', 'arazzo', `variant-${variant}.arazzo.yaml`));
   const declared = declaredWorkflows(file);
   const chosen = sandbox ? declared : declared.filter((workflow) => workflow.sandboxCalls.length === 0);
   for (const workflow of declared) {
-    if (!chosen.includes(workflow)) skip(workflow.workflowId, `needs the sandbox control API (--sandbox): its steps call ${workflow.sandboxCalls.join(', ')}`);
+    if (!chosen.includes(workflow))
+      skip(
+        workflow.workflowId,
+        `needs the sandbox control API (--sandbox): its steps call ${workflow.sandboxCalls.join(', ')}`,
+      );
   }
   if (chosen.length === 0) return;
 
@@ -357,16 +469,34 @@ export async function flows(options: FlowsOptions): Promise<void> {
   // Note: the run's deadline cuts Respect's run too; a run it cuts is reported as the stage stopped, not as Respect's fault.
   const remaining = watch.remainingMs();
   const bounded = { runMs: Math.min(limits.runMs, remaining), killAfterMs: Math.min(limits.killAfterMs, remaining) };
-  const { report, problem, output } = await runRespect(options, bin, file, chosen.length === declared.length ? undefined : chosen.map((workflow) => workflow.workflowId), bounded);
+  const { report, problem, output } = await runRespect(
+    options,
+    bin,
+    file,
+    chosen.length === declared.length ? undefined : chosen.map((workflow) => workflow.workflowId),
+    bounded,
+  );
   watch.check();
   const ran = new Map<string, RespectWorkflow>();
-  for (const entry of Object.values(report?.files ?? {})) for (const workflow of entry.executedWorkflows ?? []) if (workflow.workflowId) ran.set(workflow.workflowId, workflow);
-  if (!report) return record(path.basename(file), { check: 'respect report', ok: false, detail: `${problem}; ${tailOf(output, credentials)}` });
+  for (const entry of Object.values(report?.files ?? {}))
+    for (const workflow of entry.executedWorkflows ?? [])
+      if (workflow.workflowId) ran.set(workflow.workflowId, workflow);
+  if (!report)
+    return record(path.basename(file), {
+      check: 'respect report',
+      ok: false,
+      detail: `${problem}; ${tailOf(output, credentials)}`,
+    });
   options.countSent([...ran.values()].reduce((total, workflow) => total + (workflow.totalRequests ?? 0), 0));
   for (const workflow of chosen) {
     const result = ran.get(workflow.workflowId);
     if (result) recordWorkflow(options, workflow, result, limits.runMs);
-    else record(workflow.workflowId, { check: 'workflow ran', ok: false, detail: `Respect's report has no result for this workflow; ${tailOf(output, credentials)}` });
+    else
+      record(workflow.workflowId, {
+        check: 'workflow ran',
+        ok: false,
+        detail: `Respect's report has no result for this workflow; ${tailOf(output, credentials)}`,
+      });
     options.progress(workflow.workflowId);
   }
 }

@@ -35,7 +35,10 @@ function mutationsOf(schemas: OperationSchemas, deref: Deref, body: unknown): Mu
         if (value === undefined) delete draft.headers[parameter.name];
         else draft.headers[parameter.name] = value;
       } else if (parameter.in === 'query') {
-        draft.query = [...draft.query.filter(([name]) => name !== parameter.name), ...(value === undefined ? [] : [[parameter.name, value] as [string, string]])];
+        draft.query = [
+          ...draft.query.filter(([name]) => name !== parameter.name),
+          ...(value === undefined ? [] : [[parameter.name, value] as [string, string]]),
+        ];
       }
     };
     if (parameter.in === 'path') continue;
@@ -57,7 +60,8 @@ function mutationsOf(schemas: OperationSchemas, deref: Deref, body: unknown): Mu
   mutations.push((draft) => void (draft.body = wrongTypeOf(root)));
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const properties = (root.properties as Record<string, Schema> | undefined) ?? {};
-    if (root.additionalProperties === false) mutations.push((draft) => void ((draft.body as Record<string, unknown>).not_in_the_contract = 1));
+    if (root.additionalProperties === false)
+      mutations.push((draft) => void ((draft.body as Record<string, unknown>).not_in_the_contract = 1));
     for (const name of (root.required as string[] | undefined) ?? []) {
       mutations.push((draft) => void delete (draft.body as Record<string, unknown>)[name]);
     }
@@ -81,10 +85,21 @@ function fits(variant: Variant, operation: OperationSpec, draft: Draft, params: 
 }
 
 /** Creates first (their ids feed the other operations), then the rest in the spec's order. */
-const ordered = (operations: readonly OperationSpec[]) => [...operations].sort((x, y) => Number(y.operationId in CREATES) - Number(x.operationId in CREATES));
+const ordered = (operations: readonly OperationSpec[]) =>
+  [...operations].sort((x, y) => Number(y.operationId in CREATES) - Number(x.operationId in CREATES));
 
 /** Runs the stage: `requests` generated requests per operation from `seed`, and one without credentials. */
-export async function fuzz({ variant, seed, requests, send }: { variant: Variant; seed: number; requests: number; send: Send }): Promise<void> {
+export async function fuzz({
+  variant,
+  seed,
+  requests,
+  send,
+}: {
+  variant: Variant;
+  seed: number;
+  requests: number;
+  send: Send;
+}): Promise<void> {
   const deref = derefOf(variant);
   const ids = new Map<string, string[]>();
   const currencies = new Map<string, string | undefined>();
@@ -93,7 +108,11 @@ export async function fuzz({ variant, seed, requests, send }: { variant: Variant
 
   for (const [index, operation] of operations.entries()) {
     const schemas = schemasOf(variant, operation);
-    const params = Object.fromEntries(schemas.parameters.filter((parameter) => parameter.in !== 'header' || parameter.name !== 'Idempotency-Key').map((parameter) => [parameter.name, arbitraryOf(parameter.schema, deref)]));
+    const params = Object.fromEntries(
+      schemas.parameters
+        .filter((parameter) => parameter.in !== 'header' || parameter.name !== 'Idempotency-Key')
+        .map((parameter) => [parameter.name, arbitraryOf(parameter.schema, deref)]),
+    );
     const optional = schemas.parameters.filter((parameter) => !parameter.required).map((parameter) => parameter.name);
     const arbitrary: fc.Arbitrary<Case> = fc.record({
       params: fc.record(params, { requiredKeys: Object.keys(params).filter((name) => !optional.includes(name)) }),
@@ -112,11 +131,19 @@ export async function fuzz({ variant, seed, requests, send }: { variant: Variant
         if (parameter.name === 'Idempotency-Key') draft.headers[parameter.name] = `conformance-${seed}-${(keys += 1)}`;
         else if (value === undefined) continue;
         else if (parameter.in === 'header') draft.headers[parameter.name] = text(value);
-        else if (parameter.in === 'query') draft.query.push(...(Array.isArray(value) ? value.map((item) => [parameter.name, text(item)] as [string, string]) : [[parameter.name, text(value)] as [string, string]]));
+        else if (parameter.in === 'query')
+          draft.query.push(
+            ...(Array.isArray(value)
+              ? value.map((item) => [parameter.name, text(item)] as [string, string])
+              : [[parameter.name, text(value)] as [string, string]]),
+          );
         else {
           const known = ids.get(collectionOf(operation.path, parameter.name)) ?? [];
           // Note: one pick in four is an id that was never created, to see the 404 the contract declares.
-          const id = known.length > 0 && generated.pick % 4 !== 0 ? (known[generated.pick % known.length] as string) : text(value);
+          const id =
+            known.length > 0 && generated.pick % 4 !== 0
+              ? (known[generated.pick % known.length] as string)
+              : text(value);
           pathValues[parameter.name] = id;
         }
       }
@@ -130,7 +157,8 @@ export async function fuzz({ variant, seed, requests, send }: { variant: Variant
         const payments = ids.get('payments') ?? [];
         const target = payments[generated.pick % Math.max(payments.length, 1)];
         // Note: half the appeals name a created payment in its own currency, so that some can succeed.
-        if (target && generated.pick % 2 === 0) Object.assign(draft.body, { transaction_id: target, currency: currencies.get(target) });
+        if (target && generated.pick % 2 === 0)
+          Object.assign(draft.body, { transaction_id: target, currency: currencies.get(target) });
       }
 
       if (number === cases.length - 1) {
@@ -142,7 +170,8 @@ export async function fuzz({ variant, seed, requests, send }: { variant: Variant
       const kind = fits(variant, operation, draft, pathValues) ? 'valid' : 'invalid';
       const answer = await send(operation, kind, draft);
       const collection = CREATES[operation.operationId];
-      const id = collection && answer && answer.status >= 200 && answer.status < 300 ? objectOf(answer.json)?.id : undefined;
+      const id =
+        collection && answer && answer.status >= 200 && answer.status < 300 ? objectOf(answer.json)?.id : undefined;
       if (collection && id) {
         ids.set(collection, [...(ids.get(collection) ?? []), id]);
         currencies.set(id, (draft.body as { currency?: string } | undefined)?.currency);

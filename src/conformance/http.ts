@@ -5,7 +5,11 @@ import type { Outgoing } from './transport.js';
 import type { Credentials, RequestRecord, ResponseRecord } from './types.js';
 
 /** The environment variables the credentials come from. */
-export const ENV = { accessToken: 'PAYMENTS_ACCESS_TOKEN', publicKey: 'PAYMENTS_PUBLIC_KEY', secretKey: 'PAYMENTS_SECRET_KEY' } as const;
+export const ENV = {
+  accessToken: 'PAYMENTS_ACCESS_TOKEN',
+  publicKey: 'PAYMENTS_PUBLIC_KEY',
+  secretKey: 'PAYMENTS_SECRET_KEY',
+} as const;
 
 /** A request before it is sent: method, path with its parameters filled in, query, headers and JSON body. */
 export interface Draft {
@@ -20,7 +24,8 @@ export interface Draft {
 
 /** The headers that carry the credentials, with their values, and with the masked values the report shows. */
 export function credentialHeaders(credentials: Credentials, masked = false): Record<string, string> {
-  if ('accessToken' in credentials) return { Authorization: `Bearer ${masked ? `$${ENV.accessToken}` : credentials.accessToken}` };
+  if ('accessToken' in credentials)
+    return { Authorization: `Bearer ${masked ? `$${ENV.accessToken}` : credentials.accessToken}` };
   return {
     'X-Public-Key': masked ? `$${ENV.publicKey}` : credentials.publicKey,
     'X-Secret-Key': masked ? `$${ENV.secretKey}` : credentials.secretKey,
@@ -53,19 +58,33 @@ export function urlOf(baseUrl: string, draft: Draft): string {
   return `${baseUrl.replace(/\/+$/, '')}${draft.path}${query ? `?${query}` : ''}`;
 }
 
-const bodyText = (draft: Draft): string | undefined => draft.rawBody ?? (draft.body === undefined ? undefined : JSON.stringify(draft.body));
+const bodyText = (draft: Draft): string | undefined =>
+  draft.rawBody ?? (draft.body === undefined ? undefined : JSON.stringify(draft.body));
 
 /** The request to send; `credentials` undefined leaves the credential headers out. */
 export function outgoingOf(baseUrl: string, draft: Draft, credentials: Credentials | undefined): Outgoing {
   const body = bodyText(draft);
-  const headers = { ...draft.headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...(credentials ? credentialHeaders(credentials) : {}) };
+  const headers = {
+    ...draft.headers,
+    ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    ...(credentials ? credentialHeaders(credentials) : {}),
+  };
   return { method: draft.method, url: urlOf(baseUrl, draft), headers, ...(body === undefined ? {} : { body }) };
 }
 
 /** The request as the report shows it. */
-export function recordOf(baseUrl: string, draft: Draft, credentials: Credentials, withCredentials: boolean): RequestRecord {
+export function recordOf(
+  baseUrl: string,
+  draft: Draft,
+  credentials: Credentials,
+  withCredentials: boolean,
+): RequestRecord {
   const body = bodyText(draft);
-  const headers = { ...draft.headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...(withCredentials ? credentialHeaders(credentials, true) : {}) };
+  const headers = {
+    ...draft.headers,
+    ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    ...(withCredentials ? credentialHeaders(credentials, true) : {}),
+  };
   const record: RequestRecord = { method: draft.method, url: urlOf(baseUrl, draft), headers };
   if (body !== undefined) record.body = excerptOf(body, credentials, 2000);
   return record;
@@ -73,7 +92,8 @@ export function recordOf(baseUrl: string, draft: Draft, credentials: Credentials
 
 /** A shell word in single quotes; the masked credentials go in double quotes so the shell fills them in. */
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
-const headerWord = (name: string, value: string) => (value.includes('$PAYMENTS_') ? `"${name}: ${value}"` : quote(`${name}: ${value}`));
+const headerWord = (name: string, value: string) =>
+  value.includes('$PAYMENTS_') ? `"${name}: ${value}"` : quote(`${name}: ${value}`);
 
 /** A curl line that sends the recorded request again, reading the credentials from the environment. */
 export function curlOf(record: RequestRecord): string {
@@ -84,6 +104,11 @@ export function curlOf(record: RequestRecord): string {
 }
 
 /** The response as the report shows it: status, Content-Type and the start of the body. */
-export function responseRecordOf(status: number, contentType: string | null, text: string, credentials: Credentials): ResponseRecord {
+export function responseRecordOf(
+  status: number,
+  contentType: string | null,
+  text: string,
+  credentials: Credentials,
+): ResponseRecord {
   return { status, contentType, bodyExcerpt: excerptOf(text, credentials, 500) };
 }

@@ -4,4 +4,13 @@ export { needsState } from './registry.js';
 export { formatText, toJson, toJunit } from './report.js';
 export { ConformanceUsageError, credentialsFromEnv, runConformance, selectStages } from './run.js';
 export { STAGES } from './types.js';
-export type { CheckResult, ConformanceOptions, ConformanceReport, Credentials, Progress, RequestRecord, ResponseRecord, StageName } from './types.js';
+export type {
+  CheckResult,
+  ConformanceOptions,
+  ConformanceReport,
+  Credentials,
+  Progress,
+  RequestRecord,
+  ResponseRecord,
+  StageName,
+} from './types.js';

@@ -17,14 +17,34 @@ async function eventLog(kit: Kit, options: InvariantsOptions): Promise<void> {
   const control = options.control;
   if (!control || kit.clock === undefined) return;
   for (const object of kit.created) {
-    const { data, response } = await control.GET('/_sandbox/events', { params: { query: { object_id: object.id, limit: 100 } } });
-    const evidence = options.evidence({ method: 'GET', path: '/_sandbox/events', query: [['object_id', object.id], ['limit', '100']], headers: {} });
-    kit.check('listEvents', 'sandbox_control', response.ok && data !== undefined, `GET /_sandbox/events?object_id=${object.id} answered ${response.status}`, evidence);
+    const { data, response } = await control.GET('/_sandbox/events', {
+      params: { query: { object_id: object.id, limit: 100 } },
+    });
+    const evidence = options.evidence({
+      method: 'GET',
+      path: '/_sandbox/events',
+      query: [
+        ['object_id', object.id],
+        ['limit', '100'],
+      ],
+      headers: {},
+    });
+    kit.check(
+      'listEvents',
+      'sandbox_control',
+      response.ok && data !== undefined,
+      `GET /_sandbox/events?object_id=${object.id} answered ${response.status}`,
+      evidence,
+    );
     if (!response.ok || !data) return;
     for (const change of [...(Array.isArray(data.data) ? data.data : [])].reverse()) {
       const event = change.event.data as Record<string, unknown>;
       const reason = 'reason_code' in event ? (event.reason_code as string | null) : undefined;
-      kit.noteChange(object, judgeLogged(kit.rows, { kind: object.kind, from: change.from, to: change.to, trigger: change.trigger, reason }), evidence);
+      kit.noteChange(
+        object,
+        judgeLogged(kit.rows, { kind: object.kind, from: change.from, to: change.to, trigger: change.trigger, reason }),
+        evidence,
+      );
     }
   }
 }
@@ -34,8 +54,10 @@ function unreached(kit: Kit, row: Row, ended: string): string {
   const { kind } = row;
   const refused = kit.refusals.get(kind);
   if (kit.sandbox) return `not reached: ${ended}${refused ? ` (${refused})` : ''}`;
-  if (refused && !kit.created.some((object) => object.kind === kind)) return `${refused}, so no ${kind} could be followed`;
-  if (row.trigger.startsWith('clock:')) return `the server's clock makes this change; with --sandbox the kit moves the clock (POST /_sandbox/clock/advance) and picks the outcome`;
+  if (refused && !kit.created.some((object) => object.kind === kind))
+    return `${refused}, so no ${kind} could be followed`;
+  if (row.trigger.startsWith('clock:'))
+    return `the server's clock makes this change; with --sandbox the kit moves the clock (POST /_sandbox/clock/advance) and picks the outcome`;
   return `no ${kind} reached ${row.from ?? 'creation'} through the API alone; with --sandbox the clock takes it there`;
 }
 
@@ -69,30 +91,38 @@ export async function invariants(options: InvariantsOptions): Promise<void> {
     // Note: the tenant is never reset (POST /_sandbox/reset), even with --sandbox: the other stages share it (the
     // webhooks stage registers its endpoint there first), and the credentials may name a tenant someone keeps. So a
     // sequence's model holds only the objects it created, and the balance is checked against everything listed.
-    const property = fc.asyncProperty(fc.commands([commandsOf(kit)], { maxCommands: MAX_COMMANDS, size: 'max', disableReplayLog: true }), async (commands) => {
-      if (!kit.live()) return;
-      const mark = kit.failed.length;
-      const model: Model = { objects: [], ran: [] };
-      let inCommands = true;
-      try {
-        await fc.asyncModelRun(() => ({ model, real: kit }), commands);
-        inCommands = false;
-        if (!target || inLists) await listsAndBalance(kit, note);
-        if (kit.failedSince(mark)) throw new SequenceFailed();
-      } catch (error) {
-        if (error instanceof SequenceFailed) {
-          if (!target) {
-            target = new Set(kit.failed.slice(mark).filter((failure) => kit.counts?.(failure)).map(keyOf));
-            inLists = !inCommands;
-            kit.shrink = Math.ceil(options.budget / 2);
+    const property = fc.asyncProperty(
+      fc.commands([commandsOf(kit)], { maxCommands: MAX_COMMANDS, size: 'max', disableReplayLog: true }),
+      async (commands) => {
+        if (!kit.live()) return;
+        const mark = kit.failed.length;
+        const model: Model = { objects: [], ran: [] };
+        let inCommands = true;
+        try {
+          await fc.asyncModelRun(() => ({ model, real: kit }), commands);
+          inCommands = false;
+          if (!target || inLists) await listsAndBalance(kit, note);
+          if (kit.failedSince(mark)) throw new SequenceFailed();
+        } catch (error) {
+          if (error instanceof SequenceFailed) {
+            if (!target) {
+              target = new Set(
+                kit.failed
+                  .slice(mark)
+                  .filter((failure) => kit.counts?.(failure))
+                  .map(keyOf),
+              );
+              inLists = !inCommands;
+              kit.shrink = Math.ceil(options.budget / 2);
+            }
+            shortest = model.ran.join(' → ');
+            throw error;
           }
-          shortest = model.ran.join(' → ');
-          throw error;
+          // Note: the budget ends a sequence unjudged; anything else (the server stopped answering, the deadline) ends the stage.
+          if (!(error instanceof OutOfBudget)) kit.stopped = error instanceof Error ? error : new Error(String(error));
         }
-        // Note: the budget ends a sequence unjudged; anything else (the server stopped answering, the deadline) ends the stage.
-        if (!(error instanceof OutOfBudget)) kit.stopped = error instanceof Error ? error : new Error(String(error));
-      }
-    });
+      },
+    );
     // Note: each sequence sends a request at least, so the loop ends.
     const details = await fc.check(property, { seed: options.seed + check, numRuns: RUNS });
     kit.shrink = undefined;
@@ -107,9 +137,17 @@ export async function invariants(options: InvariantsOptions): Promise<void> {
   }
   kit.counts = undefined;
   await eventLog(kit, options);
-  const ended = shrinks > 0 ? `the command sequences of seed ${options.seed} stopped to shrink the ones that failed` : `the command sequences of seed ${options.seed} did not produce this change within ${options.budget} requests`;
-  for (const row of kit.rows.filter((candidate) => !kit.exercised.has(rowName(candidate)))) options.skip(rowName(row), unreached(kit, row, ended));
-  if (kit.refunds === 0) options.skip('refundPayment', 'no payment the kit saw was refunded (a refund needs a succeeded payment), so no refund was compared with its processed amount');
+  const ended =
+    shrinks > 0
+      ? `the command sequences of seed ${options.seed} stopped to shrink the ones that failed`
+      : `the command sequences of seed ${options.seed} did not produce this change within ${options.budget} requests`;
+  for (const row of kit.rows.filter((candidate) => !kit.exercised.has(rowName(candidate))))
+    options.skip(rowName(row), unreached(kit, row, ended));
+  if (kit.refunds === 0)
+    options.skip(
+      'refundPayment',
+      'no payment the kit saw was refunded (a refund needs a succeeded payment), so no refund was compared with its processed amount',
+    );
   for (const [subject, reason] of notes) options.skip(subject, reason);
   options.progress('transitions');
 }

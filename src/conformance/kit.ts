@@ -57,17 +57,29 @@ export const OPERATIONS = {
 /** Thrown by a request past the budget: the sequence ends there, unjudged. */
 export class OutOfBudget extends Error {}
 
-export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-export const ok = (answer: Exchanged | undefined): answer is Exchanged => answer !== undefined && answer.status >= 200 && answer.status < 300;
-export const at = (value: unknown, path: string): unknown => path.split('.').reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), value);
+export const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const ok = (answer: Exchanged | undefined): answer is Exchanged =>
+  answer !== undefined && answer.status >= 200 && answer.status < 300;
+export const at = (value: unknown, path: string): unknown =>
+  path.split('.').reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), value);
 /** The object of a `{ data }` answer. */
-export const dataOf = (answer: Exchanged | undefined): Json | undefined => (answer && isObject(answer.json) && isObject(answer.json.data) ? answer.json.data : undefined);
-export const codeOf = (answer: Exchanged | undefined) => (answer && isObject(answer.json) ? answer.json.code : undefined);
-export const describe = (answer: Exchanged | undefined) => (answer ? `${answer.status}${typeof codeOf(answer) === 'string' ? ` ${String(codeOf(answer))}` : ''}` : 'no answer');
+export const dataOf = (answer: Exchanged | undefined): Json | undefined =>
+  answer && isObject(answer.json) && isObject(answer.json.data) ? answer.json.data : undefined;
+export const codeOf = (answer: Exchanged | undefined) =>
+  answer && isObject(answer.json) ? answer.json.code : undefined;
+export const describe = (answer: Exchanged | undefined) =>
+  answer ? `${answer.status}${typeof codeOf(answer) === 'string' ? ` ${String(codeOf(answer))}` : ''}` : 'no answer';
 
 /** Where each field of a create request comes back, per kind (both variants name them alike). */
 const ECHOES: Record<ObjectKind, [sent: string, returned: string, compare: 'equal' | 'amount' | 'last4'][]> = {
-  payment: [['amount', 'requested.amount', 'amount'], ['currency', 'requested.currency', 'equal'], ['requisite.type', 'requisite.type', 'equal'], ['requisite.bank', 'requisite.bank', 'equal'], ['metadata', 'metadata', 'equal']],
+  payment: [
+    ['amount', 'requested.amount', 'amount'],
+    ['currency', 'requested.currency', 'equal'],
+    ['requisite.type', 'requisite.type', 'equal'],
+    ['requisite.bank', 'requisite.bank', 'equal'],
+    ['metadata', 'metadata', 'equal'],
+  ],
   payout: [
     ['amount', 'requested.amount', 'amount'],
     ['currency', 'requested.currency', 'equal'],
@@ -78,7 +90,11 @@ const ECHOES: Record<ObjectKind, [sent: string, returned: string, compare: 'equa
     ['metadata', 'metadata', 'equal'],
   ],
   // Note: the Appeal shape has no transaction_id, so that field cannot be compared.
-  appeal: [['amount', 'requested.amount', 'amount'], ['currency', 'requested.currency', 'equal'], ['metadata', 'metadata', 'equal']],
+  appeal: [
+    ['amount', 'requested.amount', 'amount'],
+    ['currency', 'requested.currency', 'equal'],
+    ['metadata', 'metadata', 'equal'],
+  ],
 };
 
 /** The differences between a create request and an object the server shows; empty when every field came back. */
@@ -89,12 +105,20 @@ function differences(kind: ObjectKind, sent: Json, shown: Json): string[] {
     if (value === undefined) continue;
     const back = at(shown, to);
     const digits = (text: unknown) => (typeof text === 'string' ? text.replace(/\D/g, '').slice(-4) : undefined);
-    const equal = compare === 'amount' ? units(back) !== undefined && units(back) === units(value) : compare === 'last4' ? digits(back) === digits(value) : isDeepStrictEqual(value, back);
+    const equal =
+      compare === 'amount'
+        ? units(back) !== undefined && units(back) === units(value)
+        : compare === 'last4'
+          ? digits(back) === digits(value)
+          : isDeepStrictEqual(value, back);
     if (!equal) found.push(`${to} is ${JSON.stringify(back)}, sent ${from} ${JSON.stringify(value)}`);
   }
   if (typeof sent.expires_in === 'number') {
     const lifetime = (Date.parse(String(shown.expires_at)) - Date.parse(String(shown.created_at))) / 1000;
-    if (lifetime !== sent.expires_in) found.push(`expires_at ${JSON.stringify(shown.expires_at)} is ${lifetime} s after created_at ${JSON.stringify(shown.created_at)}, sent expires_in ${sent.expires_in}`);
+    if (lifetime !== sent.expires_in)
+      found.push(
+        `expires_at ${JSON.stringify(shown.expires_at)} is ${lifetime} s after created_at ${JSON.stringify(shown.created_at)}, sent expires_in ${sent.expires_in}`,
+      );
   }
   return found;
 }
@@ -104,7 +128,8 @@ export function createKit(options: InvariantsOptions) {
   const { variant, budget, control } = options;
   const rows = rowsOf(variant);
   const creation = (kind: ObjectKind) => rows.find((row) => row.kind === kind && row.from === null) as Row;
-  const expiring = (kind: ObjectKind): (string | null)[] => rows.filter((row) => row.kind === kind && row.trigger === 'clock:expires_at').map((row) => row.from);
+  const expiring = (kind: ObjectKind): (string | null)[] =>
+    rows.filter((row) => row.kind === kind && row.trigger === 'clock:expires_at').map((row) => row.from);
   const kit = {
     variant,
     sandbox: control !== undefined,
@@ -147,7 +172,8 @@ export function createKit(options: InvariantsOptions) {
       if (kit.shrink === undefined) kit.spent += 1;
       else kit.shrink -= 1;
       const answer = await options.call(operationId, request);
-      for (const check of answer ? answer.failed : ['request_completed']) kit.failed.push({ subject: operationId, check });
+      for (const check of answer ? answer.failed : ['request_completed'])
+        kit.failed.push({ subject: operationId, check });
       return answer;
     },
 
@@ -155,7 +181,14 @@ export function createKit(options: InvariantsOptions) {
       if (judged.row) {
         kit.exercised.add(rowName(judged.row));
         kit.check(rowName(judged.row), 'legal_transition', true, undefined, evidence);
-      } else kit.check(object.kind, 'legal_transition', judged.ok, `${object.kind} ${object.id}: ${judged.detail ?? ''}`, evidence);
+      } else
+        kit.check(
+          object.kind,
+          'legal_transition',
+          judged.ok,
+          `${object.kind} ${object.id}: ${judged.detail ?? ''}`,
+          evidence,
+        );
     },
 
     /** Judges the status an answer shows of `object` against the one last seen. */
@@ -166,7 +199,11 @@ export function createKit(options: InvariantsOptions) {
       if (data.status !== object.status) {
         const reason = 'reason_code' in data ? (data.reason_code as string | null) : undefined;
         const clockMoved = kit.clock === undefined || object.seen !== kit.clock;
-        kit.noteChange(object, judgeSeen(rows, { kind: object.kind, from: object.status, to: data.status, cause, reason, clockMoved }), answer.evidence);
+        kit.noteChange(
+          object,
+          judgeSeen(rows, { kind: object.kind, from: object.status, to: data.status, cause, reason, clockMoved }),
+          answer.evidence,
+        );
         [object.status, object.since] = [data.status, kit.clock ?? 0];
         if (object.kind === 'payment' && data.status === 'succeeded') kit.funded = true;
       }
@@ -177,10 +214,17 @@ export function createKit(options: InvariantsOptions) {
       const processed = units(at(data, 'processed.amount') ?? '0');
       const refunded = units(at(data, 'refunded.amount') ?? '0');
       const currency = at(data, 'requested.currency');
-      const passed = processed !== undefined && refunded !== undefined && refunded <= processed && (at(data, 'refunded.currency') ?? currency) === currency;
+      const passed =
+        processed !== undefined &&
+        refunded !== undefined &&
+        refunded <= processed &&
+        (at(data, 'refunded.currency') ?? currency) === currency;
       if (refunded !== 0n) kit.refunds += 1;
       if (refunded === 0n && passed) return;
-      const over = processed !== undefined && refunded !== undefined && refunded > processed ? `${amountOf(refunded - processed)} more than was processed` : 'not comparable';
+      const over =
+        processed !== undefined && refunded !== undefined && refunded > processed
+          ? `${amountOf(refunded - processed)} more than was processed`
+          : 'not comparable';
       const detail = `payment ${object.id} (${String(data.status)}) shows refunded ${JSON.stringify(at(data, 'refunded'))} against processed ${JSON.stringify(at(data, 'processed'))}: ${over}`;
       kit.check('payment', 'refund_within_processed', passed, detail, evidence);
     },
@@ -189,7 +233,14 @@ export function createKit(options: InvariantsOptions) {
     async read(object: Tracked) {
       const answer = await kit.call(OPERATIONS.retrieve[object.kind], { id: object.id });
       if (ok(answer)) kit.observe(object, answer, 'read');
-      else kit.check(object.kind, 'retrieve_matches_create', false, `Retrieve of ${object.kind} ${object.id}, which the kit created, answered ${describe(answer)}`, (answer as Exchanged | undefined)?.evidence);
+      else
+        kit.check(
+          object.kind,
+          'retrieve_matches_create',
+          false,
+          `Retrieve of ${object.kind} ${object.id}, which the kit created, answered ${describe(answer)}`,
+          (answer as Exchanged | undefined)?.evidence,
+        );
       return answer;
     },
 
@@ -206,17 +257,36 @@ export function createKit(options: InvariantsOptions) {
       if (data.status === row.to) {
         kit.exercised.add(rowName(row));
         kit.check(rowName(row), 'legal_transition', true, undefined, answer.evidence);
-      } else kit.check(kind, 'legal_transition', false, `a new ${kind} has status ${data.status}; the table creates it as ${row.to}`, answer.evidence);
+      } else
+        kit.check(
+          kind,
+          'legal_transition',
+          false,
+          `a new ${kind} has status ${data.status}; the table creates it as ${row.to}`,
+          answer.evidence,
+        );
       const now = kit.clock ?? 0;
       const object: Tracked = { kind, id: data.id, status: data.status, outcome, born: now, since: now, seen: now };
       kit.created.push(object);
       const fromCreate = differences(kind, body, data);
-      kit.check(kind, 'retrieve_matches_create', fromCreate.length === 0, `the create answer of ${kind} ${object.id}: ${fromCreate.join('; ')}`, answer.evidence);
+      kit.check(
+        kind,
+        'retrieve_matches_create',
+        fromCreate.length === 0,
+        `the create answer of ${kind} ${object.id}: ${fromCreate.join('; ')}`,
+        answer.evidence,
+      );
       const retrieved = await kit.read(object);
       const shown = dataOf(retrieved);
       if (ok(retrieved) && shown) {
         const fromRetrieve = differences(kind, body, shown);
-        kit.check(kind, 'retrieve_matches_create', fromRetrieve.length === 0, `the retrieve of ${kind} ${object.id}: ${fromRetrieve.join('; ')}`, retrieved.evidence);
+        kit.check(
+          kind,
+          'retrieve_matches_create',
+          fromRetrieve.length === 0,
+          `the retrieve of ${kind} ${object.id}: ${fromRetrieve.join('; ')}`,
+          retrieved.evidence,
+        );
       }
       return object;
     },
@@ -227,7 +297,10 @@ export function createKit(options: InvariantsOptions) {
      */
     async act(action: Action, object: Tracked) {
       const operationId = action === 'cancel' ? OPERATIONS.cancel[object.kind] : `${action}Payment`;
-      const answer = await kit.call(operationId, { id: object.id, body: action === 'confirm' ? { reference: 'conformance-invariants' } : undefined });
+      const answer = await kit.call(operationId, {
+        id: object.id,
+        body: action === 'confirm' ? { reference: 'conformance-invariants' } : undefined,
+      });
       if (ok(answer)) kit.observe(object, answer, `api:${action}`);
       await kit.read(object);
     },
@@ -240,9 +313,17 @@ export function createKit(options: InvariantsOptions) {
       if (object.outcome === undefined) return undefined;
       const path: string[] = [creation(object.kind).to, ...pathOf(object.kind, object.outcome).map((step) => step.to)];
       const index = path.indexOf(object.status);
-      const delay = index < 0 || index === path.length - 1 ? undefined : (STEP_DELAY_SECONDS[object.kind] as Record<string, number>)[path[index + 1] as string];
-      const due = [delay === undefined ? undefined : object.since + delay, expiring(object.kind).includes(object.status) ? object.born + LIFETIME : undefined];
-      return due.every((time) => time === undefined) ? undefined : Math.min(...due.filter((time) => time !== undefined));
+      const delay =
+        index < 0 || index === path.length - 1
+          ? undefined
+          : (STEP_DELAY_SECONDS[object.kind] as Record<string, number>)[path[index + 1] as string];
+      const due = [
+        delay === undefined ? undefined : object.since + delay,
+        expiring(object.kind).includes(object.status) ? object.born + LIFETIME : undefined,
+      ];
+      return due.every((time) => time === undefined)
+        ? undefined
+        : Math.min(...due.filter((time) => time !== undefined));
     },
 
     /** Moves the sandbox's clock to when `object` moves next, then reads every object of `objects` due by then. */
@@ -253,14 +334,27 @@ export function createKit(options: InvariantsOptions) {
       const body = { seconds };
       // Note: response.ok, not `error`: openapi-fetch leaves `error` undefined when a refusal has no body.
       const { response } = await control.POST('/_sandbox/clock/advance', { body });
-      const evidence = options.evidence({ method: 'POST', path: '/_sandbox/clock/advance', query: [], headers: {}, body });
-      kit.check('advanceClock', 'sandbox_control', response.ok, `POST /_sandbox/clock/advance answered ${response.status}`, evidence);
+      const evidence = options.evidence({
+        method: 'POST',
+        path: '/_sandbox/clock/advance',
+        query: [],
+        headers: {},
+        body,
+      });
+      kit.check(
+        'advanceClock',
+        'sandbox_control',
+        response.ok,
+        `POST /_sandbox/clock/advance answered ${response.status}`,
+        evidence,
+      );
       if (!response.ok) {
         kit.clock = undefined;
         return false;
       }
       kit.clock += seconds;
-      for (const other of objects) if (other === object || (kit.dueOf(other) ?? Infinity) <= kit.clock) await kit.read(other);
+      for (const other of objects)
+        if (other === object || (kit.dueOf(other) ?? Infinity) <= kit.clock) await kit.read(other);
       return true;
     },
   };

@@ -8,12 +8,27 @@ import { at, dataOf, describe, isObject, ok, OPERATIONS, type Json, type Kit } f
 const MAX_PAGES = 50;
 
 /** Reads a whole list page by page and checks the pages against each other; the items, or undefined when too long to read. */
-async function list(kit: Kit, kind: ObjectKind, skip: (subject: string, reason: string) => void): Promise<Json[] | undefined> {
+async function list(
+  kit: Kit,
+  kind: ObjectKind,
+  skip: (subject: string, reason: string) => void,
+): Promise<Json[] | undefined> {
   const operationId = OPERATIONS.list[kind];
-  const first = await kit.call(operationId, { query: [['limit', '1'], ['offset', '0']] });
+  const first = await kit.call(operationId, {
+    query: [
+      ['limit', '1'],
+      ['offset', '0'],
+    ],
+  });
   const total = at(first?.json, 'pagination.total');
   if (!ok(first) || typeof total !== 'number') {
-    kit.check(operationId, 'list_consistent', false, `List ${kind}s answered ${describe(first)}${ok(first) ? ' without pagination.total' : ''}`, first?.evidence);
+    kit.check(
+      operationId,
+      'list_consistent',
+      false,
+      `List ${kind}s answered ${describe(first)}${ok(first) ? ' without pagination.total' : ''}`,
+      first?.evidence,
+    );
     return undefined;
   }
   // Note: about three pages, so that a list of a few items still has page boundaries to get wrong.
@@ -25,10 +40,18 @@ async function list(kit: Kit, kind: ObjectKind, skip: (subject: string, reason: 
   let offset = 0;
   for (let page = 0; page <= Math.ceil(total / limit); page += 1, offset += limit) {
     if (page === MAX_PAGES) {
-      skip(operationId, `the list holds ${total} ${kind}s; only the first ${MAX_PAGES * limit} were read, so completeness and the balance were not checked`);
+      skip(
+        operationId,
+        `the list holds ${total} ${kind}s; only the first ${MAX_PAGES * limit} were read, so completeness and the balance were not checked`,
+      );
       return undefined;
     }
-    const answer = await kit.call(operationId, { query: [['limit', String(limit)], ['offset', String(offset)]] });
+    const answer = await kit.call(operationId, {
+      query: [
+        ['limit', String(limit)],
+        ['offset', String(offset)],
+      ],
+    });
     const data = answer && isObject(answer.json) ? answer.json.data : undefined;
     if (!ok(answer) || !Array.isArray(data)) {
       problems.push(`the page at offset ${offset} answered ${describe(answer)}`);
@@ -36,24 +59,43 @@ async function list(kit: Kit, kind: ObjectKind, skip: (subject: string, reason: 
     }
     evidence = answer.evidence;
     const pagination = at(answer.json, 'pagination');
-    if (at(pagination, 'total') !== total) problems.push(`pagination.total changed from ${total} to ${JSON.stringify(at(pagination, 'total'))} at offset ${offset}`);
-    if (at(pagination, 'limit') !== limit || at(pagination, 'offset') !== offset) problems.push(`the page asked with limit ${limit} and offset ${offset} says limit ${JSON.stringify(at(pagination, 'limit'))} and offset ${JSON.stringify(at(pagination, 'offset'))}`);
+    if (at(pagination, 'total') !== total)
+      problems.push(
+        `pagination.total changed from ${total} to ${JSON.stringify(at(pagination, 'total'))} at offset ${offset}`,
+      );
+    if (at(pagination, 'limit') !== limit || at(pagination, 'offset') !== offset)
+      problems.push(
+        `the page asked with limit ${limit} and offset ${offset} says limit ${JSON.stringify(at(pagination, 'limit'))} and offset ${JSON.stringify(at(pagination, 'offset'))}`,
+      );
     const expected = Math.max(0, Math.min(limit, total - offset));
-    if (data.length !== expected) problems.push(`the page at offset ${offset} holds ${data.length} item${data.length === 1 ? '' : 's'} where pagination.total ${total} and limit ${limit} call for ${expected}`);
+    if (data.length !== expected)
+      problems.push(
+        `the page at offset ${offset} holds ${data.length} item${data.length === 1 ? '' : 's'} where pagination.total ${total} and limit ${limit} call for ${expected}`,
+      );
     for (const item of data.filter(isObject)) {
       const id = String(item.id);
       const previous = pageOf.get(id);
       if (previous !== undefined) problems.push(`${kind} ${id} is on the pages at offset ${previous} and ${offset}`);
       else pageOf.set(id, offset);
       const last = items.at(-1);
-      if (last && Date.parse(String(item.created_at)) > Date.parse(String(last.created_at))) problems.push(`${kind} ${id} (created ${String(item.created_at)}) comes after a newer one (created ${String(last.created_at)})`);
+      if (last && Date.parse(String(item.created_at)) > Date.parse(String(last.created_at)))
+        problems.push(
+          `${kind} ${id} (created ${String(item.created_at)}) comes after a newer one (created ${String(last.created_at)})`,
+        );
       items.push(item);
     }
   }
   if (pageOf.size !== total) problems.push(`pagination.total is ${total}, but the pages hold ${pageOf.size} ${kind}s`);
   const missing = kit.created.filter((object) => object.kind === kind && !pageOf.has(object.id));
-  if (problems.length === 0 && missing.length > 0) problems.push(`created but not in the list: ${missing.map((object) => object.id).join(', ')}`);
-  kit.check(operationId, 'list_consistent', problems.length === 0, `List ${kind}s: ${problems.slice(0, 4).join('; ')}`, evidence);
+  if (problems.length === 0 && missing.length > 0)
+    problems.push(`created but not in the list: ${missing.map((object) => object.id).join(', ')}`);
+  kit.check(
+    operationId,
+    'list_consistent',
+    problems.length === 0,
+    `List ${kind}s: ${problems.slice(0, 4).join('; ')}`,
+    evidence,
+  );
   return items;
 }
 
@@ -67,13 +109,22 @@ export async function listsAndBalance(kit: Kit, skip: (subject: string, reason: 
   const payouts = await list(kit, 'payout', skip);
   await list(kit, 'appeal', skip);
   if (!payments || !payouts) {
-    skip('retrieveBalance', 'the payments and payouts could not all be listed, so the balance they add up to is unknown');
+    skip(
+      'retrieveBalance',
+      'the payments and payouts could not all be listed, so the balance they add up to is unknown',
+    );
     return;
   }
   const answer = await kit.call('retrieveBalance');
   const balances = at(dataOf(answer), 'balances');
   if (!ok(answer) || !Array.isArray(balances)) {
-    kit.check('retrieveBalance', 'balance_adds_up', false, `Retrieve Balance answered ${describe(answer)}`, answer?.evidence);
+    kit.check(
+      'retrieveBalance',
+      'balance_adds_up',
+      false,
+      `Retrieve Balance answered ${describe(answer)}`,
+      answer?.evidence,
+    );
     return;
   }
   const { balance, unreadable } = expectedBalance(payments, payouts);
@@ -85,7 +136,10 @@ export async function listsAndBalance(kit: Kit, skip: (subject: string, reason: 
     for (const field of ['available', 'pending'] as const) {
       const value = got ? units(String(got[field]).replace(/^-/, '')) : 0n;
       const signed = got && String(got[field]).startsWith('-') && value !== undefined ? -value : value;
-      if (signed !== want[field]) problems.push(`${currency} ${field} is ${got ? JSON.stringify(got[field]) : '(no entry)'}, the listed payments and payouts add up to ${amountOf(want[field])}`);
+      if (signed !== want[field])
+        problems.push(
+          `${currency} ${field} is ${got ? JSON.stringify(got[field]) : '(no entry)'}, the listed payments and payouts add up to ${amountOf(want[field])}`,
+        );
     }
   }
   kit.check('retrieveBalance', 'balance_adds_up', problems.length === 0, problems.join('; '), answer.evidence);

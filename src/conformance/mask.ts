@@ -44,7 +44,8 @@ function formsOf(secret: string): { exact: string[]; caseless: string[] } {
     return [base64(bytes), base64url(bytes), ...base64Cores(bytes)];
   });
   const exact = [...plain, ...encoded];
-  const unique = (forms: string[]) => [...new Set(forms)].filter((form) => form.length > 0).sort((x, y) => y.length - x.length);
+  const unique = (forms: string[]) =>
+    [...new Set(forms)].filter((form) => form.length > 0).sort((x, y) => y.length - x.length);
   return { exact: unique(exact), caseless: unique(caseless) };
 }
 

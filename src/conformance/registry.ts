@@ -11,16 +11,28 @@ export interface CheckInfo {
 }
 
 export const CHECKS = {
-  request_completed: { stage: 'any', rule: 'The server answers every request within the time-out, with a body of at most 8 MiB (what the clients read).' },
+  request_completed: {
+    stage: 'any',
+    rule: 'The server answers every request within the time-out, with a body of at most 8 MiB (what the clients read).',
+  },
   stage_completed: {
     stage: 'any',
     rule: "A stage runs to its end (every stage): it stops early, with this check failed, when the run's deadline (--deadline) passes or when 3 requests in a row get no answer.",
   },
-  not_a_server_error: { stage: 'any', rule: 'No request, valid or not, gets a 5xx: a 500 is a fault, and a generated request must not cause one.' },
+  not_a_server_error: {
+    stage: 'any',
+    rule: 'No request, valid or not, gets a 5xx: a 500 is a fault, and a generated request must not cause one.',
+  },
   status_code_conformance: { stage: 'any', rule: 'Every status is one the operation declares under `responses`.' },
   content_type_conformance: { stage: 'any', rule: 'The Content-Type is a media type declared for that status.' },
-  response_headers_conformance: { stage: 'any', rule: 'The headers declared as required for that status are present and fit their schemas.' },
-  response_schema_conformance: { stage: 'any', rule: 'The body fits the schema declared for that status and media type.' },
+  response_headers_conformance: {
+    stage: 'any',
+    rule: 'The headers declared as required for that status are present and fit their schemas.',
+  },
+  response_schema_conformance: {
+    stage: 'any',
+    rule: 'The body fits the schema declared for that status and media type.',
+  },
   positive_data_acceptance: {
     stage: 'any',
     rule: 'A request that fits the contract is not refused as malformed (400): it gets a declared 2xx, or a refusal that depends on state or business rules (404, 409, 422, 429).',
@@ -30,8 +42,14 @@ export const CHECKS = {
   'workflow ran': { stage: 'flows', rule: 'Redocly Respect runs every chosen workflow.' },
   'workflow finished': { stage: 'flows', rule: 'The workflow runs to its end within the time limit.' },
 
-  negative_data_rejection: { stage: 'fuzz', rule: 'A request that breaks the contract (parameters, headers or body) gets a declared 4xx problem, never a success.' },
-  ignored_auth: { stage: 'fuzz', rule: 'A request without credentials gets 401 (security: every operation requires them).' },
+  negative_data_rejection: {
+    stage: 'fuzz',
+    rule: 'A request that breaks the contract (parameters, headers or body) gets a declared 4xx problem, never a success.',
+  },
+  ignored_auth: {
+    stage: 'fuzz',
+    rule: 'A request without credentials gets 401 (security: every operation requires them).',
+  },
 
   retrieve_matches_create: {
     stage: 'invariants',
@@ -72,7 +90,10 @@ export const CHECKS = {
     stage: 'webhooks',
     rule: "X-Signature holds a v1 HMAC-SHA256 (base64) of `${X-Event-ID}.${X-Timestamp}.${raw body}` (earlier layout: `${X-Event-ID}.${raw body}`) keyed with the endpoint's whsec_ secret, as verifyWebhook checks it.",
   },
-  webhook_body_conformance: { stage: 'webhooks', rule: "The body is JSON that fits the layout's schema: WebhookEvent (later layout, with X-Timestamp) or EarlierWebhookEvent (earlier layout)." },
+  webhook_body_conformance: {
+    stage: 'webhooks',
+    rule: "The body is JSON that fits the layout's schema: WebhookEvent (later layout, with X-Timestamp) or EarlierWebhookEvent (earlier layout).",
+  },
   webhook_headers_conformance: {
     stage: 'webhooks',
     rule: "X-Event-ID equals the body's id and X-Event-Type its type; a later-layout delivery carries X-Timestamp, whole Unix seconds within 300 s of the receiver's clock; Content-Type is application/json.",
@@ -87,7 +108,10 @@ export const CHECKS = {
     needsState: true,
     rule: 'Every status change is sent as an onStatusChange event whose data is the object in its new status (within --webhook-wait of the API showing it).',
   },
-  webhook_endpoint_registered: { stage: 'webhooks', rule: "With --sandbox, POST /_sandbox/webhook-endpoints registers the kit's listener, so that the sandbox delivers to it." },
+  webhook_endpoint_registered: {
+    stage: 'webhooks',
+    rule: "With --sandbox, POST /_sandbox/webhook-endpoints registers the kit's listener, so that the sandbox delivers to it.",
+  },
 } as const satisfies Record<string, CheckInfo>;
 
 export type CheckName = keyof typeof CHECKS;

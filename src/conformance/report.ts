@@ -15,23 +15,31 @@ const skippedOf = (report: ConformanceReport) => {
 };
 
 /** The failed checks a server without state can never pass, when the report found it keeps none; else none. */
-const cannotPass = (report: ConformanceReport, check: CheckResult) => report.stateless !== undefined && needsState(check);
+const cannotPass = (report: ConformanceReport, check: CheckResult) =>
+  report.stateless !== undefined && needsState(check);
 
 function failureText(check: CheckResult, stateful = false): string {
-  const lines = [`✗ ${check.stage} · ${check.operation} · ${check.check} (${check.failures} of ${check.judged} requests)${stateful ? ` · ${NEEDS_STATE}` : ''}`, `  rule:     ${check.rule}`];
+  const lines = [
+    `✗ ${check.stage} · ${check.operation} · ${check.check} (${check.failures} of ${check.judged} requests)${stateful ? ` · ${NEEDS_STATE}` : ''}`,
+    `  rule:     ${check.rule}`,
+  ];
   if (check.detail) lines.push(`  found:    ${check.detail}`);
   if (check.request) lines.push(`  request:  ${check.request.method} ${check.request.url}`);
   if (check.request?.body !== undefined) lines.push(`  body:     ${check.request.body.slice(0, 300)}`);
-  if (check.response) lines.push(`  response: ${check.response.status} ${check.response.contentType ?? '(no Content-Type)'} ${check.response.bodyExcerpt.slice(0, 300)}`);
+  if (check.response)
+    lines.push(
+      `  response: ${check.response.status} ${check.response.contentType ?? '(no Content-Type)'} ${check.response.bodyExcerpt.slice(0, 300)}`,
+    );
   if (check.curl) lines.push(`  curl:     ${check.curl}`);
   return lines.join('\n');
 }
 
 /** What the report says first when the server keeps no state: what showed it, and what it means for the failures. */
 function statelessNotice(sign: string, stateful: number, failed: number): string {
-  const which = stateful === 0
-    ? 'none of the failed checks below is one of those that need state, which follow an object from one request to the next'
-    : `${stateful} of the ${failed} failed checks cannot pass on it: they follow an object from one request to the next (a create and then a retrieve, a replay, a status change, a list, the balance, a workflow's steps, the webhook a change sends). They are listed last, marked "${NEEDS_STATE}"`;
+  const which =
+    stateful === 0
+      ? 'none of the failed checks below is one of those that need state, which follow an object from one request to the next'
+      : `${stateful} of the ${failed} failed checks cannot pass on it: they follow an object from one request to the next (a create and then a retrieve, a replay, a status change, a list, the balance, a workflow's steps, the webhook a change sends). They are listed last, marked "${NEEDS_STATE}"`;
   return wrap(
     `This server keeps no state: ${sign}. It answers every request from the contract's examples, as the contract mock ` +
       `(merchant-payments mock, Prism) does, so ${which}. The other checks judge one answer at a time and hold on any ` +
@@ -58,7 +66,9 @@ function wrap(text: string, width = 116): string {
  * response and curl line (those a server without state cannot pass last, marked); then the totals.
  */
 export function formatText(report: ConformanceReport): string {
-  const failed = report.checks.filter((check) => !check.ok).sort((x, y) => STAGES.indexOf(x.stage) - STAGES.indexOf(y.stage));
+  const failed = report.checks
+    .filter((check) => !check.ok)
+    .sort((x, y) => STAGES.indexOf(x.stage) - STAGES.indexOf(y.stage));
   const stateful = failed.filter((check) => cannotPass(report, check));
   const others = failed.filter((check) => !cannotPass(report, check));
   const stages = STAGES.filter((stage) => report.checks.some((check) => check.stage === stage));
@@ -66,12 +76,33 @@ export function formatText(report: ConformanceReport): string {
   const verdict = report.passed ? 'PASSED' : 'FAILED';
   const skipped = skippedOf(report);
   const totals = `${verdict}: ${report.checks.length - failed.length} of ${report.checks.length} checks passed on ${subjects} subjects of ${stages.join(', ') || 'no stage'} (${report.requests} requests, seed ${report.seed}, ${(report.durationMs / 1000).toFixed(1)} s) against Variant ${report.variant.toUpperCase()} at ${report.baseUrl}${
-    report.stateless === undefined ? '' : `, which keeps no state: ${stateful.length} of the ${failed.length} failures ${stateful.length === 1 ? 'needs' : 'need'} a server that does`
+    report.stateless === undefined
+      ? ''
+      : `, which keeps no state: ${stateful.length} of the ${failed.length} failures ${stateful.length === 1 ? 'needs' : 'need'} a server that does`
   }${skipped.stages.length === 0 ? '' : `; not run: ${skipped.stages.map((item) => item.stage).join(', ')}`}`;
-  const notice = report.stateless === undefined ? [] : [statelessNotice(report.stateless, stateful.length, failed.length)];
-  const notRun = skipped.stages.length === 0 ? [] : [['Stages not run:', ...skipped.stages.map((item) => `  - ${item.stage}: ${item.reason}`)].join('\n')];
-  const notChecked = skipped.items.length === 0 ? [] : [['Not checked on this server:', ...skipped.items.map((item) => `  - ${item.stage} · ${item.subject}: ${item.reason}`)].join('\n')];
-  return [...notice, ...others.map((check) => failureText(check)), ...stateful.map((check) => failureText(check, true)), ...notRun, ...notChecked, totals].join('\n\n');
+  const notice =
+    report.stateless === undefined ? [] : [statelessNotice(report.stateless, stateful.length, failed.length)];
+  const notRun =
+    skipped.stages.length === 0
+      ? []
+      : [['Stages not run:', ...skipped.stages.map((item) => `  - ${item.stage}: ${item.reason}`)].join('\n')];
+  const notChecked =
+    skipped.items.length === 0
+      ? []
+      : [
+          [
+            'Not checked on this server:',
+            ...skipped.items.map((item) => `  - ${item.stage} · ${item.subject}: ${item.reason}`),
+          ].join('\n'),
+        ];
+  return [
+    ...notice,
+    ...others.map((check) => failureText(check)),
+    ...stateful.map((check) => failureText(check, true)),
+    ...notRun,
+    ...notChecked,
+    totals,
+  ].join('\n\n');
 }
 
 export const toJson = (report: ConformanceReport): string => `${JSON.stringify(report, null, 2)}\n`;
@@ -83,13 +114,19 @@ export const toJson = (report: ConformanceReport): string => `${JSON.stringify(r
 export function toJunit(report: ConformanceReport): string {
   const builder = junit.newBuilder();
   const notRun = skippedOf(report).stages;
-  for (const stage of STAGES.filter((name) => report.checks.some((check) => check.stage === name) || notRun.some((item) => item.stage === name))) {
+  for (const stage of STAGES.filter(
+    (name) => report.checks.some((check) => check.stage === name) || notRun.some((item) => item.stage === name),
+  )) {
     const suite = builder.testSuite().name(`conformance ${stage} (Variant ${report.variant.toUpperCase()})`);
-    for (const item of notRun.filter((candidate) => candidate.stage === stage)) suite.testCase().className(stage).name(WHOLE_STAGE).skipped().standardOutput(item.reason);
+    for (const item of notRun.filter((candidate) => candidate.stage === stage))
+      suite.testCase().className(stage).name(WHOLE_STAGE).skipped().standardOutput(item.reason);
     for (const check of report.checks.filter((candidate) => candidate.stage === stage)) {
       const testCase = suite.testCase().className(`${stage}.${check.operation}`).name(check.check);
       const stateful = cannotPass(report, check);
-      if (!check.ok) testCase.failure(`${stateful ? `(${NEEDS_STATE}) ` : ''}${check.rule} ${check.detail ?? ''}`.trim(), check.check).standardOutput(failureText(check, stateful));
+      if (!check.ok)
+        testCase
+          .failure(`${stateful ? `(${NEEDS_STATE}) ` : ''}${check.rule} ${check.detail ?? ''}`.trim(), check.check)
+          .standardOutput(failureText(check, stateful));
     }
   }
   return builder.build();

@@ -21,7 +21,10 @@ if (given) {
     const [first, second] = args;
     if (first !== null && typeof first === 'object') {
       const options = /** @type {{ host?: string, port?: number | string, path?: string }} */ (first);
-      return { host: options.path === undefined ? (options.host ?? 'localhost') : `the socket ${options.path}`, port: Number(options.port) };
+      return {
+        host: options.path === undefined ? (options.host ?? 'localhost') : `the socket ${options.path}`,
+        port: Number(options.port),
+      };
     }
     return { host: typeof second === 'string' ? second : 'localhost', port: Number(first) };
   };
@@ -32,24 +35,31 @@ if (given) {
    */
   const admit = (kind, args) => {
     const target = targetOf(args);
-    const same = target.host.replace(/^\[|\]$/g, '').toLowerCase() === host && target.port === port && (kind === 'tls') === secure;
+    const same =
+      target.host.replace(/^\[|\]$/g, '').toLowerCase() === host && target.port === port && (kind === 'tls') === secure;
     if (same) return;
-    const error = new Error(`the conformance kit lets Respect connect only to ${origin.origin}; a ${kind === 'tls' ? 'TLS' : 'TCP'} connection to ${target.host}:${target.port} was refused`);
+    const error = new Error(
+      `the conformance kit lets Respect connect only to ${origin.origin}; a ${kind === 'tls' ? 'TLS' : 'TCP'} connection to ${target.host}:${target.port} was refused`,
+    );
     throw Object.assign(error, { code: 'ERR_CONFORMANCE_OTHER_ORIGIN' });
   };
 
   const connect = net.connect;
   const connectTls = tls.connect;
   /** @type {typeof net.connect} */
-  const guardedConnect = /** @type {any} */ (function (/** @type {any[]} */ ...args) {
-    admit('tcp', args);
-    return /** @type {any} */ (connect).apply(net, args);
-  });
+  const guardedConnect = /** @type {any} */ (
+    function (/** @type {any[]} */ ...args) {
+      admit('tcp', args);
+      return /** @type {any} */ (connect).apply(net, args);
+    }
+  );
   net.connect = guardedConnect;
   net.createConnection = guardedConnect;
-  tls.connect = /** @type {any} */ (function (/** @type {any[]} */ ...args) {
-    admit('tls', args);
-    return /** @type {any} */ (connectTls).apply(tls, args);
-  });
+  tls.connect = /** @type {any} */ (
+    function (/** @type {any[]} */ ...args) {
+      admit('tls', args);
+      return /** @type {any} */ (connectTls).apply(tls, args);
+    }
+  );
   syncBuiltinESMExports();
 }

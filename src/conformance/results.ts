@@ -11,7 +11,8 @@ export interface Evidence {
 }
 
 /** A check's outcome on one subject; a flows step brings its own rule, every other check has the registry's. */
-export type Outcome = { check: CheckName; ok: boolean; detail?: string } | { check: StepCheck; ok: boolean; detail?: string; rule: string };
+export type Outcome =
+  { check: CheckName; ok: boolean; detail?: string } | { check: StepCheck; ok: boolean; detail?: string; rule: string };
 
 /** Records one check's outcome on `subject` for a stage; the first failure keeps its detail and evidence. */
 export type Recorder = (subject: string, outcome: Outcome, evidence?: Evidence) => void;
@@ -24,22 +25,35 @@ export function createResults(mask: (text: string) => string) {
   const skipped: Skipped[] = [];
   const key = (stage: StageName, subject: string, check: string) => `${stage}\u0000${subject}\u0000${check}`;
   return {
-    record: (stage: StageName): Recorder => (subject, outcome, evidence) => {
-      const id = key(stage, subject, outcome.check);
-      const rule = 'rule' in outcome ? outcome.rule : CHECKS[outcome.check].rule;
-      const result = checks.get(id) ?? { stage, check: outcome.check, operation: subject, ok: true, rule, judged: 0, failures: 0 };
-      checks.set(id, result);
-      result.judged += 1;
-      if (outcome.ok) return;
-      result.failures += 1;
-      if (!result.ok) return;
-      result.ok = false;
-      if (outcome.detail) result.detail = mask(outcome.detail);
-      if (evidence?.request) result.request = evidence.request;
-      if (evidence?.response) result.response = evidence.response;
-      if (evidence?.curl) result.curl = evidence.curl;
-    },
-    skip: (stage: StageName): Skipper => (subject, reason) => void skipped.push({ stage, subject, reason }),
+    record:
+      (stage: StageName): Recorder =>
+      (subject, outcome, evidence) => {
+        const id = key(stage, subject, outcome.check);
+        const rule = 'rule' in outcome ? outcome.rule : CHECKS[outcome.check].rule;
+        const result = checks.get(id) ?? {
+          stage,
+          check: outcome.check,
+          operation: subject,
+          ok: true,
+          rule,
+          judged: 0,
+          failures: 0,
+        };
+        checks.set(id, result);
+        result.judged += 1;
+        if (outcome.ok) return;
+        result.failures += 1;
+        if (!result.ok) return;
+        result.ok = false;
+        if (outcome.detail) result.detail = mask(outcome.detail);
+        if (evidence?.request) result.request = evidence.request;
+        if (evidence?.response) result.response = evidence.response;
+        if (evidence?.curl) result.curl = evidence.curl;
+      },
+    skip:
+      (stage: StageName): Skipper =>
+      (subject, reason) =>
+        void skipped.push({ stage, subject, reason }),
     /** Adds `text` to the detail of a check that failed. */
     annotate: (stage: StageName) => (subject: string, check: string, text: string) => {
       const result = checks.get(key(stage, subject, check));

@@ -29,40 +29,58 @@ export function credentialsFromEnv(variant: Variant, env: NodeJS.ProcessEnv = pr
   }
   const publicKey = env[ENV.publicKey];
   const secretKey = env[ENV.secretKey];
-  if (!publicKey || !secretKey) throw new ConformanceUsageError(`Variant B needs ${ENV.publicKey} and ${ENV.secretKey} set in the environment`);
+  if (!publicKey || !secretKey)
+    throw new ConformanceUsageError(`Variant B needs ${ENV.publicKey} and ${ENV.secretKey} set in the environment`);
   return { publicKey, secretKey };
 }
 
 /** The stage names in `names`, in run order; throws on a name that is not a stage. */
 export function selectStages(names: readonly string[]): StageName[] {
   const unknown = names.filter((name) => !(STAGES as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new ConformanceUsageError(`unknown stage ${unknown.map((name) => `"${name}"`).join(', ')}; the stages are ${STAGES.join(', ')}`);
+  if (unknown.length > 0)
+    throw new ConformanceUsageError(
+      `unknown stage ${unknown.map((name) => `"${name}"`).join(', ')}; the stages are ${STAGES.join(', ')}`,
+    );
   return STAGES.filter((stage) => names.includes(stage));
 }
 
 /** The options checked, with their defaults. */
 function settle(options: ConformanceOptions) {
-  if (options.variant !== 'a' && options.variant !== 'b') throw new ConformanceUsageError(`variant must be "a" or "b", got "${String(options.variant)}"`);
+  if (options.variant !== 'a' && options.variant !== 'b')
+    throw new ConformanceUsageError(`variant must be "a" or "b", got "${String(options.variant)}"`);
   let url: URL;
   try {
     url = new URL(options.baseUrl);
   } catch {
     throw new ConformanceUsageError(`base URL "${options.baseUrl}" is not a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConformanceUsageError('the base URL must be http or https');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConformanceUsageError('the base URL must be http or https');
   const { seed = 1, requests = 20, deadlineMs = DEFAULT_DEADLINE_MS, timeoutMs = 10_000 } = options;
   if (!Number.isSafeInteger(seed)) throw new ConformanceUsageError('the seed must be an integer');
-  if (!Number.isSafeInteger(requests) || requests < 1 || requests > 10_000) throw new ConformanceUsageError('requests must be an integer from 1 to 10000');
-  if (!Number.isSafeInteger(deadlineMs) || deadlineMs < 1 || deadlineMs > MAX_TIMER_MS) throw new ConformanceUsageError(`the deadline must be from 1 ms to ${MAX_TIMER_MS} ms`);
+  if (!Number.isSafeInteger(requests) || requests < 1 || requests > 10_000)
+    throw new ConformanceUsageError('requests must be an integer from 1 to 10000');
+  if (!Number.isSafeInteger(deadlineMs) || deadlineMs < 1 || deadlineMs > MAX_TIMER_MS)
+    throw new ConformanceUsageError(`the deadline must be from 1 ms to ${MAX_TIMER_MS} ms`);
   checkBaseUrl(options.variant, options.baseUrl);
   const stages = selectStages(options.only ?? STAGES);
   const credentials = options.credentials ?? credentialsFromEnv(options.variant);
-  return { variant: options.variant, baseUrl: options.baseUrl.replace(/\/+$/, ''), seed, requests, deadlineMs, timeoutMs, stages, credentials };
+  return {
+    variant: options.variant,
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    seed,
+    requests,
+    deadlineMs,
+    timeoutMs,
+    stages,
+    credentials,
+  };
 }
 
 /** Runs one stage; a stage stopped early (or not started, the deadline having passed) fails `stage_completed`, recorded only then, as `respect report` is. */
 async function runStage(watch: RunWatch, stopped: (detail: string) => void, run: () => Promise<void>): Promise<void> {
-  if (watch.deadline.aborted) return stopped(`not run: the run's deadline of ${watch.deadlineMs / 1000} s (--deadline) had passed`);
+  if (watch.deadline.aborted)
+    return stopped(`not run: the run's deadline of ${watch.deadlineMs / 1000} s (--deadline) had passed`);
   watch.reset();
   try {
     await run();
@@ -81,12 +99,23 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const state = createStateWatch();
   const statuses = statusLog();
   let sent = 0;
-  const progress = (stage: StageName) => (subject: string) => options.onProgress?.({ stage, operation: subject, sent, failed: results.checks().filter((check) => !check.ok).length });
+  const progress = (stage: StageName) => (subject: string) =>
+    options.onProgress?.({
+      stage,
+      operation: subject,
+      sent,
+      failed: results.checks().filter((check) => !check.ok).length,
+    });
   const exchange = (stage: StageName): ExchangeOptions => ({
     variant,
     baseUrl,
     credentials,
-    transport: createTransport({ fetch: options.fetch, timeoutMs, maxResponseBytes: options.maxResponseBytes ?? MAX_RESPONSE_BYTES, deadline: watch.deadline }),
+    transport: createTransport({
+      fetch: options.fetch,
+      timeoutMs,
+      maxResponseBytes: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+      deadline: watch.deadline,
+    }),
     watch,
     onAnswer(operation, kind, draft, answer) {
       if (kind !== 'unauthenticated') statuses.observe(operation, answer);
@@ -105,8 +134,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const control = options.sandbox
     ? createSandboxControlClient({
         baseUrl,
-        ...('accessToken' in credentials ? { accessToken: credentials.accessToken } : { publicKey: credentials.publicKey, secretKey: credentials.secretKey }),
-        fetch: (request) => (watch.deadline.aborted ? Promise.reject(watch.deadline.reason) : given(new Request(request, { signal: AbortSignal.any([request.signal, watch.deadline]) }))),
+        ...('accessToken' in credentials
+          ? { accessToken: credentials.accessToken }
+          : { publicKey: credentials.publicKey, secretKey: credentials.secretKey }),
+        fetch: (request) =>
+          watch.deadline.aborted
+            ? Promise.reject(watch.deadline.reason)
+            : given(new Request(request, { signal: AbortSignal.any([request.signal, watch.deadline]) })),
         timeoutMs,
         retry: false,
       })
@@ -115,20 +149,56 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const request = recordOf(baseUrl, draft, credentials, true);
     return { request, curl: curlOf(request) };
   };
-  const tools = (stage: StageName) => ({ variant, record: results.record(stage), skip: results.skip(stage), progress: progress(stage) });
+  const tools = (stage: StageName) => ({
+    variant,
+    record: results.record(stage),
+    skip: results.skip(stage),
+    progress: progress(stage),
+  });
 
   // Note: the webhooks stage listens from the start, so that it sees the deliveries every stage causes.
   const webhooks = stages.includes('webhooks')
-    ? await openWebhooks({ ...tools('webhooks'), call: call('webhooks'), control, changes: statuses.changes, webhookSecret: options.webhookSecret, webhookPort: options.webhookPort, webhookWaitMs: options.webhookWaitMs })
+    ? await openWebhooks({
+        ...tools('webhooks'),
+        call: call('webhooks'),
+        control,
+        changes: statuses.changes,
+        webhookSecret: options.webhookSecret,
+        webhookPort: options.webhookPort,
+        webhookWaitMs: options.webhookWaitMs,
+      })
     : undefined;
   const runs: Record<StageName, () => Promise<void>> = {
-    flows: () => flows({ ...tools('flows'), baseUrl, credentials, sandbox: control !== undefined, timeoutMs, watch, countSent: (count) => void (sent += count) }),
+    flows: () =>
+      flows({
+        ...tools('flows'),
+        baseUrl,
+        credentials,
+        sandbox: control !== undefined,
+        timeoutMs,
+        watch,
+        countSent: (count) => void (sent += count),
+      }),
     fuzz: () => fuzz({ variant, seed, requests, send: send('fuzz') }),
-    invariants: () => invariants({ ...tools('invariants'), seed, budget: requests * operationsOf(variant).length, call: call('invariants'), control, evidence, annotate: results.annotate('invariants') }),
+    invariants: () =>
+      invariants({
+        ...tools('invariants'),
+        seed,
+        budget: requests * operationsOf(variant).length,
+        call: call('invariants'),
+        control,
+        evidence,
+        annotate: results.annotate('invariants'),
+      }),
     webhooks: async () => webhooks?.run(),
   };
   try {
-    for (const stage of stages) await runStage(watch, (detail) => results.record(stage)('run', { check: 'stage_completed', ok: false, detail }), runs[stage]);
+    for (const stage of stages)
+      await runStage(
+        watch,
+        (detail) => results.record(stage)('run', { check: 'stage_completed', ok: false, detail }),
+        runs[stage],
+      );
   } finally {
     await webhooks?.close();
   }

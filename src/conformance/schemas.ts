@@ -56,7 +56,8 @@ function at(document: Schema, pointer: string): Schema {
   for (const token of pointer.replace(/^#?\//, '').split('/')) {
     node = (node as Record<string, unknown> | undefined)?.[token.replaceAll('~1', '/').replaceAll('~0', '~')];
   }
-  if (node === undefined || node === null || typeof node !== 'object') throw new Error(`The spec has nothing at ${pointer}`);
+  if (node === undefined || node === null || typeof node !== 'object')
+    throw new Error(`The spec has nothing at ${pointer}`);
   return node as Schema;
 }
 
@@ -79,7 +80,9 @@ export function schemasOf(variant: Variant, operation: OperationSpec): Operation
   // Note: parameters declared on the path item apply to each of its operations, unless the operation redeclares them.
   const item = at(specOf(variant), operation.pointer.slice(0, operation.pointer.lastIndexOf('/')));
   const own = ((node.parameters as Schema[] | undefined) ?? []).map(deref);
-  const inherited = ((item.parameters as Schema[] | undefined) ?? []).map(deref).filter((shared) => !own.some((mine) => mine.name === shared.name && mine.in === shared.in));
+  const inherited = ((item.parameters as Schema[] | undefined) ?? [])
+    .map(deref)
+    .filter((shared) => !own.some((mine) => mine.name === shared.name && mine.in === shared.in));
   const parameters = [...inherited, ...own].map((raw) => {
     const parameter = deref(raw);
     return {

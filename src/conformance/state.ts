@@ -33,7 +33,8 @@ export function createStateWatch(): StateWatch {
       if (operation.method === 'POST' && !operation.path.includes('{')) {
         const key = draft.headers['Idempotency-Key'];
         const id = `${kind} ${object.id}`;
-        if (created.has(id) && created.get(id) !== key) seen = `two Create requests with different Idempotency-Keys were both answered with ${id}`;
+        if (created.has(id) && created.get(id) !== key)
+          seen = `two Create requests with different Idempotency-Keys were both answered with ${id}`;
         else created.set(id, key);
       }
     },

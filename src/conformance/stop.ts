@@ -32,7 +32,10 @@ export function createWatch(deadlineMs: number): RunWatch {
   const endsAt = performance.now() + deadlineMs;
   const deadline = AbortSignal.timeout(deadlineMs);
   let unanswered = 0;
-  const passed = () => new StageStopped(`the run's deadline of ${deadlineMs / 1000} s (--deadline) passed; the stage's remaining requests were not sent`);
+  const passed = () =>
+    new StageStopped(
+      `the run's deadline of ${deadlineMs / 1000} s (--deadline) passed; the stage's remaining requests were not sent`,
+    );
   return {
     deadline,
     deadlineMs,
@@ -44,7 +47,9 @@ export function createWatch(deadlineMs: number): RunWatch {
       unanswered = answered ? 0 : unanswered + 1;
       if (unanswered < UNANSWERED_IN_A_ROW) return;
       unanswered = 0;
-      throw new StageStopped(`the server stopped answering: ${UNANSWERED_IN_A_ROW} requests in a row got no answer${why ? ` (the last: ${why})` : ''}; the stage's remaining requests were not sent`);
+      throw new StageStopped(
+        `the server stopped answering: ${UNANSWERED_IN_A_ROW} requests in a row got no answer${why ? ` (the last: ${why})` : ''}; the stage's remaining requests were not sent`,
+      );
     },
     reset() {
       unanswered = 0;

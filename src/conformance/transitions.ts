@@ -9,9 +9,11 @@ import type { Variant } from '../validation/index.js';
 export type Row = Transition;
 
 /** The rows that apply to a variant: Confirm Payment exists in Variant A only, so its row is not Variant B's. */
-export const rowsOf = (variant: Variant): Row[] => TRANSITIONS.filter((row) => variant === 'a' || row.trigger !== 'api:confirm');
+export const rowsOf = (variant: Variant): Row[] =>
+  TRANSITIONS.filter((row) => variant === 'a' || row.trigger !== 'api:confirm');
 
-export const rowName = (row: Row) => `${row.kind} ${row.from ?? '(new)'} → ${row.to} (${row.trigger}${row.reason_code ? `, ${row.reason_code}` : ''})`;
+export const rowName = (row: Row) =>
+  `${row.kind} ${row.from ?? '(new)'} → ${row.to} (${row.trigger}${row.reason_code ? `, ${row.reason_code}` : ''})`;
 
 /** A change an answer of the API showed. */
 export interface Seen {
@@ -43,21 +45,34 @@ export interface Judged {
 }
 
 /** The rows that fit `fits` from `from` to `to` and the reason, or a failure that says what the table allows. */
-function judge(rows: readonly Row[], change: Seen | Logged, fits: (row: Row) => boolean, described: string, chained: () => boolean): Judged {
+function judge(
+  rows: readonly Row[],
+  change: Seen | Logged,
+  fits: (row: Row) => boolean,
+  described: string,
+  chained: () => boolean,
+): Judged {
   const { kind, from, to, reason } = change;
   const own = rows.filter((row) => row.kind === kind);
   const direct = own.filter((row) => row.from === from && row.to === to && fits(row));
   if (direct.length > 0) {
     const row = reason === undefined ? direct[0] : direct.find((candidate) => candidate.reason_code === reason);
     if (row) return { ok: true, row };
-    return { ok: false, detail: `${described}, but the table's row from ${from} to ${to} sets reason_code ${direct.map((candidate) => String(candidate.reason_code)).join(' or ')}` };
+    return {
+      ok: false,
+      detail: `${described}, but the table's row from ${from} to ${to} sets reason_code ${direct.map((candidate) => String(candidate.reason_code)).join(' or ')}`,
+    };
   }
   if (chained()) return { ok: true };
   const next = own.filter((row) => row.from === from).map((row) => `${row.to} (${row.trigger})`);
-  return { ok: false, detail: `${described}, which no row of the ${kind} table allows; from ${from} it can move to ${next.length > 0 ? next.join(', ') : 'nothing (it is final)'}` };
+  return {
+    ok: false,
+    detail: `${described}, which no row of the ${kind} table allows; from ${from} it can move to ${next.length > 0 ? next.join(', ') : 'nothing (it is final)'}`,
+  };
 }
 
-const reasonText = (reason: string | null | undefined) => (reason === undefined ? '' : ` with reason_code ${String(reason)}`);
+const reasonText = (reason: string | null | undefined) =>
+  reason === undefined ? '' : ` with reason_code ${String(reason)}`;
 
 /**
  * Judges a change an answer showed: one row that `cause` makes (a read sees only the clock's rows), or, when the clock
@@ -71,7 +86,8 @@ export function judgeSeen(rows: readonly Row[], change: Seen): Judged {
     if (!change.clockMoved) return false;
     const own = rows.filter((row) => row.kind === kind);
     const reached = new Set<string>([from]);
-    for (const status of reached) for (const row of own) if (row.from === status && row.trigger.startsWith('clock:')) reached.add(row.to);
+    for (const status of reached)
+      for (const row of own) if (row.from === status && row.trigger.startsWith('clock:')) reached.add(row.to);
     const ends = own.filter((row) => row.from !== null && reached.has(row.from) && row.to === to);
     const last = cause === 'read' ? reached.has(to) : ends.some(fits);
     return last && (reason === undefined || ends.some((row) => row.reason_code === reason));

@@ -29,7 +29,10 @@ export interface Received {
 /** No usable answer came: `answered` tells a server that answered too much from one that did not answer at all. */
 export class NoAnswer extends Error {
   override name = 'NoAnswer';
-  constructor(message: string, readonly answered: boolean) {
+  constructor(
+    message: string,
+    readonly answered: boolean,
+  ) {
     super(message);
   }
 }
@@ -64,19 +67,35 @@ export function createTransport(options: TransportOptions): (outgoing: Outgoing)
   const fetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
 
   return async function send(outgoing) {
-    if (deadline.aborted) throw new DeadlinePassed('the run\'s deadline passed');
+    if (deadline.aborted) throw new DeadlinePassed("the run's deadline passed");
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([timeout, deadline]);
     // Note: a fetch that ignores its signal (an in-process one, say) is not waited for past the signal either.
-    const stop = new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    const stop = new Promise<never>((_resolve, reject) =>
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+    );
     stop.catch(() => {});
-    const request = (url: string) => new Request(url, { method: outgoing.method, headers: outgoing.headers, body: outgoing.body, signal, redirect: 'manual' });
+    const request = (url: string) =>
+      new Request(url, {
+        method: outgoing.method,
+        headers: outgoing.headers,
+        body: outgoing.body,
+        signal,
+        redirect: 'manual',
+      });
     try {
       let [response, url] = [await Promise.race([fetch(request(outgoing.url)), stop]), outgoing.url];
       let unfollowed: string | undefined;
       for (let hops = 0; isRedirect(response); hops += 1) {
         const location = locationOf(response, url);
-        const why = refusal({ mode: 'follow-same-origin', method: outgoing.method, status: response.status, from: outgoing.url, location, hops });
+        const why = refusal({
+          mode: 'follow-same-origin',
+          method: outgoing.method,
+          status: response.status,
+          from: outgoing.url,
+          location,
+          hops,
+        });
         if (why !== undefined || location === undefined) {
           unfollowed = `the ${response.status} to ${location ?? '(no Location)'} was not followed: ${why ?? 'it has no Location'}`;
           break;
@@ -88,8 +107,12 @@ export function createTransport(options: TransportOptions): (outgoing: Outgoing)
       const text = new TextDecoder().decode(bytes);
       return { status: response.status, headers: response.headers, text, ...(unfollowed ? { unfollowed } : {}) };
     } catch (error) {
-      if (deadline.aborted) throw new DeadlinePassed('the run\'s deadline passed before the answer came');
-      if (error instanceof TooLarge) throw new NoAnswer(`the body is larger than the ${maxResponseBytes} bytes the kit reads; the rest was not read`, true);
+      if (deadline.aborted) throw new DeadlinePassed("the run's deadline passed before the answer came");
+      if (error instanceof TooLarge)
+        throw new NoAnswer(
+          `the body is larger than the ${maxResponseBytes} bytes the kit reads; the rest was not read`,
+          true,
+        );
       if (timeout.aborted) throw new NoAnswer(`no answer within ${timeoutMs} ms`, false);
       throw new NoAnswer(messageOf(error), false);
     }

@@ -13,7 +13,11 @@ import type { Evidence, Outcome } from './results.js';
 /** Largest distance between X-Timestamp and the receiver's clock the contract lets a receiver accept, in seconds. */
 const TOLERANCE_SECONDS = 300;
 const TIMESTAMP = /^[0-9]{1,12}$/;
-const EVENT_TYPES: Record<string, ObjectKind> = { 'payment.status_changed': 'payment', 'payout.status_changed': 'payout', 'appeal.status_changed': 'appeal' };
+const EVENT_TYPES: Record<string, ObjectKind> = {
+  'payment.status_changed': 'payment',
+  'payout.status_changed': 'payout',
+  'appeal.status_changed': 'appeal',
+};
 
 /** What the stage reads from one delivery before judging it. */
 export interface ReadDelivery {
@@ -53,11 +57,15 @@ function parse(raw: Uint8Array | undefined): Record<string, unknown> | undefined
  * Reads a delivery. Its layout is the one the endpoint was registered with when known (`expected`); otherwise a
  * delivery with X-Timestamp is the later layout, and one without it the earlier layout only if its body fits that.
  */
-export function readDelivery(delivery: { headers: Record<string, string>; body: Uint8Array | undefined; receivedAt: number }, expected?: WebhookLayout): ReadDelivery {
+export function readDelivery(
+  delivery: { headers: Record<string, string>; body: Uint8Array | undefined; receivedAt: number },
+  expected?: WebhookLayout,
+): ReadDelivery {
   const { headers, body: raw, receivedAt } = delivery;
   const json = parse(raw);
   const earlierFits = json !== undefined && validateWebhookBody('earlier', json).length === 0;
-  const layout: WebhookLayout = expected ?? (header(headers, 'X-Timestamp') !== undefined || !earlierFits ? 'later' : 'earlier');
+  const layout: WebhookLayout =
+    expected ?? (header(headers, 'X-Timestamp') !== undefined || !earlierFits ? 'later' : 'earlier');
   const type = typeof json?.type === 'string' ? json.type : undefined;
   const kind = type === undefined ? undefined : EVENT_TYPES[type];
   const read: ReadDelivery = { headers, raw, json, layout, subject: kind ? (type as string) : 'delivery', receivedAt };
@@ -73,7 +81,8 @@ export function readDelivery(delivery: { headers: Record<string, string>; body: 
 /** The signature, by verifyWebhook with the secret; the timestamp's distance is the headers check's, not this one's. */
 async function signature(read: ReadDelivery, secret: string): Promise<Outcome> {
   const check = 'webhook_signature';
-  if (read.raw === undefined) return { check, ok: false, detail: 'the body was too large to read, so its signature could not be checked' };
+  if (read.raw === undefined)
+    return { check, ok: false, detail: 'the body was too large to read, so its signature could not be checked' };
   const timestamp = header(read.headers, 'X-Timestamp');
   try {
     await verifyWebhook(read.raw, read.headers, secret, {
@@ -96,7 +105,10 @@ function body(read: ReadDelivery): Outcome {
   if (read.raw === undefined) return fail('the body is larger than the receiver reads');
   if (read.json === undefined) return fail('the body is not a JSON object');
   const violations = validateWebhookBody(read.layout, read.json);
-  if (violations.length > 0) return fail(`${read.layout} layout: ${violations.map((violation) => `${violation.pointer || '(body)'}: ${violation.detail}`).join('; ')}`);
+  if (violations.length > 0)
+    return fail(
+      `${read.layout} layout: ${violations.map((violation) => `${violation.pointer || '(body)'}: ${violation.detail}`).join('; ')}`,
+    );
   return { check, ok: true };
 }
 
@@ -108,20 +120,27 @@ function headers(read: ReadDelivery): Outcome {
   const bodyId = read.json?.id;
   const bodyType = read.json?.type;
   if (id === undefined) problems.push('X-Event-ID is missing');
-  else if (typeof bodyId === 'string' && id !== bodyId) problems.push(`X-Event-ID is ${id} but the body's id is ${bodyId}`);
+  else if (typeof bodyId === 'string' && id !== bodyId)
+    problems.push(`X-Event-ID is ${id} but the body's id is ${bodyId}`);
   if (type === undefined) problems.push('X-Event-Type is missing');
-  else if (typeof bodyType === 'string' && type !== bodyType) problems.push(`X-Event-Type is ${type} but the body's type is ${bodyType}`);
+  else if (typeof bodyType === 'string' && type !== bodyType)
+    problems.push(`X-Event-Type is ${type} but the body's type is ${bodyType}`);
   if (read.layout === 'later') {
     const timestamp = header(read.headers, 'X-Timestamp');
     if (timestamp === undefined) problems.push('X-Timestamp is missing from a later-layout delivery');
-    else if (!TIMESTAMP.test(timestamp)) problems.push(`X-Timestamp "${timestamp.slice(0, 40)}" is not whole Unix seconds`);
+    else if (!TIMESTAMP.test(timestamp))
+      problems.push(`X-Timestamp "${timestamp.slice(0, 40)}" is not whole Unix seconds`);
     else {
       const distance = Math.round(read.receivedAt / 1000) - Number(timestamp);
-      if (Math.abs(distance) > TOLERANCE_SECONDS) problems.push(`X-Timestamp is ${Math.abs(distance)} s ${distance > 0 ? 'in the past' : 'in the future'}, beyond ${TOLERANCE_SECONDS} s`);
+      if (Math.abs(distance) > TOLERANCE_SECONDS)
+        problems.push(
+          `X-Timestamp is ${Math.abs(distance)} s ${distance > 0 ? 'in the past' : 'in the future'}, beyond ${TOLERANCE_SECONDS} s`,
+        );
     }
   }
   const contentType = header(read.headers, 'Content-Type');
-  if (!contentType || !/^application\/json\s*(;|$)/i.test(contentType)) problems.push(`Content-Type is ${contentType ?? 'missing'}, not application/json`);
+  if (!contentType || !/^application\/json\s*(;|$)/i.test(contentType))
+    problems.push(`Content-Type is ${contentType ?? 'missing'}, not application/json`);
   return problems.length === 0 ? { check, ok: true } : { check, ok: false, detail: problems.join('; ') };
 }
 
@@ -137,7 +156,10 @@ export function maskWebhookSecret(text: string, secret: string): string {
 
 const webhookSecrets = (secret: string): Secret[] => {
   const key = secret.replace(/^whsec_/, '');
-  return [[secret, '$WEBHOOK_SECRET'], ...(key.length >= 8 && key !== secret ? [[key, '$WEBHOOK_SECRET'] as const] : [])];
+  return [
+    [secret, '$WEBHOOK_SECRET'],
+    ...(key.length >= 8 && key !== secret ? [[key, '$WEBHOOK_SECRET'] as const] : []),
+  ];
 };
 
 /** The delivery as the report shows it: what was posted where, and what the kit answered; a curl line that posts it again. */
@@ -149,11 +171,35 @@ export function deliveryEvidence(
 ): Evidence {
   const text = delivery.body === undefined ? undefined : new TextDecoder().decode(delivery.body);
   const mask = (value: string) => maskWebhookSecret(value, secret);
-  const headers = Object.fromEntries(Object.entries(delivery.headers).filter(([name]) => !['host', 'connection', 'content-length', 'accept', 'accept-encoding', 'accept-language', 'sec-fetch-mode'].includes(name)).map(([name, value]) => [name, mask(value)]));
-  const request = { method: delivery.method, url: `${listenerUrl}${delivery.path}`, headers, ...(text === undefined ? {} : { body: maskedExcerpt(text, webhookSecrets(secret), 2000) }) };
+  const headers = Object.fromEntries(
+    Object.entries(delivery.headers)
+      .filter(
+        ([name]) =>
+          ![
+            'host',
+            'connection',
+            'content-length',
+            'accept',
+            'accept-encoding',
+            'accept-language',
+            'sec-fetch-mode',
+          ].includes(name),
+      )
+      .map(([name, value]) => [name, mask(value)]),
+  );
+  const request = {
+    method: delivery.method,
+    url: `${listenerUrl}${delivery.path}`,
+    headers,
+    ...(text === undefined ? {} : { body: maskedExcerpt(text, webhookSecrets(secret), 2000) }),
+  };
   return {
     request,
-    response: { status: answered, contentType: 'application/json', bodyExcerpt: answered >= 200 && answered < 300 ? '{}' : JSON.stringify({ status: answered }) },
+    response: {
+      status: answered,
+      contentType: 'application/json',
+      bodyExcerpt: answered >= 200 && answered < 300 ? '{}' : JSON.stringify({ status: answered }),
+    },
     curl: curlOf(request),
   };
 }

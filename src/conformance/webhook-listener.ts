@@ -52,12 +52,18 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array | 
 }
 
 const headersOf = (req: IncomingMessage): Record<string, string> =>
-  Object.fromEntries(Object.entries(req.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]])));
+  Object.fromEntries(
+    Object.entries(req.headers).flatMap(([name, value]) =>
+      value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]],
+    ),
+  );
 
 function answer(res: ServerResponse, status: number): void {
   if (res.headersSent || res.destroyed) return;
   const body = status >= 200 && status < 300 ? '{}' : JSON.stringify({ status });
-  res.writeHead(status, { 'content-type': 'application/json', ...(status === 413 ? { connection: 'close' } : {}) }).end(body);
+  res
+    .writeHead(status, { 'content-type': 'application/json', ...(status === 413 ? { connection: 'close' } : {}) })
+    .end(body);
 }
 
 /** Starts listening on 127.0.0.1 at `port` (0: a free one); rejects with the server's error (EADDRINUSE, say). */

@@ -13,7 +13,13 @@ import type { Call } from './exchange.js';
 import type { Recorder, Skipper } from './results.js';
 import { derefOf, type Schema } from './schemas.js';
 import type { ConformanceOptions } from './types.js';
-import { deliveryEvidence, judgeDelivery, maskWebhookSecret, readDelivery, type ReadDelivery } from './webhook-checks.js';
+import {
+  deliveryEvidence,
+  judgeDelivery,
+  maskWebhookSecret,
+  readDelivery,
+  type ReadDelivery,
+} from './webhook-checks.js';
 import { listenForWebhooks, type ReceivedDelivery, type WebhookListener } from './webhook-listener.js';
 
 /** The environment variable the endpoint's signing secret comes from. */
@@ -70,13 +76,17 @@ export function statusLog() {
       const object = objectOf(answer.json);
       if (answer.status < 200 || answer.status >= 300 || !kind || !object) return;
       const entry = seen.get(`${kind}:${object.id}`) ?? { kind, id: object.id, statuses: [] };
-      if (entry.statuses.at(-1)?.status !== object.status) entry.statuses.push({ status: object.status, at: performance.now() });
+      if (entry.statuses.at(-1)?.status !== object.status)
+        entry.statuses.push({ status: object.status, at: performance.now() });
       seen.set(`${kind}:${object.id}`, entry);
     },
     // Note: creation is not counted. The contract sends onStatusChange "when a payment changes status" and its lifecycle
     // tables give the creating row no `from` status ("(new)"), so a new object has changed nothing; an event a server
     // does send at creation is judged like any other delivery.
-    changes: (): StatusChange[] => [...seen.values()].flatMap(({ kind, id, statuses }) => statuses.slice(1).map(({ status, at }) => ({ kind, id, status, at }))),
+    changes: (): StatusChange[] =>
+      [...seen.values()].flatMap(({ kind, id, statuses }) =>
+        statuses.slice(1).map(({ status, at }) => ({ kind, id, status, at })),
+      ),
   };
 }
 
@@ -86,13 +96,17 @@ function secretOf(options: WebhooksOptions): string | undefined {
   const given = options.webhookSecret ?? process.env[WEBHOOK_SECRET_ENV];
   if (given === undefined || given === '') {
     if (options.control) return undefined;
-    throw new ConformanceUsageError(`the webhooks stage needs the endpoint's signing secret: set ${WEBHOOK_SECRET_ENV} (or the webhookSecret option), or pass --sandbox for the kit to register an endpoint of its own`);
+    throw new ConformanceUsageError(
+      `the webhooks stage needs the endpoint's signing secret: set ${WEBHOOK_SECRET_ENV} (or the webhookSecret option), or pass --sandbox for the kit to register an endpoint of its own`,
+    );
   }
   try {
     secretKey(given);
   } catch (error) {
     // Note: the verifier's message names the problem, never the secret.
-    throw new ConformanceUsageError(`the webhook secret (${WEBHOOK_SECRET_ENV} or the webhookSecret option) is not usable: ${(error as Error).message}`);
+    throw new ConformanceUsageError(
+      `the webhook secret (${WEBHOOK_SECRET_ENV} or the webhookSecret option) is not usable: ${(error as Error).message}`,
+    );
   }
   return given;
 }
@@ -102,7 +116,8 @@ function exampleBody(variant: Variant, operation: OperationSpec): unknown {
   const deref = derefOf(variant);
   const node = deref({ $ref: operation.pointer });
   const requestBody = node.requestBody === undefined ? undefined : deref(node.requestBody as Schema);
-  const examples = ((requestBody?.content as Record<string, Schema> | undefined)?.['application/json']?.examples ?? {}) as Record<string, Schema>;
+  const examples = ((requestBody?.content as Record<string, Schema> | undefined)?.['application/json']?.examples ??
+    {}) as Record<string, Schema>;
   const first = Object.values(examples)[0];
   return first === undefined ? undefined : deref(first).value;
 }
@@ -116,11 +131,14 @@ async function until(done: () => boolean, deadline: number): Promise<void> {
  * Starts the stage's receiver before any stage runs (and, with the control API, registers it), so that it sees what
  * every stage causes; `run` then causes status changes of its own and judges what arrived, `close` stops listening.
  */
-export async function openWebhooks(options: WebhooksOptions): Promise<{ run(): Promise<void>; close(): Promise<void> }> {
+export async function openWebhooks(
+  options: WebhooksOptions,
+): Promise<{ run(): Promise<void>; close(): Promise<void> }> {
   const { control, record, skip, progress } = options;
   const given = secretOf(options);
   const port = options.webhookPort ?? DEFAULT_PORT;
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new ConformanceUsageError(`the webhook port must be an integer from 0 to 65535, got ${String(port)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new ConformanceUsageError(`the webhook port must be an integer from 0 to 65535, got ${String(port)}`);
   let secret = given ?? '';
   // Note: registered in the later layout, so that a delivery without X-Timestamp is judged as the defect it is.
   const layout: WebhookLayout | undefined = control ? 'later' : undefined;
@@ -145,7 +163,11 @@ export async function openWebhooks(options: WebhooksOptions): Promise<{ run(): P
         seen.count += 1;
         const ok = seen.eventId === header(delivery, 'X-Event-ID') && seen.bodyId === read.json?.id;
         const detail = `attempt ${seen.count} of one event (same object, status and created_at) has X-Event-ID ${header(delivery, 'X-Event-ID') ?? '(none)'} and body id ${String(read.json?.id)}; the first had ${seen.eventId ?? '(none)'} and ${String(seen.bodyId)}`;
-        record(read.subject, { check: 'webhook_event_id_stable', ok, ...(ok ? {} : { detail }) }, deliveryEvidence(delivery, url, answer, secret));
+        record(
+          read.subject,
+          { check: 'webhook_event_id_stable', ok, ...(ok ? {} : { detail }) },
+          deliveryEvidence(delivery, url, answer, secret),
+        );
       } else if (attempts.size < MAX_KEPT) {
         attempts.set(read.retryKey, { eventId: header(delivery, 'X-Event-ID'), bodyId: read.json?.id, count: 1 });
         if (provoked.size < PROVOKED_RETRIES) {
@@ -154,11 +176,23 @@ export async function openWebhooks(options: WebhooksOptions): Promise<{ run(): P
         }
       }
     }
-    if (kept.length < MAX_KEPT) kept.push({ eventId: header(delivery, 'X-Event-ID'), bodyId: read.json?.id, object: read.object, retryKey: read.retryKey, at: delivery.at });
+    if (kept.length < MAX_KEPT)
+      kept.push({
+        eventId: header(delivery, 'X-Event-ID'),
+        bodyId: read.json?.id,
+        object: read.object,
+        retryKey: read.retryKey,
+        at: delivery.at,
+      });
     else overflow += 1;
     const judged = judgeDelivery(read, secret).then((outcomes) => {
       const evidence = deliveryEvidence(delivery, url, delivery.body === undefined ? 413 : answer, secret);
-      for (const outcome of outcomes) record(read.subject, outcome.detail ? { ...outcome, detail: maskWebhookSecret(outcome.detail, secret) } : outcome, evidence);
+      for (const outcome of outcomes)
+        record(
+          read.subject,
+          outcome.detail ? { ...outcome, detail: maskWebhookSecret(outcome.detail, secret) } : outcome,
+          evidence,
+        );
     });
     judging.add(judged);
     void judged.finally(() => judging.delete(judged));
@@ -169,14 +203,23 @@ export async function openWebhooks(options: WebhooksOptions): Promise<{ run(): P
     listener = await listenForWebhooks({ port, maxBodyBytes: MAX_BODY_BYTES, receive });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ConformanceUsageError(`the webhooks stage could not listen on 127.0.0.1:${port} (${code ?? (error as Error).message}); choose another --webhook-port, or 0 for a free one`);
+    throw new ConformanceUsageError(
+      `the webhooks stage could not listen on 127.0.0.1:${port} (${code ?? (error as Error).message}); choose another --webhook-port, or 0 for a free one`,
+    );
   }
   if (control) {
-    const registered = (ok: boolean, detail?: string) => record('endpoint', { check: 'webhook_endpoint_registered', ok, ...(detail ? { detail } : {}) });
+    const registered = (ok: boolean, detail?: string) =>
+      record('endpoint', { check: 'webhook_endpoint_registered', ok, ...(detail ? { detail } : {}) });
     try {
-      const { data, response } = await control.POST('/_sandbox/webhook-endpoints', { body: { url: `${listener.url}/webhooks`, layout: 'later', ...(given ? { secret: given } : {}) } });
+      const { data, response } = await control.POST('/_sandbox/webhook-endpoints', {
+        body: { url: `${listener.url}/webhooks`, layout: 'later', ...(given ? { secret: given } : {}) },
+      });
       const generated = given ?? data?.data.secret;
-      if (!data || !generated) registered(false, `POST /_sandbox/webhook-endpoints answered ${response.status}${data ? ' without the generated secret' : ''}`);
+      if (!data || !generated)
+        registered(
+          false,
+          `POST /_sandbox/webhook-endpoints answered ${response.status}${data ? ' without the generated secret' : ''}`,
+        );
       else {
         endpointId = data.data.id;
         secret = generated;
@@ -193,15 +236,24 @@ export async function openWebhooks(options: WebhooksOptions): Promise<{ run(): P
     if (!operation) return undefined;
     const body = operation.requestBody ? exampleBody(options.variant, operation) : undefined;
     progress(operationId);
-    const answer = await options.call(operationId, { id, body: body === undefined ? undefined : structuredClone(body) });
+    const answer = await options.call(operationId, {
+      id,
+      body: body === undefined ? undefined : structuredClone(body),
+    });
     return answer && answer.status >= 200 && answer.status < 300 ? objectOf(answer.json) : undefined;
   };
-  const arrived = (change: Omit<StatusChange, 'at'>) => kept.find(({ object }) => object?.kind === change.kind && object.id === change.id && object.status === change.status);
+  const arrived = (change: Omit<StatusChange, 'at'>) =>
+    kept.find(
+      ({ object }) => object?.kind === change.kind && object.id === change.id && object.status === change.status,
+    );
   const retried = () => [...provoked].every((key) => (attempts.get(key)?.count ?? 0) > 1);
 
   async function run(): Promise<void> {
     if (secret === '') {
-      skip('deliveries', "the sandbox did not register the kit's endpoint (see webhook_endpoint_registered), so no delivery could be verified");
+      skip(
+        'deliveries',
+        "the sandbox did not register the kit's endpoint (see webhook_endpoint_registered), so no delivery could be verified",
+      );
       return;
     }
     const wait = options.webhookWaitMs ?? DEFAULT_WAIT_MS;
@@ -232,21 +284,33 @@ export async function openWebhooks(options: WebhooksOptions): Promise<{ run(): P
     await until(() => changes.every((change) => arrived(change)) && (!control || retried()), latest);
     await Promise.all(judging);
 
-    if (overflow > 0) skip('deliveries', `${overflow} deliveries arrived after the first ${MAX_KEPT}; status changes were matched against the first ${MAX_KEPT} only`);
+    if (overflow > 0)
+      skip(
+        'deliveries',
+        `${overflow} deliveries arrived after the first ${MAX_KEPT}; status changes were matched against the first ${MAX_KEPT} only`,
+      );
     for (const change of changes) {
       const event = arrived(change);
       const inTime = event !== undefined && event.at <= change.at + wait;
-      const seen = kept.filter(({ object }) => object?.kind === change.kind && object.id === change.id).map(({ object }) => object?.status);
+      const seen = kept
+        .filter(({ object }) => object?.kind === change.kind && object.id === change.id)
+        .map(({ object }) => object?.status);
       const detail = event
         ? `the event of ${change.kind} ${change.id} becoming ${change.status} arrived ${Math.round(event.at - change.at)} ms after the API showed it, later than ${wait} ms`
         : `${change.kind} ${change.id} was seen ${change.status} through the API, but no event with that status arrived within ${wait} ms (events of it: ${seen.length > 0 ? [...new Set(seen)].join(', ') : 'none'})`;
-      record(`${change.kind}.status_changed`, { check: 'webhook_for_status_change', ok: inTime, ...(inTime ? {} : { detail }) });
+      record(`${change.kind}.status_changed`, {
+        check: 'webhook_for_status_change',
+        ok: inTime,
+        ...(inTime ? {} : { detail }),
+      });
     }
-    if (changes.length === 0) skip('status changes', 'no status change was seen through the API, so none could be matched with an event');
+    if (changes.length === 0)
+      skip('status changes', 'no status change was seen through the API, so none could be matched with an event');
     if ([...attempts.values()].every((attempt) => attempt.count <= 1)) {
-      const why = provoked.size === 0
-        ? 'no event arrived whose first delivery could be refused'
-        : `the kit answered 503 to the first delivery of ${provoked.size} event(s), but no retry arrived within ${wait} ms${control ? ' and the clock advances' : ' (without --sandbox the server retries on its own schedule, a minute or more later)'}`;
+      const why =
+        provoked.size === 0
+          ? 'no event arrived whose first delivery could be refused'
+          : `the kit answered 503 to the first delivery of ${provoked.size} event(s), but no retry arrived within ${wait} ms${control ? ' and the clock advances' : ' (without --sandbox the server retries on its own schedule, a minute or more later)'}`;
       skip('webhook_event_id_stable', `no event was delivered twice: ${why}`);
     }
   }
@@ -255,7 +319,9 @@ export async function openWebhooks(options: WebhooksOptions): Promise<{ run(): P
     await listener?.close();
     await Promise.allSettled(judging);
     if (endpointId && control) {
-      await control.DELETE('/_sandbox/webhook-endpoints/{endpointId}', { params: { path: { endpointId } } }).catch(() => undefined);
+      await control
+        .DELETE('/_sandbox/webhook-endpoints/{endpointId}', { params: { path: { endpointId } } })
+        .catch(() => undefined);
     }
   }
 

@@ -59,8 +59,15 @@ function fail(message: string, code = 2): never {
 
 /** The variants `--variant` names: one, or both as `a,b`, `b,a` or `both`; undefined when it names anything else. */
 function variantsOf(value: string | undefined): Variant[] | undefined {
-  const words = value?.toLowerCase() === 'both' ? ['a', 'b'] : value?.toLowerCase().split(',').map((word) => word.trim());
-  if (!words || words.some((word) => word !== 'a' && word !== 'b') || new Set(words).size !== words.length) return undefined;
+  const words =
+    value?.toLowerCase() === 'both'
+      ? ['a', 'b']
+      : value
+          ?.toLowerCase()
+          .split(',')
+          .map((word) => word.trim());
+  if (!words || words.some((word) => word !== 'a' && word !== 'b') || new Set(words).size !== words.length)
+    return undefined;
   return (words as Variant[]).sort();
 }
 
@@ -102,16 +109,21 @@ export async function main(args: string[]): Promise<void> {
     },
   });
   const variants = variantsOf(flags.variant);
-  if (!variants) fail(`--variant must be "a", "b" or "a,b"${flags.variant ? `, got "${flags.variant}"` : ''}\n${usage}`);
+  if (!variants)
+    fail(`--variant must be "a", "b" or "a,b"${flags.variant ? `, got "${flags.variant}"` : ''}\n${usage}`);
   const both = variants.length === 2;
   const port = Number(flags.port ?? DEFAULT_PORTS[variants[0]!]);
   if (!Number.isInteger(port) || port < 1 || port > 65535 - (both ? 1 : 0)) {
-    fail(`--port must be a TCP port from 1 to ${both ? '65534 (Variant B takes the next one)' : '65535'}, got "${flags.port}"`);
+    fail(
+      `--port must be a TCP port from 1 to ${both ? '65534 (Variant B takes the next one)' : '65535'}, got "${flags.port}"`,
+    );
   }
   const host = flags.host ?? '127.0.0.1';
-  if (flags.upstream !== undefined && both) fail(`--upstream checks one server, which implements one variant: pass --variant a or b\n${usage}`);
+  if (flags.upstream !== undefined && both)
+    fail(`--upstream checks one server, which implements one variant: pass --variant a or b\n${usage}`);
   const upstream = flags.upstream === undefined ? undefined : upstreamUrl(flags.upstream);
-  if (flags['responses-only'] && upstream === undefined) fail(`--responses-only checks a server's responses, so it needs --upstream\n${usage}`);
+  if (flags['responses-only'] && upstream === undefined)
+    fail(`--responses-only checks a server's responses, so it needs --upstream\n${usage}`);
 
   const specs = variants.map(bundledSpec);
   try {
@@ -130,7 +142,9 @@ export async function main(args: string[]): Promise<void> {
   const quiet = command.length > 0 && !flags.verbose;
   const echo = (line: string) => quiet || /Starting Prism/.test(line) || process.stderr.write(`[prism] ${line}\n`);
   const launched = await Promise.allSettled(
-    specs.map((spec, index) => startPrism({ spec, port: port + index, host, echo, upstream, validateRequest: !flags['responses-only'] })),
+    specs.map((spec, index) =>
+      startPrism({ spec, port: port + index, host, echo, upstream, validateRequest: !flags['responses-only'] }),
+    ),
   );
   const servers = launched.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
   const refused = launched.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
@@ -153,7 +167,10 @@ export async function main(args: string[]): Promise<void> {
   const { stop, stopping } = supervise({ name: NAME, command, env: { ...process.env, ...urls }, close: stopAll });
   for (const server of servers) {
     void server.exited.then((code) => {
-      if (!stopping()) console.error(`${NAME}: Prism exited unexpectedly (${code})${quiet ? `; its last lines:\n${server.output()}` : ''}`);
+      if (!stopping())
+        console.error(
+          `${NAME}: Prism exited unexpectedly (${code})${quiet ? `; its last lines:\n${server.output()}` : ''}`,
+        );
       void stop(1);
     });
   }

@@ -10,7 +10,10 @@ export async function assertPortFree(port: number, host = '127.0.0.1'): Promise<
   } catch (err) {
     const { code } = err as NodeJS.ErrnoException;
     if (code !== 'EADDRINUSE' && code !== 'EACCES') throw err;
-    throw new Error(`Port ${port} on ${host} is already in use (${code}); stop whatever holds it or choose another port.`, { cause: err });
+    throw new Error(
+      `Port ${port} on ${host} is already in use (${code}); stop whatever holds it or choose another port.`,
+      { cause: err },
+    );
   }
 }
 

@@ -54,7 +54,16 @@ export function prismEntry(): string {
  * response passing through is checked against the spec), and resolves once it listens.
  */
 export async function startPrism({
-  spec, port, host = '127.0.0.1', errors = true, logLevel = 'warn', echo, timeoutMs = 30000, upstream, validateRequest = true, timeouts,
+  spec,
+  port,
+  host = '127.0.0.1',
+  errors = true,
+  logLevel = 'warn',
+  echo,
+  timeoutMs = 30000,
+  upstream,
+  validateRequest = true,
+  timeouts,
 }: StartPrismOptions): Promise<PrismServer> {
   if (!existsSync(spec)) throw new Error(`Spec not found: ${spec}`);
   await assertPortFree(port, host);
@@ -64,15 +73,24 @@ export async function startPrism({
   const args = [...mode, '-h', host, '-p', String(port), '-v', logLevel, '--no-multiprocess'];
   if (errors) args.push('--errors');
   if (!validateRequest) args.push('--validate-request', 'false');
-  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', [SERVER_TIMEOUTS_VARIABLE]: timeouts === undefined ? undefined : JSON.stringify(timeouts) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    FORCE_COLOR: '0',
+    [SERVER_TIMEOUTS_VARIABLE]: timeouts === undefined ? undefined : JSON.stringify(timeouts),
+  };
   const child = spawnTiedNode(prismEntry(), args, { env, nodeArgs: ['--import', timeoutsPreload] });
   const output = collectOutput(child, { echo });
-  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, sig) => resolve(code ?? sig)));
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once('exit', (code, sig) => resolve(code ?? sig)),
+  );
   try {
     await waitForPort(port, host, { timeoutMs, isDead: () => hasExited(child) });
   } catch (err) {
     await stopChild(child);
-    throw new Error(`Prism did not start for ${spec} on ${host}:${port}: ${(err as Error).message}\n${withoutUsage(output())}`, { cause: err });
+    throw new Error(
+      `Prism did not start for ${spec} on ${host}:${port}: ${(err as Error).message}\n${withoutUsage(output())}`,
+      { cause: err },
+    );
   }
   return { url: `http://${host}:${port}`, port, pid: child.pid!, stop: () => stopChild(child), output, exited };
 }

@@ -50,14 +50,15 @@ export function createClockRunner(settings: ClockRunnerSettings): ClockRunner {
 
   const advance = (id: string, seconds: number) => {
     // Note: a clock moved past what a Date holds answers 500 until reset, so the JS API keeps the control API's bound.
-    if (!(typeof seconds === 'number' && seconds >= 0 && seconds <= MAX_ADVANCE_SECONDS)) return Promise.reject(new ClockAdvanceError(seconds, MAX_ADVANCE_SECONDS));
+    if (!(typeof seconds === 'number' && seconds >= 0 && seconds <= MAX_ADVANCE_SECONDS))
+      return Promise.reject(new ClockAdvanceError(seconds, MAX_ADVANCE_SECONDS));
     return queues.run(id, async () => {
       let left = Math.round(seconds * 1000);
       let attempts = 0;
       const changes: StatusChange[] = [];
       // Note: one transaction per instant something is due (move the clock there, run it), then that instant's
       // deliveries outside any transaction, so that a retry a failed attempt schedules falls due within this advance.
-      for (let moving = true; moving; ) {
+      for (let moving = true; moving;) {
         const ran = await store.transaction(id, (tenant) => {
           const next = peekTimer(tenant.timers);
           const due = next !== undefined && next.at - now(tenant) <= left;

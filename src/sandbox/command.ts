@@ -10,7 +10,12 @@ import { hasUserInfo } from './control/checks.js';
 import { openSandbox, SHUTDOWN_GRACE_MS, type Sandbox } from './create-sandbox.js';
 import { parseAllowEntry } from './delivery/egress.js';
 import { environmentUsage, readSettings, settingOptions, settingsUsage } from './config.js';
-import { generateWebhookSecret, MAX_WEBHOOK_ENDPOINTS, MIN_ADMIN_TOKEN_LENGTH, type SandboxOptions } from './options.js';
+import {
+  generateWebhookSecret,
+  MAX_WEBHOOK_ENDPOINTS,
+  MIN_ADMIN_TOKEN_LENGTH,
+  type SandboxOptions,
+} from './options.js';
 import { createSandboxLogger } from './signals.js';
 import { MissingPackageError } from './stores/postgres/store.js';
 
@@ -71,32 +76,53 @@ export async function main(args: string[]): Promise<number | void> {
     // Note: --state is parsed only to say what replaced it.
     options: { ...settingOptions(), state: { type: 'string' } },
   });
-  if (flags.state !== undefined) fail(`--state was removed: to keep the sandbox's state across restarts, run it with --store postgres and ${DATABASE_VARIABLE} set (see the sandbox guide)`);
+  if (flags.state !== undefined)
+    fail(
+      `--state was removed: to keep the sandbox's state across restarts, run it with --store postgres and ${DATABASE_VARIABLE} set (see the sandbox guide)`,
+    );
   const { values, source } = readSettings(flags, process.env);
   const port = Number(values.port ?? 4020);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`${source.port} must be a TCP port from 0 to 65535, got "${values.port}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    fail(`${source.port} must be a TCP port from 0 to 65535, got "${values.port}"`);
   const clock = values.clock ?? 'real';
   if (clock !== 'real' && clock !== 'manual') fail(`${source.clock} must be "real" or "manual", got "${clock}"`);
   const store = values.store ?? 'memory';
-  if (store !== 'memory' && store !== 'postgres') fail(`${source.store} must be "memory" or "postgres", got "${store}"`);
+  if (store !== 'memory' && store !== 'postgres')
+    fail(`${source.store} must be "memory" or "postgres", got "${store}"`);
   const auth = values.auth ?? 'open';
   if (auth !== 'open' && auth !== 'issued') fail(`${source.auth} must be "open" or "issued", got "${auth}"`);
   const webhookUrls = values['webhook-url'] ?? [];
   for (const target of webhookUrls) {
     // Note: not quoted, since its user name or password is the problem.
-    if (hasUserInfo(target)) fail(`a ${source['webhook-url']} must be without a user name or password; pass a credential through the receiver's own configuration instead`);
-    if (!/^https?:$/.test(URL.canParse(target) ? new URL(target).protocol : '')) fail(`${source['webhook-url']} must be an absolute http:// or https:// URL, got "${target}"`);
+    if (hasUserInfo(target))
+      fail(
+        `a ${source['webhook-url']} must be without a user name or password; pass a credential through the receiver's own configuration instead`,
+      );
+    if (!/^https?:$/.test(URL.canParse(target) ? new URL(target).protocol : ''))
+      fail(`${source['webhook-url']} must be an absolute http:// or https:// URL, got "${target}"`);
   }
   const allowWebhookHosts = values['allow-webhook-host'] ?? [];
   for (const entry of allowWebhookHosts) {
     try {
       parseAllowEntry(entry);
     } catch {
-      fail(`${source['allow-webhook-host']} must be a host name, an IP address or a CIDR range such as 10.0.0.0/8, got "${entry}"`);
+      fail(
+        `${source['allow-webhook-host']} must be a host name, an IP address or a CIDR range such as 10.0.0.0/8, got "${entry}"`,
+      );
     }
   }
   if (values.log !== undefined && values.log !== 'json') fail(`${source.log} must be "json", got "${values.log}"`);
-  const number = (name: 'rate-limit' | 'max-objects' | 'max-webhook-endpoints' | 'event-retention' | 'max-tenants' | 'tenant-idle-timeout', what: string, ok: (n: number) => boolean) => {
+  const number = (
+    name:
+      | 'rate-limit'
+      | 'max-objects'
+      | 'max-webhook-endpoints'
+      | 'event-retention'
+      | 'max-tenants'
+      | 'tenant-idle-timeout',
+    what: string,
+    ok: (n: number) => boolean,
+  ) => {
     const text = values[name];
     if (text === undefined) return undefined;
     const n = Number(text);
@@ -106,13 +132,20 @@ export async function main(args: string[]): Promise<number | void> {
   const whole = (n: number) => Number.isInteger(n) && n > 0;
   const rateLimit = number('rate-limit', 'a positive number of requests per second', (n) => n > 0);
   const objects = number('max-objects', 'a whole number from 1', whole);
-  const webhookEndpoints = number('max-webhook-endpoints', `a whole number from 1 to ${MAX_WEBHOOK_ENDPOINTS}`, (n) => whole(n) && n <= MAX_WEBHOOK_ENDPOINTS);
+  const webhookEndpoints = number(
+    'max-webhook-endpoints',
+    `a whole number from 1 to ${MAX_WEBHOOK_ENDPOINTS}`,
+    (n) => whole(n) && n <= MAX_WEBHOOK_ENDPOINTS,
+  );
   const events = number('event-retention', 'a whole number of events from 1', whole);
   const maxTenants = number('max-tenants', 'a whole number from 1', whole);
   const idleSeconds = number('tenant-idle-timeout', 'a whole number of seconds from 1', whole);
   const adminToken = process.env[ADMIN_TOKEN_VARIABLE] || undefined;
   // Note: the message never quotes the token.
-  if (adminToken !== undefined && adminToken.length < MIN_ADMIN_TOKEN_LENGTH) fail(`${ADMIN_TOKEN_VARIABLE} must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters (openssl rand -base64 32 makes one)`);
+  if (adminToken !== undefined && adminToken.length < MIN_ADMIN_TOKEN_LENGTH)
+    fail(
+      `${ADMIN_TOKEN_VARIABLE} must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters (openssl rand -base64 32 makes one)`,
+    );
   const given = process.env[SECRET_VARIABLE];
   const webhookSecret = given ?? generateWebhookSecret();
   const options: SandboxOptions = {
@@ -135,9 +168,15 @@ export async function main(args: string[]): Promise<number | void> {
     const logger = values.log === 'json' ? createSandboxLogger() : undefined;
     sandbox = await openSandbox({ ...options, ...(logger ? { logger } : {}) });
   } catch (error) {
-    if (error instanceof MissingPackageError) fail(`--store postgres needs the pg and node-pg-migrate packages: npm install pg node-pg-migrate`);
+    if (error instanceof MissingPackageError)
+      fail(`--store postgres needs the pg and node-pg-migrate packages: npm install pg node-pg-migrate`);
     const { message } = error as Error;
-    fail(store === 'postgres' ? `cannot use the PostgreSQL database named by ${databaseNamedBy()}: ${withoutPassword(message)}` : message, 1);
+    fail(
+      store === 'postgres'
+        ? `cannot use the PostgreSQL database named by ${databaseNamedBy()}: ${withoutPassword(message)}`
+        : message,
+      1,
+    );
   }
   let url: string;
   try {
@@ -147,14 +186,21 @@ export async function main(args: string[]): Promise<number | void> {
     const { code, message } = error as NodeJS.ErrnoException;
     await sandbox.close().catch(() => {});
     // Note: the options' own messages never quote the secret; a taken port gets a sentence of its own.
-    fail(code === 'EADDRINUSE' ? `port ${port} is already in use; stop whatever holds it or pass another --port` : message, 1);
+    fail(
+      code === 'EADDRINUSE' ? `port ${port} is already in use; stop whatever holds it or pass another --port` : message,
+      1,
+    );
   }
-  console.log(`${NAME}: listening on ${url} (clock ${clock}; store ${store}; auth ${auth}; Variant A at ${url}/payments, Variant B at ${url}/merchant/v1/payments)`);
+  console.log(
+    `${NAME}: listening on ${url} (clock ${clock}; store ${store}; auth ${auth}; Variant A at ${url}/payments, Variant B at ${url}/merchant/v1/payments)`,
+  );
   // Note: origin and path only, as a query string may carry a token.
-  for (const target of webhookUrls) console.log(`${NAME}: sending webhooks to ${new URL(target).origin}${new URL(target).pathname}`);
+  for (const target of webhookUrls)
+    console.log(`${NAME}: sending webhooks to ${new URL(target).origin}${new URL(target).pathname}`);
   // Note: printed once, by design, as `stripe listen` prints its secret: the receiver needs it to verify deliveries.
   // Only the --webhook-url deliveries use it: an endpoint registered through the control API gets a secret of its own.
-  if (given === undefined && webhookUrls.length > 0) console.log(`${NAME}: webhook signing secret (generated; set ${SECRET_VARIABLE} to keep one): ${webhookSecret}`);
+  if (given === undefined && webhookUrls.length > 0)
+    console.log(`${NAME}: webhook signing secret (generated; set ${SECRET_VARIABLE} to keep one): ${webhookSecret}`);
 
   supervise({
     name: NAME,

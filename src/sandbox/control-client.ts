@@ -32,7 +32,8 @@ export interface SandboxKeyPairCredentials {
 /** Options of createSandboxControlClient: the shared client options and the credentials of the tenant to control. */
 export type SandboxControlClientOptions = ClientOptions & (SandboxBearerCredentials | SandboxKeyPairCredentials);
 
-const USAGE = 'createSandboxControlClient needs { baseUrl, accessToken } (Variant A) or { baseUrl, publicKey, secretKey } (Variant B)';
+const USAGE =
+  'createSandboxControlClient needs { baseUrl, accessToken } (Variant A) or { baseUrl, publicKey, secretKey } (Variant B)';
 
 /**
  * Creates a typed client of the sandbox's control API for the tenant that the credentials name; throws ClientConfigError
@@ -51,7 +52,10 @@ function credentialsOf(given: { accessToken?: unknown; publicKey?: unknown; secr
   const bearer = given.accessToken !== undefined;
   const pair = given.publicKey !== undefined || given.secretKey !== undefined;
   if (bearer && pair) {
-    throw new ClientConfigError('accessToken', `${USAGE}, not both: the credentials name the tenant, so pass the ones of the variant it uses.`);
+    throw new ClientConfigError(
+      'accessToken',
+      `${USAGE}, not both: the credentials name the tenant, so pass the ones of the variant it uses.`,
+    );
   }
   if (bearer) {
     const token = requireCredential('accessToken', given.accessToken, 'Authorization');

@@ -91,7 +91,10 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const settings = resolveOptions(options);
   const { store } = settings;
-  if (store === 'postgres') throw new TypeError("store: 'postgres' connects and migrates before it serves: create it with `await openSandbox({ store: 'postgres' })`.");
+  if (store === 'postgres')
+    throw new TypeError(
+      "store: 'postgres' connects and migrates before it serves: create it with `await openSandbox({ store: 'postgres' })`.",
+    );
   const evicted: EvictionHook = {};
   const storeSettings = tenantStoreSettings(settings, evicted);
   return assemble(settings, store === 'memory' ? createMemoryStore(storeSettings) : store(storeSettings), evicted);
@@ -135,10 +138,16 @@ interface EvictionHook {
 function tenantStoreSettings(settings: ResolvedOptions, evicted: EvictionHook): TenantStoreSettings {
   const { now: wallNow } = settings;
   const start = settings.start === undefined ? DEFAULT_START : Number(settings.start);
-  const tenantSettings = { clock: settings.clock, seed: settings.seed, retryCompression: settings.retryCompression, eventLogLimit: settings.quotas.events };
+  const tenantSettings = {
+    clock: settings.clock,
+    seed: settings.seed,
+    retryCompression: settings.retryCompression,
+    eventLogLimit: settings.quotas.events,
+  };
   return {
     // Note: in issued mode the admin API provisions tenants, and neither a cap nor idleness forgets one.
-    bound: settings.auth === 'open' ? { max: settings.tenants.max, idleMs: settings.tenants.idleSeconds * 1000 } : undefined,
+    bound:
+      settings.auth === 'open' ? { max: settings.tenants.max, idleMs: settings.tenants.idleSeconds * 1000 } : undefined,
     now: wallNow,
     onEvicted: (ids) => evicted.to?.(ids),
     newTenant(id) {
@@ -192,8 +201,13 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
     signals.evicted(ids.length);
     for (const id of ids) faults.clear(id);
   };
-  const sweep = settings.auth === 'open' ? startTenantSweep(store, settings.tenants.idleSeconds * 1000, onError) : undefined;
-  const faulting = createFaultInterceptor({ book: faults, validators: settings.validate, holdMs: settings.faultHoldMs });
+  const sweep =
+    settings.auth === 'open' ? startTenantSweep(store, settings.tenants.idleSeconds * 1000, onError) : undefined;
+  const faulting = createFaultInterceptor({
+    book: faults,
+    validators: settings.validate,
+    holdMs: settings.faultHoldMs,
+  });
   const runtime: SandboxRuntime = {
     store,
     validators: settings.validate,
@@ -204,7 +218,8 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
     maxBodyBytes: settings.maxBodyBytes,
     now,
     wallNow,
-    authenticate: async (headers) => (headers.has('authorization') ? variantA : variantB).authenticate(headers, credentials),
+    authenticate: async (headers) =>
+      (headers.has('authorization') ? variantA : variantB).authenticate(headers, credentials),
     credentials,
     registry: store.registry,
     async settle(id) {
@@ -229,7 +244,10 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
   const idOf = (tenant: SandboxTenant) => {
     if ('tenantId' in tenant) return tenant.tenantId;
     // Note: a credential is looked up only by a request, so that these calls never tell whether one was issued.
-    if (credentials.auth === 'issued') throw new TypeError("In issued mode a tenant is named by its id: { tenantId: 'ten_…' }, as the admin API gave it.");
+    if (credentials.auth === 'issued')
+      throw new TypeError(
+        "In issued mode a tenant is named by its id: { tenantId: 'ten_…' }, as the admin API gave it.",
+      );
     return 'accessToken' in tenant ? tenantIdOf('a', tenant.accessToken) : tenantIdOf('b', tenant.publicKey);
   };
 
@@ -252,7 +270,10 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
     async listen({ port = 4020, host = '127.0.0.1', overrideGlobalObjects = false, timeouts } = {}) {
       if (server) throw new Error('This sandbox is already listening; close() it first.');
       // Note: bounds what a slow or silent peer can hold: by default the headers in 10 s, the whole request in 30 s.
-      const http = applyServerTimeouts(createAdaptorServer({ fetch: handle, overrideGlobalObjects }) as Server, timeouts);
+      const http = applyServerTimeouts(
+        createAdaptorServer({ fetch: handle, overrideGlobalObjects }) as Server,
+        timeouts,
+      );
       http.on('request', (_request, response) => {
         answering += 1;
         response.once('close', () => {
@@ -284,7 +305,10 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
         await closed;
       }
       // Note: an attempt not recorded by the deadline keeps its lease, and is taken again once the lease runs out.
-      await Promise.race([deliveries.idle(), new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref())]);
+      await Promise.race([
+        deliveries.idle(),
+        new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref()),
+      ]);
       await pinned?.close();
       await store.close();
     },
@@ -309,7 +333,11 @@ function credentialSource(settings: ResolvedOptions, store: TenantStore): Creden
   const { registry } = store;
   if (registry === undefined && (settings.auth === 'issued' || settings.adminToken !== undefined)) {
     const needs = settings.auth === 'issued' ? "auth: 'issued'" : 'adminToken (the admin API)';
-    throw new TypeError(`${needs} needs a store with a registry of issued tenants (store.registry), as the memory and postgres stores have; the store the \`store\` factory made has none.`);
+    throw new TypeError(
+      `${needs} needs a store with a registry of issued tenants (store.registry), as the memory and postgres stores have; the store the \`store\` factory made has none.`,
+    );
   }
-  return settings.auth === 'issued' && registry ? { auth: 'issued', registry, wallNow: settings.now } : { auth: 'open', store };
+  return settings.auth === 'issued' && registry
+    ? { auth: 'issued', registry, wallNow: settings.now }
+    : { auth: 'open', store };
 }

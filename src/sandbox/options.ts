@@ -130,8 +130,27 @@ export type SandboxQuotas = Partial<TenantQuotas>;
 export type SandboxStoreChoice = 'memory' | 'postgres' | ((settings: TenantStoreSettings) => TenantStore);
 
 /** The options with every default filled in. */
-export type ResolvedOptions = Required<Omit<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'validate' | 'logger' | 'rateLimit' | 'quotas' | 'adminToken' | 'tenants' | 'lookup' | 'fetch'>> &
-  Pick<SandboxOptions, 'databaseUrl' | 'control' | 'intercept' | 'start' | 'rateLimit' | 'adminToken' | 'lookup' | 'fetch'> & {
+export type ResolvedOptions = Required<
+  Omit<
+    SandboxOptions,
+    | 'databaseUrl'
+    | 'control'
+    | 'intercept'
+    | 'start'
+    | 'validate'
+    | 'logger'
+    | 'rateLimit'
+    | 'quotas'
+    | 'adminToken'
+    | 'tenants'
+    | 'lookup'
+    | 'fetch'
+  >
+> &
+  Pick<
+    SandboxOptions,
+    'databaseUrl' | 'control' | 'intercept' | 'start' | 'rateLimit' | 'adminToken' | 'lookup' | 'fetch'
+  > & {
     validate: SandboxValidators;
     logger: Logger;
     quotas: TenantQuotas;
@@ -184,45 +203,79 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     },
     auth: options.auth ?? 'open',
     adminToken: options.adminToken,
-    tenants: { max: options.tenants?.max ?? DEFAULT_MAX_TENANTS, idleSeconds: options.tenants?.idleSeconds ?? DEFAULT_TENANT_IDLE_SECONDS },
+    tenants: {
+      max: options.tenants?.max ?? DEFAULT_MAX_TENANTS,
+      idleSeconds: options.tenants?.idleSeconds ?? DEFAULT_TENANT_IDLE_SECONDS,
+    },
     allowWebhookHosts: options.allowWebhookHosts ?? [],
     lookup: options.lookup,
     store: options.store ?? 'memory',
   };
   if (!(resolved.store === 'memory' || resolved.store === 'postgres' || typeof resolved.store === 'function')) {
-    throw new TypeError(`store must be "memory", "postgres" or a function that makes a TenantStore, got ${String(resolved.store)}.`);
+    throw new TypeError(
+      `store must be "memory", "postgres" or a function that makes a TenantStore, got ${String(resolved.store)}.`,
+    );
   }
   // Note: the message never quotes the URL, which may hold a password.
-  if (resolved.databaseUrl !== undefined && resolved.store !== 'postgres') throw new TypeError('databaseUrl is the database of store: "postgres"; it means nothing with another store.');
-  if ('stateFile' in options) throw new TypeError('stateFile was removed: a sandbox that keeps its state across restarts uses store: "postgres" (see the sandbox guide).');
-  if (resolved.clock !== 'manual' && resolved.clock !== 'real') throw new TypeError(`clock must be "manual" or "real", got ${String(resolved.clock)}.`);
+  if (resolved.databaseUrl !== undefined && resolved.store !== 'postgres')
+    throw new TypeError('databaseUrl is the database of store: "postgres"; it means nothing with another store.');
+  if ('stateFile' in options)
+    throw new TypeError(
+      'stateFile was removed: a sandbox that keeps its state across restarts uses store: "postgres" (see the sandbox guide).',
+    );
+  if (resolved.clock !== 'manual' && resolved.clock !== 'real')
+    throw new TypeError(`clock must be "manual" or "real", got ${String(resolved.clock)}.`);
   try {
     secretKeyList(resolved.webhookSecret);
   } catch {
-    throw new TypeError('webhookSecret must be a whsec_ secret: "whsec_" followed by base64 of at least 24 random bytes.');
+    throw new TypeError(
+      'webhookSecret must be a whsec_ secret: "whsec_" followed by base64 of at least 24 random bytes.',
+    );
   }
   for (const url of resolved.webhookUrls) {
-    if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : '')) throw new TypeError('Each of webhookUrls must be an absolute http:// or https:// URL.');
+    if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : ''))
+      throw new TypeError('Each of webhookUrls must be an absolute http:// or https:// URL.');
     // Note: the message does not quote the URL, whose user name or password is the problem.
-    if (hasUserInfo(url)) throw new TypeError('Each of webhookUrls must be without a user name or password; pass a credential through the receiver\'s own configuration instead.');
+    if (hasUserInfo(url))
+      throw new TypeError(
+        "Each of webhookUrls must be without a user name or password; pass a credential through the receiver's own configuration instead.",
+      );
   }
   checkLimits(resolved.deliveryTimeoutMs, resolved.maxDeliveryResponseBytes);
-  for (const [name, value] of [['maxBodyBytes', resolved.maxBodyBytes], ['tickMs', resolved.tickMs], ['faultHoldMs', resolved.faultHoldMs], ['retryCompression', resolved.retryCompression]] as const) {
-    if (!(typeof value === 'number' && value > 0 && Number.isFinite(value))) throw new RangeError(`${name} must be a positive number, got ${String(value)}.`);
+  for (const [name, value] of [
+    ['maxBodyBytes', resolved.maxBodyBytes],
+    ['tickMs', resolved.tickMs],
+    ['faultHoldMs', resolved.faultHoldMs],
+    ['retryCompression', resolved.retryCompression],
+  ] as const) {
+    if (!(typeof value === 'number' && value > 0 && Number.isFinite(value)))
+      throw new RangeError(`${name} must be a positive number, got ${String(value)}.`);
   }
-  if (resolved.rateLimit !== undefined && !(typeof resolved.rateLimit === 'number' && resolved.rateLimit > 0 && Number.isFinite(resolved.rateLimit))) {
-    throw new RangeError(`rateLimit must be a positive number of requests per second, got ${String(resolved.rateLimit)}.`);
+  if (
+    resolved.rateLimit !== undefined &&
+    !(typeof resolved.rateLimit === 'number' && resolved.rateLimit > 0 && Number.isFinite(resolved.rateLimit))
+  ) {
+    throw new RangeError(
+      `rateLimit must be a positive number of requests per second, got ${String(resolved.rateLimit)}.`,
+    );
   }
-  if (resolved.auth !== 'open' && resolved.auth !== 'issued') throw new TypeError(`auth must be "open" or "issued", got ${String(resolved.auth)}.`);
+  if (resolved.auth !== 'open' && resolved.auth !== 'issued')
+    throw new TypeError(`auth must be "open" or "issued", got ${String(resolved.auth)}.`);
   // Note: the message never quotes the token.
-  if (resolved.adminToken !== undefined && !(typeof resolved.adminToken === 'string' && resolved.adminToken.length >= MIN_ADMIN_TOKEN_LENGTH)) {
-    throw new TypeError(`adminToken must be a string of at least ${MIN_ADMIN_TOKEN_LENGTH} characters (openssl rand -base64 32 makes one).`);
+  if (
+    resolved.adminToken !== undefined &&
+    !(typeof resolved.adminToken === 'string' && resolved.adminToken.length >= MIN_ADMIN_TOKEN_LENGTH)
+  ) {
+    throw new TypeError(
+      `adminToken must be a string of at least ${MIN_ADMIN_TOKEN_LENGTH} characters (openssl rand -base64 32 makes one).`,
+    );
   }
   if (!isHostList(resolved.allowWebhookHosts)) {
     throw new TypeError('allowWebhookHosts must be an array of host names, IP addresses or CIDR ranges.');
   }
   for (const entry of resolved.allowWebhookHosts) parseAllowEntry(entry);
-  if (resolved.lookup !== undefined && typeof resolved.lookup !== 'function') throw new TypeError('lookup must be a function from a host name to a promise of its addresses.');
+  if (resolved.lookup !== undefined && typeof resolved.lookup !== 'function')
+    throw new TypeError('lookup must be a function from a host name to a promise of its addresses.');
   for (const [name, value, most] of [
     ['quotas.objects', resolved.quotas.objects, Infinity],
     ['quotas.webhookEndpoints', resolved.quotas.webhookEndpoints, MAX_WEBHOOK_ENDPOINTS],
@@ -230,7 +283,10 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     ['tenants.max', resolved.tenants.max, Infinity],
     ['tenants.idleSeconds', resolved.tenants.idleSeconds, Infinity],
   ] as const) {
-    if (!(Number.isInteger(value) && value > 0 && value <= most)) throw new RangeError(`${name} must be a whole number from 1${most === Infinity ? '' : ` to ${most}`}, got ${String(value)}.`);
+    if (!(Number.isInteger(value) && value > 0 && value <= most))
+      throw new RangeError(
+        `${name} must be a whole number from 1${most === Infinity ? '' : ` to ${most}`}, got ${String(value)}.`,
+      );
   }
   return resolved;
 }

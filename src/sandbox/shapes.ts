@@ -15,17 +15,26 @@ export function listPayment(p: PaymentRecord) {
 export function confirmedPayment(p: PaymentRecord) {
   const { requisite, updated_at, reason_code, ...core } = p;
   const { type, card_number, card_holder, bank } = requisite;
-  return { ...core, requisite: { type, card: card_number, holder: card_holder, bank }, reason_code, finalized_at: updated_at };
+  return {
+    ...core,
+    requisite: { type, card: card_number, holder: card_holder, bank },
+    reason_code,
+    finalized_at: updated_at,
+  };
 }
 
 /** `{ data }`: the contract's single-object wrapper, around a shape. */
-export const one = <T, U>(shape: (record: T) => U) => (body: unknown) => ({ data: shape(body as T) });
+export const one =
+  <T, U>(shape: (record: T) => U) =>
+  (body: unknown) => ({ data: shape(body as T) });
 
 /** `{ data, pagination }`: the contract's list wrapper, each item in a shape. */
-export const page = <T, U>(shape: (record: T) => U) => (body: unknown) => {
-  const { data, pagination } = body as { data: T[]; pagination: unknown };
-  return { data: data.map(shape), pagination };
-};
+export const page =
+  <T, U>(shape: (record: T) => U) =>
+  (body: unknown) => {
+    const { data, pagination } = body as { data: T[]; pagination: unknown };
+    return { data: data.map(shape), pagination };
+  };
 
 /** No change: payouts, appeals and the balance have one shape. */
 export const asKept = <T>(record: T) => record;

@@ -13,18 +13,23 @@ export const SIGNAL_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
 export const READY_TIMEOUT_MS = 5_000;
 
 /** What pino's `redact` censors, should a header ever be logged: the credentials of either variant and the keys. */
-export const REDACTED_PATHS = ['authorization', 'x-secret-key', 'x-public-key', 'idempotency-key', 'cookie'].flatMap((name) => [
-  `headers["${name}"]`,
-  `req.headers["${name}"]`,
-  `request.headers["${name}"]`,
-]);
+export const REDACTED_PATHS = ['authorization', 'x-secret-key', 'x-public-key', 'idempotency-key', 'cookie'].flatMap(
+  (name) => [`headers["${name}"]`, `req.headers["${name}"]`, `request.headers["${name}"]`],
+);
 
 /**
  * A pino logger writing JSON lines to `destination` (default stderr), with the credentials' headers redacted. The
  * command makes its `--log json` logger with it; pass one to `createSandbox({ logger })` to log the JS API's requests.
  */
 export function createSandboxLogger(destination: DestinationStream = pino.destination(2)): Logger {
-  return pino({ base: { name: 'merchant-payments-sandbox' }, timestamp: pino.stdTimeFunctions.isoTime, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
+  return pino(
+    {
+      base: { name: 'merchant-payments-sandbox' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    },
+    destination,
+  );
 }
 
 /** The signals of one sandbox: its probes and metrics, and the wrapper that logs and counts each request. */
@@ -48,7 +53,12 @@ export function createSignals(store: TenantStore, logger: Logger): Signals {
   // Note: a registry per sandbox, never prom-client's global one, so that several sandboxes in one process do not clash.
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: 'sandbox_requests_total', help: 'Requests answered, by operationId ("none": no operation matched) and status.', labelNames: ['operation', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'sandbox_requests_total',
+    help: 'Requests answered, by operationId ("none": no operation matched) and status.',
+    labelNames: ['operation', 'status'],
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'sandbox_request_duration_seconds',
     help: 'Time from a request to its answer (headers), by operationId.',
@@ -56,7 +66,12 @@ export function createSignals(store: TenantStore, logger: Logger): Signals {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const deliveries = new Counter({ name: 'sandbox_deliveries_total', help: 'Webhook delivery attempts, by outcome: ok (2xx), rejected (another status), unanswered (no answer), forbidden (the egress rule refused the address), not_sent (nothing to send).', labelNames: ['outcome'], registers: [registry] });
+  const deliveries = new Counter({
+    name: 'sandbox_deliveries_total',
+    help: 'Webhook delivery attempts, by outcome: ok (2xx), rejected (another status), unanswered (no answer), forbidden (the egress rule refused the address), not_sent (nothing to send).',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   const lag = new Histogram({
     name: 'sandbox_due_work_lag_seconds',
     help: "How late the real-clock ticker ran a tenant's due work, from the earliest due timer to the run.",
@@ -70,10 +85,21 @@ export function createSignals(store: TenantStore, logger: Logger): Signals {
       ['sandbox_store_pool_idle_connections', 'idle', "The store's pool connections, idle."],
       ['sandbox_store_pool_waiting_clients', 'waiting', "Callers waiting for a connection of the store's pool."],
     ] as const) {
-      new Gauge({ name, help, registers: [registry], collect() { this.set(stats()[key]); } });
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(stats()[key]);
+        },
+      });
     }
   }
-  const evictions = new Counter({ name: 'sandbox_tenants_evicted_total', help: 'Tenants this instance forgot after their idle time (open mode), by its sweep or to make room for a new one.', registers: [registry] });
+  const evictions = new Counter({
+    name: 'sandbox_tenants_evicted_total',
+    help: 'Tenants this instance forgot after their idle time (open mode), by its sweep or to make room for a new one.',
+    registers: [registry],
+  });
   // Note: after the pool's gauges, which a scrape reads first, so that the count's own connection is not counted in them.
   const count = store.tenantCount?.bind(store);
   if (count) {
@@ -83,20 +109,31 @@ export function createSignals(store: TenantStore, logger: Logger): Signals {
       registers: [registry],
       async collect() {
         // Note: a store that does not answer within a second keeps the last count, so that the scrape still reports the rest.
-        await withTimeout(count(), 1_000, 'no count').then((n) => this.set(n), () => {});
+        await withTimeout(count(), 1_000, 'no count').then(
+          (n) => this.set(n),
+          () => {},
+        );
       },
     });
   }
 
   const probe = async (path: string): Promise<Response> => {
     if (path === '/healthz') return Response.json({ status: 'ok' });
-    if (path === '/metrics') return new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } });
+    if (path === '/metrics')
+      return new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } });
     try {
-      await withTimeout(store.ready?.() ?? Promise.resolve(), READY_TIMEOUT_MS, `the store did not answer within ${READY_TIMEOUT_MS / 1000} s`);
+      await withTimeout(
+        store.ready?.() ?? Promise.resolve(),
+        READY_TIMEOUT_MS,
+        `the store did not answer within ${READY_TIMEOUT_MS / 1000} s`,
+      );
       return Response.json({ status: 'ready' });
     } catch (error) {
       const detail = `Not ready: ${(error as Error).message}.`;
-      return new Response(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail }), { status: 503, headers: { 'content-type': 'application/problem+json' } });
+      return new Response(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail }), {
+        status: 503,
+        headers: { 'content-type': 'application/problem+json' },
+      });
     }
   };
 
@@ -106,7 +143,11 @@ export function createSignals(store: TenantStore, logger: Logger): Signals {
       const started = performance.now();
       // Note: the path only; a query string may carry what a peer should not have put there, and it is never logged.
       const url = new URL(request.url);
-      if ((request.method === 'GET' || request.method === 'HEAD') && (SIGNAL_PATHS as readonly string[]).includes(url.pathname)) return probe(url.pathname);
+      if (
+        (request.method === 'GET' || request.method === 'HEAD') &&
+        (SIGNAL_PATHS as readonly string[]).includes(url.pathname)
+      )
+        return probe(url.pathname);
       const note = beginNote(request, url.pathname);
       let status = 500;
       try {
@@ -119,12 +160,33 @@ export function createSignals(store: TenantStore, logger: Logger): Signals {
         requests.inc({ operation, status: String(status) });
         duration.observe({ operation }, seconds);
         if (logger.isLevelEnabled('info')) {
-          logger.info({ requestId: note.where.requestId, method: request.method, path: url.pathname, operation, status, durationMs: Math.round(seconds * 1e4) / 10, tenant: note.tenant }, 'request');
+          logger.info(
+            {
+              requestId: note.where.requestId,
+              method: request.method,
+              path: url.pathname,
+              operation,
+              status,
+              durationMs: Math.round(seconds * 1e4) / 10,
+              tenant: note.tenant,
+            },
+            'request',
+          );
         }
       }
     },
     delivered({ ok, status, forbidden }, sent) {
-      deliveries.inc({ outcome: !sent ? 'not_sent' : forbidden ? 'forbidden' : ok ? 'ok' : status === undefined ? 'unanswered' : 'rejected' });
+      deliveries.inc({
+        outcome: !sent
+          ? 'not_sent'
+          : forbidden
+            ? 'forbidden'
+            : ok
+              ? 'ok'
+              : status === undefined
+                ? 'unanswered'
+                : 'rejected',
+      });
     },
     dueLag(ms) {
       lag.observe(Math.max(0, ms) / 1000);

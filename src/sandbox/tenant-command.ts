@@ -65,7 +65,8 @@ type CommandName = keyof typeof COMMANDS;
 /** A whole number from `least` to `most` written in `text`, or a usage error naming the flag. */
 function whole(flag: string, text: string, least: number, most: number): number {
   const n = Number(text);
-  if (!(/^\d+$/.test(text.trim()) && Number.isInteger(n) && n >= least && n <= most)) usageError(`${flag} must be a whole number from ${least} to ${most}, got "${text}"`);
+  if (!(/^\d+$/.test(text.trim()) && Number.isInteger(n) && n >= least && n <= most))
+    usageError(`${flag} must be a whole number from ${least} to ${most}, got "${text}"`);
   return n;
 }
 
@@ -77,18 +78,26 @@ export async function main(args: string[]): Promise<number> {
     console.log(usage);
     return 0;
   }
-  if (!Object.hasOwn(COMMANDS, command)) usageError(`unknown command "${command}"; the commands are create, list, show, rotate, revoke`);
+  if (!Object.hasOwn(COMMANDS, command))
+    usageError(`unknown command "${command}"; the commands are create, list, show, rotate, revoke`);
   const spec = COMMANDS[command as CommandName];
   const takesId = spec.id && rest[0] !== undefined && !rest[0].startsWith('-');
   const id = takesId ? rest[0] : undefined;
-  const flags = parseFlags({ name: NAME, usage, args: takesId ? rest.slice(1) : rest, options: { url: { type: 'string' }, ...spec.flags } }) as Record<string, string | undefined>;
-  if (spec.id && id === undefined) usageError(`${command} needs a tenant id: merchant-payments sandbox tenant ${command} <tenant id>`);
+  const flags = parseFlags({
+    name: NAME,
+    usage,
+    args: takesId ? rest.slice(1) : rest,
+    options: { url: { type: 'string' }, ...spec.flags },
+  }) as Record<string, string | undefined>;
+  if (spec.id && id === undefined)
+    usageError(`${command} needs a tenant id: merchant-payments sandbox tenant ${command} <tenant id>`);
 
   const token = process.env[TOKEN_VARIABLE];
   if (!token) usageError(`${TOKEN_VARIABLE} must be set to the sandbox's admin token (it is never taken as a flag)`);
   const base = flags.url ?? (process.env[URL_VARIABLE] || DEFAULT_URL);
   const source = flags.url !== undefined ? '--url' : process.env[URL_VARIABLE] ? URL_VARIABLE : 'the default URL';
-  if (!/^https?:$/.test(URL.canParse(base) ? new URL(base).protocol : '')) usageError(`${source} must be an absolute http:// or https:// URL, got "${base}"`);
+  if (!/^https?:$/.test(URL.canParse(base) ? new URL(base).protocol : ''))
+    usageError(`${source} must be an absolute http:// or https:// URL, got "${base}"`);
 
   const tenantPath = (suffix = '') => `/_admin/tenants/${encodeURIComponent(id!)}${suffix}`;
   let request: { method: string; path: string; body?: unknown };
@@ -107,7 +116,14 @@ export async function main(args: string[]): Promise<number> {
       request = { method: 'GET', path: tenantPath() };
       break;
     case 'rotate':
-      request = { method: 'POST', path: tenantPath('/rotate'), body: flags.overlap === undefined ? undefined : { overlap_seconds: whole('--overlap', flags.overlap, 0, MAX_OVERLAP_SECONDS) } };
+      request = {
+        method: 'POST',
+        path: tenantPath('/rotate'),
+        body:
+          flags.overlap === undefined
+            ? undefined
+            : { overlap_seconds: whole('--overlap', flags.overlap, 0, MAX_OVERLAP_SECONDS) },
+      };
       break;
     case 'revoke':
       request = { method: 'DELETE', path: tenantPath() };
@@ -132,7 +148,11 @@ export async function main(args: string[]): Promise<number> {
 /** What the sandbox answered: a 2xx and its JSON body, or a message that says what went wrong, never with the token. */
 type Answer = { ok: true; body: unknown } | { ok: false; message: string };
 
-async function ask(base: string, token: string, { method, path, body }: { method: string; path: string; body?: unknown }): Promise<Answer> {
+async function ask(
+  base: string,
+  token: string,
+  { method, path, body }: { method: string; path: string; body?: unknown },
+): Promise<Answer> {
   const root = new URL(base);
   // Note: under the base's path, so that a sandbox behind a prefix (https://host/sandbox) is reached there.
   const prefix = root.pathname.replace(/\/$/, '');
@@ -143,7 +163,11 @@ async function ask(base: string, token: string, { method, path, body }: { method
   try {
     response = await fetch(url, {
       method,
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       // Note: never followed, so that the admin token goes to no other address than the one given.
       redirect: 'manual',
@@ -151,15 +175,24 @@ async function ask(base: string, token: string, { method, path, body }: { method
     });
   } catch (error) {
     const { name, cause } = error as { name?: string; cause?: { code?: string; message?: string } };
-    if (name === 'TimeoutError') return { ok: false, message: `the sandbox at ${shown} did not answer within ${TIMEOUT_MS / 1000} s` };
+    if (name === 'TimeoutError')
+      return { ok: false, message: `the sandbox at ${shown} did not answer within ${TIMEOUT_MS / 1000} s` };
     const why = cause?.code ?? cause?.message ?? (error as Error).message;
-    return { ok: false, message: `cannot reach the sandbox at ${shown} (${why}); is it running, and is --url (or ${URL_VARIABLE}) its address?` };
+    return {
+      ok: false,
+      message: `cannot reach the sandbox at ${shown} (${why}); is it running, and is --url (or ${URL_VARIABLE}) its address?`,
+    };
   }
   let text: string;
   try {
-    text = new TextDecoder().decode(await readBounded(response, { maxBytes: MAX_ANSWER_BYTES, tooLarge: () => new Error('too large') }));
+    text = new TextDecoder().decode(
+      await readBounded(response, { maxBytes: MAX_ANSWER_BYTES, tooLarge: () => new Error('too large') }),
+    );
   } catch {
-    return { ok: false, message: `the sandbox at ${shown} answered ${response.status}, and its answer could not be read in full` };
+    return {
+      ok: false,
+      message: `the sandbox at ${shown} answered ${response.status}, and its answer could not be read in full`,
+    };
   }
   let json: unknown;
   try {
@@ -171,7 +204,10 @@ async function ask(base: string, token: string, { method, path, body }: { method
   const problem = json as { detail?: unknown; code?: unknown } | undefined;
   if (typeof problem?.detail !== 'string') {
     const redirect = response.status >= 300 && response.status < 400 ? ' (a redirect, which is not followed)' : '';
-    return { ok: false, message: `the sandbox at ${shown} answered ${response.status}${redirect}, not with the admin API's problem+json; is --url (or ${URL_VARIABLE}) a sandbox?` };
+    return {
+      ok: false,
+      message: `the sandbox at ${shown} answered ${response.status}${redirect}, not with the admin API's problem+json; is --url (or ${URL_VARIABLE}) a sandbox?`,
+    };
   }
   // Note: an admin API that is off answers the 404 of a path no API has.
   const off = response.status === 404 && problem.detail.startsWith('No operation of either variant');

@@ -25,7 +25,9 @@ export function pairSecret(tenant: TenantState, secret: string): 'learned' | 'kn
  * The one detail of every refusal in issued mode, whatever was wrong (no credential, an unknown one, a revoked tenant,
  * an expired previous one, a wrong secret key), so that it never tells whether a tenant or a key exists.
  */
-export const NOT_ISSUED = 'These credentials are not those of a tenant of this sandbox; its operator issues them (merchant-payments sandbox tenant create).';
+export const NOT_ISSUED =
+  'These credentials are not those of a tenant of this sandbox; its operator issues them (merchant-payments sandbox tenant create).';
 
 /** Issued mode's answer: the registry's tenant, or the one refusal. */
-export const issuedAuthentication = (tenant: string | undefined): Authentication => (tenant === undefined ? { ok: false, detail: NOT_ISSUED } : { ok: true, tenant });
+export const issuedAuthentication = (tenant: string | undefined): Authentication =>
+  tenant === undefined ? { ok: false, detail: NOT_ISSUED } : { ok: true, tenant };

@@ -33,7 +33,11 @@ function track(child: ChildProcess): void {
  * Spawns `node <script> ...args` as the leader of a new process group that goes down, whole, when this process dies
  * (the preload watches the stdin pipe); stdout/stderr are pipes.
  */
-export function spawnTiedNode(script: string, args: string[] = [], { nodeArgs = [], ...options }: TiedNodeOptions = {}): PipedChild {
+export function spawnTiedNode(
+  script: string,
+  args: string[] = [],
+  { nodeArgs = [], ...options }: TiedNodeOptions = {},
+): PipedChild {
   // Note: detached makes the child a group (and session) leader: stopping it signals the group, so whatever it
   // started goes too, and a Ctrl-C on the terminal reaches it only through this process, once.
   const child = spawn(process.execPath, ['--import', preload, ...nodeArgs, script, ...args], {
@@ -53,7 +57,12 @@ export function spawnTiedNode(script: string, args: string[] = [], { nodeArgs = 
  * exits with the command's code; the group's leader (group-leader.js) takes it down when run-in-group.js itself dies (128 + n after signal n; 127 when it cannot be started). stdin, stdout and stderr
  * are this process's; `name` prefixes the runner's own messages.
  */
-export function spawnInGroup(name: string, command: string, args: string[] = [], options: Pick<SpawnOptions, 'cwd' | 'env'> = {}): ChildProcess {
+export function spawnInGroup(
+  name: string,
+  command: string,
+  args: string[] = [],
+  options: Pick<SpawnOptions, 'cwd' | 'env'> = {},
+): ChildProcess {
   // Note: the lifeline is fd 3, so the command keeps the terminal's stdin.
   const child = spawn(process.execPath, [groupRunner, name, command, ...args], {
     ...options,
@@ -86,7 +95,10 @@ export function stopChild(child: ChildProcess, graceMs = 5000): Promise<void> {
 }
 
 /** Keeps the last `max` lines written to the child's stdout and stderr, optionally echoing them. */
-export function collectOutput(child: ChildProcess, { max = 40, echo }: { max?: number; echo?: (line: string) => void } = {}): () => string {
+export function collectOutput(
+  child: ChildProcess,
+  { max = 40, echo }: { max?: number; echo?: (line: string) => void } = {},
+): () => string {
   const lines: string[] = [];
   const push = (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n')) {

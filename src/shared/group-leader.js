@@ -45,7 +45,8 @@ async function stopGroup() {
   }
   signal('SIGTERM');
   const deadline = Date.now() + GRACE_MS;
-  while (groupAlive(process.pid, process.pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (groupAlive(process.pid, process.pid) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   signal('SIGKILL');
 }
 

@@ -59,22 +59,30 @@ function fieldErrors(errors: readonly FieldError[]): ProblemFieldError[] {
   const shown = errors.length > MAX.errors ? errors.slice(0, MAX.errors - 1) : errors;
   const fields = shown.map((error) => ({
     // Note: a pointer is cut, not marked, so that what is left still points at the start of the same path.
-    pointer: (error.pointer === '' || error.pointer.startsWith('/') ? error.pointer : `/${error.pointer}`).slice(0, MAX.pointer),
+    pointer: (error.pointer === '' || error.pointer.startsWith('/') ? error.pointer : `/${error.pointer}`).slice(
+      0,
+      MAX.pointer,
+    ),
     detail: bounded(printable(error.detail), MAX.fieldDetail),
   }));
-  if (shown.length < errors.length) fields.push({ pointer: '', detail: `And ${errors.length - shown.length} more violations, not listed.` });
+  if (shown.length < errors.length)
+    fields.push({ pointer: '', detail: `And ${errors.length - shown.length} more violations, not listed.` });
   return fields;
 }
 
 /** A problem body that fits the contract's Problem schema; throws on a code, status or request id the schema refuses. */
 export function problemDetails(init: ProblemInit): Problem {
-  if (!CODE.test(init.code)) throw new RangeError(`A problem code must be snake_case (${CODE.source}), not ${JSON.stringify(init.code)}`);
+  if (!CODE.test(init.code))
+    throw new RangeError(`A problem code must be snake_case (${CODE.source}), not ${JSON.stringify(init.code)}`);
   const known = Object.hasOwn(problemCatalogue, init.code) ? problemCatalogue[init.code] : undefined;
   const status = init.status ?? known?.status;
   const title = init.title ?? known?.title;
-  if (status === undefined || title === undefined) throw new RangeError(`The contract lists no problem ${init.code}; give its status and title`);
-  if (!Number.isInteger(status) || status < 400 || status > 599) throw new RangeError(`A problem's status must be 400-599, not ${status}`);
-  if (init.requestId !== undefined && !REQUEST_ID.test(init.requestId)) throw new RangeError(`A request id must match ${REQUEST_ID.source}`);
+  if (status === undefined || title === undefined)
+    throw new RangeError(`The contract lists no problem ${init.code}; give its status and title`);
+  if (!Number.isInteger(status) || status < 400 || status > 599)
+    throw new RangeError(`A problem's status must be 400-599, not ${status}`);
+  if (init.requestId !== undefined && !REQUEST_ID.test(init.requestId))
+    throw new RangeError(`A request id must match ${REQUEST_ID.source}`);
   return {
     type: uriReference(init.type ?? known?.type ?? 'about:blank'),
     title: bounded(printable(title), MAX.title),

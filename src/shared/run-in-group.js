@@ -19,7 +19,10 @@ const [name, command = '', ...args] = process.argv.slice(2);
 const leader = fileURLToPath(new URL('./group-leader.js', import.meta.url));
 // Note: detached makes group-leader.js the leader of a new group, which the command joins; this process stays outside
 // it, so it can tell when the group is empty and still exit with the command's code, which the leader exits with.
-const child = spawn(process.execPath, [leader, name ?? '', command, ...args], { stdio: ['inherit', 'inherit', 'inherit', 'pipe'], detached: OWN_GROUPS });
+const child = spawn(process.execPath, [leader, name ?? '', command, ...args], {
+  stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
+  detached: OWN_GROUPS,
+});
 /** @type {import('node:stream').Writable} */ (child.stdio[3]).on('error', () => {});
 /** @type {number | undefined} */
 let status;

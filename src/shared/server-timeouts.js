@@ -13,7 +13,11 @@
  */
 
 /** The time-outs applyServerTimeouts uses when given none. */
-export const DEFAULT_SERVER_TIMEOUTS = Object.freeze({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 });
+export const DEFAULT_SERVER_TIMEOUTS = Object.freeze({
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+});
 
 /** The variable startPrism passes time-outs to its preload in, as JSON (src/mock/prism-timeouts.js). */
 export const SERVER_TIMEOUTS_VARIABLE = 'MERCHANT_PAYMENTS_SERVER_TIMEOUTS';
@@ -33,17 +37,25 @@ const SILENT = Symbol('silent connection timer');
  * @returns {S}
  */
 export function applyServerTimeouts(server, timeouts = {}) {
-  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = { ...DEFAULT_SERVER_TIMEOUTS, ...definedOnly(timeouts) };
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = {
+    ...DEFAULT_SERVER_TIMEOUTS,
+    ...definedOnly(timeouts),
+  };
   for (const [name, value] of Object.entries({ headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs })) {
-    if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`${name} must be a whole number of milliseconds above 0, got ${String(value)}.`);
+    if (!Number.isSafeInteger(value) || value <= 0)
+      throw new RangeError(`${name} must be a whole number of milliseconds above 0, got ${String(value)}.`);
   }
-  if (headersTimeoutMs > requestTimeoutMs) throw new RangeError(`headersTimeoutMs (${headersTimeoutMs}) must not exceed requestTimeoutMs (${requestTimeoutMs}).`);
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new RangeError(
+      `headersTimeoutMs (${headersTimeoutMs}) must not exceed requestTimeoutMs (${requestTimeoutMs}).`,
+    );
   server.headersTimeout = headersTimeoutMs;
   server.requestTimeout = requestTimeoutMs;
   server.keepAliveTimeout = keepAliveTimeoutMs;
   // Note: read when the server starts listening, so it must be set before listen(); @types/node has it as an option
   // of createServer only.
-  /** @type {{ connectionsCheckingInterval: number }} */ (/** @type {unknown} */ (server)).connectionsCheckingInterval = Math.min(CHECK_EVERY_MS, headersTimeoutMs);
+  /** @type {{ connectionsCheckingInterval: number }} */ (/** @type {unknown} */ (server)).connectionsCheckingInterval =
+    Math.min(CHECK_EVERY_MS, headersTimeoutMs);
   server.on('connection', (socket) => {
     const timer = setTimeout(() => socket.destroy(), headersTimeoutMs);
     timer.unref();

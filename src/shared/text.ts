@@ -8,7 +8,8 @@ export const printable = (text: string) =>
 export const quote = (value: unknown) => printable(JSON.stringify(value) ?? String(value));
 
 /** A phrase as a sentence: capitalised, ending with a full stop. */
-export const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${text.endsWith('.') ? '' : '.'}`;
+export const sentence = (text: string) =>
+  `${text.charAt(0).toUpperCase()}${text.slice(1)}${text.endsWith('.') ? '' : '.'}`;
 
 /** Text cut to at most `max` characters, an ellipsis marking the cut. */
 export const bounded = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

@@ -2,7 +2,11 @@
 import type { operations, webhooks } from '../../generated/types/variant-a.js';
 
 export type * from './shared.js';
-export type { VariantAClient as Client, VariantAClientOptions as ClientOptions, VariantAPaths as Paths } from '../client/variant-a.js';
+export type {
+  VariantAClient as Client,
+  VariantAClientOptions as ClientOptions,
+  VariantAPaths as Paths,
+} from '../client/variant-a.js';
 /** Every operation of Variant A by operationId, as generated from the contract. */
 export type Operations = operations;
 /** The `onStatusChange` webhooks (later and earlier layout), as generated from the contract. */

@@ -22,7 +22,8 @@ export function mediaTypeOf(contentType: string | null | undefined): string | un
 
 /** Reads a body: raw text that is empty or only white space is no body; a parsed `body` is taken as it is. */
 export function readBody(input: BodyInput): ReadBody {
-  if (input.rawBody === undefined || input.rawBody === null) return input.body === undefined ? { kind: 'absent' } : { kind: 'json', value: input.body };
+  if (input.rawBody === undefined || input.rawBody === null)
+    return input.body === undefined ? { kind: 'absent' } : { kind: 'json', value: input.body };
   let text: string;
   try {
     text = typeof input.rawBody === 'string' ? input.rawBody : decoder.decode(input.rawBody);
@@ -35,7 +36,11 @@ export function readBody(input: BodyInput): ReadBody {
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     if (reason.includes('forbidden prototype property')) {
-      return { kind: 'malformed', detail: 'The body has a "__proto__" or "constructor.prototype" key, which is refused because it could change the prototype of objects it is copied into.' };
+      return {
+        kind: 'malformed',
+        detail:
+          'The body has a "__proto__" or "constructor.prototype" key, which is refused because it could change the prototype of objects it is copied into.',
+      };
     }
     // Note: the parser's message may quote the body; control characters are escaped and the length is bounded.
     return { kind: 'malformed', detail: `The body is not valid JSON (${printable(bounded(reason, 200))}).` };

@@ -30,7 +30,9 @@ function predicate(error: SchemaError): string {
     case 'maxLength':
       return `must be a string of at most ${plural(Number(p.limit), 'character')}`;
     case 'minLength':
-      return Number(p.limit) === 1 ? 'must not be empty' : `must be a string of at least ${plural(Number(p.limit), 'character')}`;
+      return Number(p.limit) === 1
+        ? 'must not be empty'
+        : `must be a string of at least ${plural(Number(p.limit), 'character')}`;
     case 'pattern':
       return `must match the pattern ${String(p.pattern)}`;
     case 'format':
@@ -77,17 +79,24 @@ const isSummary = (error: SchemaError, errors: readonly SchemaError[]) =>
   error.keyword === 'if' ||
   (error.keyword === 'propertyNames' && errors.some((other) => other.propertyName !== undefined)) ||
   // Note: int32 and int64 restate a minimum or maximum that already failed at the same place.
-  (error.keyword === 'format' && /^int(32|64)$/.test(String(error.params.format)) &&
+  (error.keyword === 'format' &&
+    /^int(32|64)$/.test(String(error.params.format)) &&
     errors.some((other) => other !== error && other.instancePath === error.instancePath));
 
 /** The violations behind a validator's errors, for a value at `subject`. */
 export function describeErrors(errors: readonly SchemaError[] | null | undefined, subject: Subject): Violation[] {
   const list = errors ?? [];
-  return list.filter((error) => !isSummary(error, list)).map((error) => {
-    const at = pointerOf(error);
-    const pointer = `${subject.pointer}${at}`;
-    let text = predicate(error);
-    if (error.propertyName !== undefined) text = `property name ${quote(error.propertyName)} ${text}`;
-    return { in: subject.in, pointer, detail: sentence(subject.label && at === '' ? `${subject.label} ${text}` : text) };
-  });
+  return list
+    .filter((error) => !isSummary(error, list))
+    .map((error) => {
+      const at = pointerOf(error);
+      const pointer = `${subject.pointer}${at}`;
+      let text = predicate(error);
+      if (error.propertyName !== undefined) text = `property name ${quote(error.propertyName)} ${text}`;
+      return {
+        in: subject.in,
+        pointer,
+        detail: sentence(subject.label && at === '' ? `${subject.label} ${text}` : text),
+      };
+    });
 }

@@ -5,7 +5,11 @@ import { describeErrors } from './describe.js';
 import { quote, sentence } from '../shared/text.js';
 import type { Violation } from './types.js';
 
-const LABEL: Record<ParameterSpec['in'], string> = { path: 'Path parameter', query: 'Query parameter', header: 'Header' };
+const LABEL: Record<ParameterSpec['in'], string> = {
+  path: 'Path parameter',
+  query: 'Query parameter',
+  header: 'Header',
+};
 const INTEGER = /^-?(0|[1-9][0-9]*)$/;
 const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 

@@ -11,13 +11,20 @@ export interface ProblemContext {
 }
 
 /** Where a violation is, when its detail does not say: the pointer into the body. */
-const located = (violation: Violation) => (violation.in === 'body' && violation.pointer ? `${violation.pointer}: ${violation.detail}` : violation.detail);
+const located = (violation: Violation) =>
+  violation.in === 'body' && violation.pointer ? `${violation.pointer}: ${violation.detail}` : violation.detail;
 
 /** The problem for a rejected request: the status and code validateRequest chose, every violation in `errors`. */
-export function requestProblem(rejection: Extract<RequestValidation, { ok: false }>, context: ProblemContext = {}): Problem {
+export function requestProblem(
+  rejection: Extract<RequestValidation, { ok: false }>,
+  context: ProblemContext = {},
+): Problem {
   const { status, code, violations } = rejection;
   const [first] = violations;
-  const detail = violations.length === 1 && first ? located(first) : `The request breaks the contract in ${violations.length} places; see errors.`;
+  const detail =
+    violations.length === 1 && first
+      ? located(first)
+      : `The request breaks the contract in ${violations.length} places; see errors.`;
   return problemDetails({ ...context, code, status, detail, errors: violations });
 }
 
@@ -25,10 +32,15 @@ export function requestProblem(rejection: Extract<RequestValidation, { ok: false
  * The 500 `internal_error` for an answer that breaks the contract, naming every violation; `subject` says what broke
  * it (a webhook body, say).
  */
-export function responseProblem(violations: readonly Violation[], context: ProblemContext = {}, subject = 'The response'): Problem {
+export function responseProblem(
+  violations: readonly Violation[],
+  context: ProblemContext = {},
+  subject = 'The response',
+): Problem {
   const [first] = violations;
-  const detail = violations.length === 1 && first
-    ? `${subject} breaks the contract: ${located(first)}`
-    : `${subject} breaks the contract in ${violations.length} places; see errors.`;
+  const detail =
+    violations.length === 1 && first
+      ? `${subject} breaks the contract: ${located(first)}`
+      : `${subject} breaks the contract in ${violations.length} places; see errors.`;
   return problemDetails({ ...context, code: 'internal_error', detail, errors: violations });
 }

@@ -35,13 +35,20 @@ export type RequestValidation =
 /** The header whose absence the contract answers with 400 idempotency_key_missing (components/responses/BadRequest). */
 const IDEMPOTENCY_KEY = 'idempotency-key';
 
-const reject = (status: 400 | 422, code: RequestProblemCode, violations: Violation[]): RequestValidation => ({ ok: false, status, code, violations });
+const reject = (status: 400 | 422, code: RequestProblemCode, violations: Violation[]): RequestValidation => ({
+  ok: false,
+  status,
+  code,
+  violations,
+});
 
-const textsFrom = (input: RequestInput): ParameterTexts => (parameter: ParameterSpec) => {
-  if (parameter.in === 'query') return input.query?.getAll(parameter.name) ?? [];
-  const text = parameter.in === 'path' ? input.params?.[parameter.name] : input.headers?.get(parameter.name);
-  return text === undefined || text === null ? [] : [text];
-};
+const textsFrom =
+  (input: RequestInput): ParameterTexts =>
+  (parameter: ParameterSpec) => {
+    if (parameter.in === 'query') return input.query?.getAll(parameter.name) ?? [];
+    const text = parameter.in === 'path' ? input.params?.[parameter.name] : input.headers?.get(parameter.name);
+    return text === undefined || text === null ? [] : [text];
+  };
 
 /** What the body check found: what makes the body unreadable (400), what breaks its schema (422), and what it holds. */
 interface BodyCheck {
@@ -58,7 +65,10 @@ function checkBody(operation: OperationSpec, input: RequestInput): BodyCheck {
   const read = readBody(input);
   const declared = operation.requestBody;
   if (read.kind === 'absent') {
-    return { unreadable: [], invalid: declared?.required ? [{ in: 'body', pointer: '', detail: 'A request body is required.' }] : [] };
+    return {
+      unreadable: [],
+      invalid: declared?.required ? [{ in: 'body', pointer: '', detail: 'A request body is required.' }] : [],
+    };
   }
   if (!declared) return unreadable({ in: 'body', pointer: '', detail: 'This operation takes no request body.' });
   const accepted = Object.keys(declared.content);
@@ -70,7 +80,9 @@ function checkBody(operation: OperationSpec, input: RequestInput): BodyCheck {
     return unreadable({ in: 'header', pointer: '/Content-Type', detail });
   }
   if (read.kind === 'malformed') return unreadable({ in: 'body', pointer: '', detail: read.detail });
-  const invalid = media.validator(read.value) ? [] : describeErrors(media.validator.errors, { in: 'body', pointer: '' });
+  const invalid = media.validator(read.value)
+    ? []
+    : describeErrors(media.validator.errors, { in: 'body', pointer: '' });
   return { unreadable: [], invalid, value: read.value, mediaType: mediaType! };
 }
 
@@ -80,18 +92,37 @@ function checkBody(operation: OperationSpec, input: RequestInput): BodyCheck {
  * missing Idempotency-Key is 400 `idempotency_key_missing`; anything else that breaks the contract is 422
  * `validation_failed`, with every violation.
  */
-export function validateRequest(variant: Api, operation: OperationSpec | string, input: RequestInput): RequestValidation {
+export function validateRequest(
+  variant: Api,
+  operation: OperationSpec | string,
+  input: RequestInput,
+): RequestValidation {
   const spec = resolveOperation(variant, operation);
   const body = checkBody(spec, input);
   if (body.unreadable.length > 0) return reject(400, 'bad_request', body.unreadable);
   const texts = textsFrom(input);
-  const key = spec.parameters.find((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === IDEMPOTENCY_KEY);
+  const key = spec.parameters.find(
+    (parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === IDEMPOTENCY_KEY,
+  );
   if (key?.required && texts(key).length === 0) {
     return reject(400, 'idempotency_key_missing', readParameters([key], texts).violations);
   }
-  const read = (location: ParameterSpec['in']) => readParameters(spec.parameters.filter((parameter) => parameter.in === location), texts);
+  const read = (location: ParameterSpec['in']) =>
+    readParameters(
+      spec.parameters.filter((parameter) => parameter.in === location),
+      texts,
+    );
   const [path, query, headers] = [read('path'), read('query'), read('header')];
   const violations = [...path.violations, ...query.violations, ...headers.violations, ...body.invalid];
   if (violations.length > 0) return reject(422, 'validation_failed', violations);
-  return { ok: true, request: { path: path.values, query: query.values, headers: headers.values, body: body.value, mediaType: body.mediaType } };
+  return {
+    ok: true,
+    request: {
+      path: path.values,
+      query: query.values,
+      headers: headers.values,
+      body: body.value,
+      mediaType: body.mediaType,
+    },
+  };
 }

@@ -18,9 +18,18 @@ function checkContent(response: ResponseSpec, status: number, input: ResponseInp
   const read = readBody(input);
   const accepted = Object.keys(response.content);
   if (accepted.length === 0) {
-    return read.kind === 'absent' ? [] : [{ in: 'body', pointer: '', detail: `Status ${status} declares no body, but one was sent.` }];
+    return read.kind === 'absent'
+      ? []
+      : [{ in: 'body', pointer: '', detail: `Status ${status} declares no body, but one was sent.` }];
   }
-  if (read.kind === 'absent') return [{ in: 'body', pointer: '', detail: `Status ${status} declares a body (${accepted.join(' or ')}), but none was sent.` }];
+  if (read.kind === 'absent')
+    return [
+      {
+        in: 'body',
+        pointer: '',
+        detail: `Status ${status} declares a body (${accepted.join(' or ')}), but none was sent.`,
+      },
+    ];
   const given = mediaTypeOf(input.headers?.get('content-type'));
   const media = given === undefined ? undefined : response.content[given];
   if (!media) {

@@ -21,8 +21,14 @@ export function resolveOperation(variant: Api, operation: OperationSpec | string
 }
 
 /** The response an operation declares for a status: the exact code, else its range (`4XX`), else `default`. */
-export function declaredResponse(variant: Api, operation: OperationSpec, status: number): { key: string; response: ResponseSpec } | undefined {
-  const key = [String(status), `${String(status).charAt(0)}XX`, 'default'].find((candidate) => Object.hasOwn(operation.responses, candidate));
+export function declaredResponse(
+  variant: Api,
+  operation: OperationSpec,
+  status: number,
+): { key: string; response: ResponseSpec } | undefined {
+  const key = [String(status), `${String(status).charAt(0)}XX`, 'default'].find((candidate) =>
+    Object.hasOwn(operation.responses, candidate),
+  );
   const name = key === undefined ? undefined : operation.responses[key];
   const response = name === undefined ? undefined : operationIndex[variant].responses[name];
   return key !== undefined && response ? { key, response } : undefined;

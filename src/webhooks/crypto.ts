@@ -63,11 +63,15 @@ export function secretKey(secret: unknown, position = 0): KeyBytes {
   if (cached) return cached;
   const label = `Webhook secret #${position + 1}`;
   if (typeof secret !== 'string' || !secret.startsWith(SECRET_PREFIX)) {
-    throw new TypeError(`${label} must be a string starting with "${SECRET_PREFIX}"; copy the endpoint's signing secret exactly as shown.`);
+    throw new TypeError(
+      `${label} must be a string starting with "${SECRET_PREFIX}"; copy the endpoint's signing secret exactly as shown.`,
+    );
   }
   const key = fromBase64(secret.slice(SECRET_PREFIX.length));
   if (!key || key.length < MIN_SECRET_BYTES) {
-    throw new TypeError(`${label} is malformed: after "${SECRET_PREFIX}" it must be padded base64 of at least ${MIN_SECRET_BYTES} bytes; check for missing characters or whitespace.`);
+    throw new TypeError(
+      `${label} is malformed: after "${SECRET_PREFIX}" it must be padded base64 of at least ${MIN_SECRET_BYTES} bytes; check for missing characters or whitespace.`,
+    );
   }
   remember(keyCache, secret, key);
   return key;

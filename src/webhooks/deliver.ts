@@ -18,10 +18,14 @@ export interface DeliveryLimits {
 /** Throws a RangeError naming the option when a limit is out of range. */
 export function checkLimits(timeoutMs: number, maxResponseBytes: number): void {
   if (typeof timeoutMs !== 'number' || !(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
-    throw new RangeError(`timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMER_MS}, got ${String(timeoutMs)}.`);
+    throw new RangeError(
+      `timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMER_MS}, got ${String(timeoutMs)}.`,
+    );
   }
   if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes < 0) {
-    throw new RangeError(`maxResponseBytes must be a whole number of bytes, 0 or more, got ${String(maxResponseBytes)}.`);
+    throw new RangeError(
+      `maxResponseBytes must be a whole number of bytes, 0 or more, got ${String(maxResponseBytes)}.`,
+    );
   }
 }
 
@@ -33,7 +37,11 @@ export interface DeliveryAnswer {
 }
 
 /** POSTs to `url` and reads the answer within `limits`; throws WebhookSendError when that is not possible. */
-export async function deliver(url: URL, init: { headers: Record<string, string>; body: string | Uint8Array<ArrayBuffer> }, limits: DeliveryLimits): Promise<DeliveryAnswer> {
+export async function deliver(
+  url: URL,
+  init: { headers: Record<string, string>; body: string | Uint8Array<ArrayBuffer> },
+  limits: DeliveryLimits,
+): Promise<DeliveryAnswer> {
   const where = describe(url);
   const controller = new AbortController();
   let timedOut = false;
@@ -51,7 +59,11 @@ export async function deliver(url: URL, init: { headers: Record<string, string>;
     const response = await Promise.race([request, aborted]);
     if (response.status >= 300 && response.status < 400) throw redirected(response, url, where);
     const body = await readCapped(response, limits.maxResponseBytes, aborted, where);
-    return { status: response.status, body: new TextDecoder().decode(body), contentType: response.headers.get('content-type') };
+    return {
+      status: response.status,
+      body: new TextDecoder().decode(body),
+      contentType: response.headers.get('content-type'),
+    };
   } catch (error) {
     if (error instanceof WebhookSendError) throw error;
     if (timedOut) {
@@ -76,7 +88,8 @@ function redirected(response: Response, url: URL, where: string): WebhookSendErr
   } catch {
     location = undefined;
   }
-  const target = location === undefined ? (header === null ? 'no Location header' : 'an invalid Location header') : location;
+  const target =
+    location === undefined ? (header === null ? 'no Location header' : 'an invalid Location header') : location;
   const message = `The receiver at ${where} answered ${response.status}, a redirect to ${target}. Webhooks are not redirected: configure the final address as the receiver's URL.`;
   return new WebhookSendError('redirect', message, location === undefined ? {} : { location });
 }

@@ -15,8 +15,7 @@ export const MAX_SIGNATURE_LENGTH = 1024;
 
 /** Request headers as receivers get them: a fetch `Headers`, Node's `IncomingHttpHeaders`, or a plain record. */
 export type WebhookHeaders =
-  | { get(name: string): string | null }
-  | Readonly<Record<string, string | readonly string[] | undefined>>;
+  { get(name: string): string | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** Reads a header by name, ignoring case; several values are joined with ", " as fetch does; empty means absent. */
 export function getHeader(headers: WebhookHeaders, name: string): string | undefined {

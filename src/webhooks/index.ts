@@ -3,7 +3,11 @@ export { createMemoryDedupe, type MemoryDedupeOptions, type WebhookDedupe } from
 export { createFetchWebhookHandler, type FetchWebhookHandler } from './adapters/fetch.js';
 export type { WebhookHandlerContext, WebhookHandlerOptions } from './adapters/handle.js';
 export { createNodeWebhookHandler, type NodeWebhookHandler } from './adapters/node.js';
-export { createPostgresDedupe, type PostgresDedupeOptions, type PostgresQueryable } from './adapters/postgres-dedupe.js';
+export {
+  createPostgresDedupe,
+  type PostgresDedupeOptions,
+  type PostgresQueryable,
+} from './adapters/postgres-dedupe.js';
 export { applyServerTimeouts, DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from '../shared/server-timeouts.js';
 export type { WebhookBody } from './crypto.js';
 export {

@@ -25,7 +25,8 @@ export function parseWebhookJson(rawBody: WebhookBody): unknown {
     throw invalidJson('The body is not valid UTF-8 although its signature matches', cause);
   }
   // Note: RFC 8259 forbids a BOM in networked JSON; refusing it keeps string and byte bodies alike.
-  if (text.charCodeAt(0) === BOM) throw invalidJson('The body starts with a byte order mark, which JSON sent over a network must not');
+  if (text.charCodeAt(0) === BOM)
+    throw invalidJson('The body starts with a byte order mark, which JSON sent over a network must not');
   try {
     return secureJson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
   } catch (cause) {
@@ -41,7 +42,11 @@ export function parseWebhookJson(rawBody: WebhookBody): unknown {
 }
 
 function invalidJson(why: string, cause?: unknown): WebhookVerificationError {
-  return new WebhookVerificationError('invalid_json', `${why}; report the delivery to the sender.`, cause === undefined ? {} : { cause });
+  return new WebhookVerificationError(
+    'invalid_json',
+    `${why}; report the delivery to the sender.`,
+    cause === undefined ? {} : { cause },
+  );
 }
 
 /** The errors of the layout's validator for a parsed body (its event type's own, for the later layout), or undefined when it fits. */

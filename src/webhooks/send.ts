@@ -53,7 +53,13 @@ export async function sendWebhookExample(options: SendWebhookExampleOptions): Pr
   const event = options.id === undefined ? example.value : { ...example.value, id: options.id };
   const body = JSON.stringify(event);
   const time = options.now?.() ?? Date.now();
-  const signature = await signWebhook({ id: event.id, body, secret: options.secret, layout, timestamp: new Date(time) });
+  const signature = await signWebhook({
+    id: event.id,
+    body,
+    secret: options.secret,
+    layout,
+    timestamp: new Date(time),
+  });
   const userAgent = contract.headers.find((header) => header.name === WEBHOOK_HEADERS.userAgent)?.example;
   const known: Record<string, string> = {
     ...signature,
@@ -64,7 +70,8 @@ export async function sendWebhookExample(options: SendWebhookExampleOptions): Pr
   for (const { name } of contract.headers) {
     const value = known[name];
     // Note: fails loudly when the contract gains a webhook header this sender does not know how to fill.
-    if (value === undefined) throw new Error(`The contract's ${contract.webhook} lists header ${name}, which the sender cannot fill.`);
+    if (value === undefined)
+      throw new Error(`The contract's ${contract.webhook} lists header ${name}, which the sender cannot fill.`);
     headers[name] = value;
   }
   const answer = await deliver(url, { headers, body }, { timeoutMs, maxResponseBytes, fetch: options.fetch ?? fetch });

@@ -42,7 +42,9 @@ export function signWebhook(input: SignWebhookInput & { layout: 'earlier' }): Pr
 export function signWebhook(input: SignWebhookInput & { layout?: 'later' }): Promise<WebhookSignatureHeaders>;
 /** Signs a delivery and returns its X-Event-ID, X-Timestamp and X-Signature header values. */
 export function signWebhook(input: SignWebhookInput): Promise<WebhookSignatureHeaders | EarlierWebhookSignatureHeaders>;
-export async function signWebhook(input: SignWebhookInput): Promise<WebhookSignatureHeaders | EarlierWebhookSignatureHeaders> {
+export async function signWebhook(
+  input: SignWebhookInput,
+): Promise<WebhookSignatureHeaders | EarlierWebhookSignatureHeaders> {
   const keys = secretKeyList(input.secret);
   if (typeof input.id !== 'string' || input.id === '') throw new TypeError('signWebhook needs a non-empty event id.');
   checkBodyId(input.id, input.body);

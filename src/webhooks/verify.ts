@@ -1,4 +1,11 @@
-import { hmacSha256Base64, secretKeyList, timingSafeEqualText, type KeyBytes, type SignedParts, type WebhookBody } from './crypto.js';
+import {
+  hmacSha256Base64,
+  secretKeyList,
+  timingSafeEqualText,
+  type KeyBytes,
+  type SignedParts,
+  type WebhookBody,
+} from './crypto.js';
 import { WebhookVerificationError } from './errors.js';
 import { getHeader, MAX_SIGNATURE_LENGTH, WEBHOOK_HEADERS, type WebhookHeaders } from './headers.js';
 import { parseWebhookJson, schemaIssues } from './payload.js';
@@ -113,7 +120,10 @@ export async function verifyWebhookDelivery(
   const issues = options.validateSchema === false ? undefined : schemaIssues(layout, body);
   if (issues) {
     const schema = layout === 'later' ? 'WebhookEvent' : 'EarlierWebhookEvent';
-    const listed = issues.slice(0, 3).map((issue) => `${issue.instancePath || '(body)'} ${issue.message}`).join('; ');
+    const listed = issues
+      .slice(0, 3)
+      .map((issue) => `${issue.instancePath || '(body)'} ${issue.message}`)
+      .join('; ');
     throw new WebhookVerificationError(
       'schema_mismatch',
       `The body does not match the contract's ${schema} schema: ${listed}. ` +
@@ -133,7 +143,9 @@ function toleranceOf(options: VerifyWebhookOptions): number {
 }
 
 function missing(header: string, advice: string): WebhookVerificationError {
-  return new WebhookVerificationError('missing_header', `The ${header} header is missing or empty. ${advice}`, { header });
+  return new WebhookVerificationError('missing_header', `The ${header} header is missing or empty. ${advice}`, {
+    header,
+  });
 }
 
 function requireHeader(headers: WebhookHeaders, name: string): string {

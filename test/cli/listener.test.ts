@@ -12,13 +12,20 @@ afterEach(async () => {
 });
 
 async function listener(options: { forwardTo?: URL } = {}): Promise<RunningListener> {
-  const started = await startListener({ port: 0, host: '127.0.0.1', secret: SECRET, onVerified: () => {}, onRefused: () => {}, ...options });
+  const started = await startListener({
+    port: 0,
+    host: '127.0.0.1',
+    secret: SECRET,
+    onVerified: () => {},
+    onRefused: () => {},
+    ...options,
+  });
   open.push(started);
   return started;
 }
 
 describe('webhook listen --forward-to', () => {
-  it('forwards the body and only the delivery scheme\'s headers, not ones a replay added', async () => {
+  it("forwards the body and only the delivery scheme's headers, not ones a replay added", async () => {
     const bodies: string[] = [];
     const receiver = await serveNode(async (req, res) => {
       let body = '';
@@ -30,7 +37,10 @@ describe('webhook listen --forward-to', () => {
     const listen = await listener({ forwardTo: new URL(`${receiver.url}/hooks`) });
     const event = exampleEvent('payout.status_changed');
     const body = JSON.stringify(event);
-    const signed: Record<string, string> = { ...standardSigned(body, { timestamp: Math.floor(Date.now() / 1000) }), 'X-Event-Type': event.type };
+    const signed: Record<string, string> = {
+      ...standardSigned(body, { timestamp: Math.floor(Date.now() / 1000) }),
+      'X-Event-Type': event.type,
+    };
     const added = { Authorization: 'Bearer stolen', Cookie: 'session=admin', 'X-Internal-Admin': 'true' };
     const answer = await fetch(listen.url, {
       method: 'POST',
@@ -49,6 +59,13 @@ describe('webhook listen --forward-to', () => {
       'content-type': 'application/json',
       'user-agent': 'replayer/1',
     });
-    expect([...FORWARDED_HEADERS].sort()).toEqual(['content-type', 'user-agent', 'x-event-id', 'x-event-type', 'x-signature', 'x-timestamp']);
+    expect([...FORWARDED_HEADERS].sort()).toEqual([
+      'content-type',
+      'user-agent',
+      'x-event-id',
+      'x-event-type',
+      'x-signature',
+      'x-timestamp',
+    ]);
   });
 });

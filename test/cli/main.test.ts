@@ -9,7 +9,10 @@ import type { CommandMain } from '../../src/cli/entry.js';
 import { main } from '../../src/cli/main.js';
 import { runMain, type MainResult } from './run-main.js';
 
-const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  version: string;
+  bin: Record<string, string>;
+};
 const docs = readFileSync(path.join(root, 'docs/cli.md'), 'utf8');
 
 /** Runs the dispatcher in-process; resolves to its exit code and what it printed. */
@@ -22,8 +25,10 @@ describe('merchant-payments', () => {
     for (const args of [['--help'], ['-h'], ['help']]) {
       const { code, stdout } = await dispatch(args);
       expect(code, args.join(' ')).toBe(0);
-      for (const command of ['sandbox', 'mock', 'conformance', 'webhook send', 'webhook listen', 'webhook secret']) expect(stdout).toContain(`  ${command} `);
-      for (const alias of ['merchant-payments-sandbox', 'merchant-payments-mock', 'merchant-payments-conformance']) expect(stdout).toContain(alias);
+      for (const command of ['sandbox', 'mock', 'conformance', 'webhook send', 'webhook listen', 'webhook secret'])
+        expect(stdout).toContain(`  ${command} `);
+      for (const alias of ['merchant-payments-sandbox', 'merchant-payments-mock', 'merchant-payments-conformance'])
+        expect(stdout).toContain(alias);
       expect(stdout).toMatch(/Exit codes: 0 success; 1 failure .*; 2 usage error/s);
     }
   });
@@ -38,7 +43,10 @@ describe('merchant-payments', () => {
     [['serve'], 'merchant-payments: unknown command "serve"; the commands are sandbox, mock, conformance, webhook'],
     [['--port', '4000'], 'merchant-payments: unknown command "--port"'],
     [['webhook'], 'merchant-payments webhook: a command is required; the commands are send, listen, secret'],
-    [['webhook', 'trigger'], 'merchant-payments webhook: unknown command "trigger"; the commands are send, listen, secret'],
+    [
+      ['webhook', 'trigger'],
+      'merchant-payments webhook: unknown command "trigger"; the commands are send, listen, secret',
+    ],
   ])('exits 2 with the usage on stderr for %j', async (args, message) => {
     const { code, stdout, stderr } = await dispatch(args);
     expect(code).toBe(2);
@@ -56,14 +64,24 @@ describe('merchant-payments', () => {
     });
     // Each alias calls the main its subcommand calls.
     for (const name of ['sandbox', 'mock', 'conformance']) {
-      expect(readFileSync(path.join(root, `bin/merchant-payments-${name}.mjs`), 'utf8')).toContain(`import { main } from '../dist/src/${name}/command.js';`);
+      expect(readFileSync(path.join(root, `bin/merchant-payments-${name}.mjs`), 'utf8')).toContain(
+        `import { main } from '../dist/src/${name}/command.js';`,
+      );
     }
   });
 });
 
-describe('each subcommand\'s --help', () => {
+describe("each subcommand's --help", () => {
   const helps = new Map<string, MainResult>();
-  const subcommands = [['sandbox'], ['sandbox', 'tenant'], ['mock'], ['conformance'], ['webhook', 'send'], ['webhook', 'listen'], ['webhook', 'secret']];
+  const subcommands = [
+    ['sandbox'],
+    ['sandbox', 'tenant'],
+    ['mock'],
+    ['conformance'],
+    ['webhook', 'send'],
+    ['webhook', 'listen'],
+    ['webhook', 'secret'],
+  ];
   const aliases: Record<string, () => Promise<CommandMain>> = {
     sandbox: async () => (await import('../../src/sandbox/command.js')).main,
     mock: async () => (await import('../../src/mock/command.js')).main,
@@ -71,18 +89,27 @@ describe('each subcommand\'s --help', () => {
   };
   beforeAll(async () => {
     for (const words of subcommands) helps.set(words.join(' '), await runMain(main, [...words, '--help']));
-    for (const [name, load] of Object.entries(aliases)) helps.set(`alias ${name}`, await runMain(await load(), ['--help']));
+    for (const [name, load] of Object.entries(aliases))
+      helps.set(`alias ${name}`, await runMain(await load(), ['--help']));
     helps.set('help webhook listen', await runMain(main, ['help', 'webhook', 'listen']));
   });
 
-  it.each(subcommands.map((words) => words.join(' ')))('merchant-payments %s --help prints its usage and exit codes, and exits 0', (name) => {
-    const { code, stdout } = helps.get(name)!;
-    expect(code).toBe(0);
-    expect(stdout).toMatch(new RegExp(`^usage: merchant-payments ${name}\\b`));
-    expect(stdout.trimEnd().split('\n\n').find((paragraph) => paragraph.startsWith('Exit codes: 0 '))).toBeDefined();
-  });
+  it.each(subcommands.map((words) => words.join(' ')))(
+    'merchant-payments %s --help prints its usage and exit codes, and exits 0',
+    (name) => {
+      const { code, stdout } = helps.get(name)!;
+      expect(code).toBe(0);
+      expect(stdout).toMatch(new RegExp(`^usage: merchant-payments ${name}\\b`));
+      expect(
+        stdout
+          .trimEnd()
+          .split('\n\n')
+          .find((paragraph) => paragraph.startsWith('Exit codes: 0 ')),
+      ).toBeDefined();
+    },
+  );
 
-  it.each(Object.keys(aliases))('merchant-payments %s --help is the alias\'s --help', (name) => {
+  it.each(Object.keys(aliases))("merchant-payments %s --help is the alias's --help", (name) => {
     expect(helps.get(`alias ${name}`)).toEqual(helps.get(name));
     expect(helps.get(name)!.stdout).toContain(`   or: merchant-payments-${name} (the same flags)`);
   });
@@ -91,14 +118,17 @@ describe('each subcommand\'s --help', () => {
     expect(helps.get('help webhook listen')).toEqual(helps.get('webhook listen'));
   });
 
-  it.each(subcommands.map((words) => words.join(' ')))('docs/cli.md documents every flag and variable of %s', (name) => {
-    const { stdout } = helps.get(name)!;
-    const section = docs.split(/^## /m).find((part) => part.startsWith(`\`merchant-payments ${name}\``));
-    expect(section, `a "## \`merchant-payments ${name}\`" section`).toBeDefined();
-    const flags = [...new Set(stdout.match(/(?<![\w-])--[a-z][a-z-]*/g) ?? [])];
-    const variables = [...new Set(stdout.match(/\b(?:PAYMENTS|WEBHOOK|MERCHANT_PAYMENTS)_[A-Z_]+\b/g) ?? [])];
-    for (const flag of flags) expect(section, flag).toMatch(new RegExp(`(?<![\\w-])${flag}(?![\\w-])`));
-    for (const variable of variables) expect(section, variable).toContain(variable);
-    expect(section).toContain('| exit code | when |');
-  });
+  it.each(subcommands.map((words) => words.join(' ')))(
+    'docs/cli.md documents every flag and variable of %s',
+    (name) => {
+      const { stdout } = helps.get(name)!;
+      const section = docs.split(/^## /m).find((part) => part.startsWith(`\`merchant-payments ${name}\``));
+      expect(section, `a "## \`merchant-payments ${name}\`" section`).toBeDefined();
+      const flags = [...new Set(stdout.match(/(?<![\w-])--[a-z][a-z-]*/g) ?? [])];
+      const variables = [...new Set(stdout.match(/\b(?:PAYMENTS|WEBHOOK|MERCHANT_PAYMENTS)_[A-Z_]+\b/g) ?? [])];
+      for (const flag of flags) expect(section, flag).toMatch(new RegExp(`(?<![\\w-])${flag}(?![\\w-])`));
+      for (const variable of variables) expect(section, variable).toContain(variable);
+      expect(section).toContain('| exit code | when |');
+    },
+  );
 });

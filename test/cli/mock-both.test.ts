@@ -22,7 +22,14 @@ afterEach(async () => {
 async function freePair(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
     const port = await getPort();
-    if (port < 65535 && (await assertPortFree(port + 1).then(() => true, () => false))) return port;
+    if (
+      port < 65535 &&
+      (await assertPortFree(port + 1).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return port;
   }
   throw new Error('no two consecutive free ports on 127.0.0.1');
 }
@@ -40,7 +47,12 @@ process.exit(listA.status === 200 && listB.status === 200 ? 5 : 1);`;
 describe('merchant-payments mock --variant a,b', () => {
   it('serves both variants for one command, with MERCHANT_PAYMENTS_MOCK_URL_A and _B, exits with its code and frees both ports', async () => {
     const port = await freePair();
-    const { code, stdout } = await runSource(cli, ['mock', '--variant', 'a,b', '--port', String(port), '--', process.execPath, '--input-type=module', '-e', script], process.env, started);
+    const { code, stdout } = await runSource(
+      cli,
+      ['mock', '--variant', 'a,b', '--port', String(port), '--', process.execPath, '--input-type=module', '-e', script],
+      process.env,
+      started,
+    );
     expect(stdout).toContain(`Variant A listening on http://127.0.0.1:${port}\n`);
     expect(stdout).toContain(`Variant B listening on http://127.0.0.1:${port + 1}\n`);
     // Each URL is the server's root: Variant B's paths carry /merchant/v1, which the URL itself does not.
@@ -50,21 +62,37 @@ describe('merchant-payments mock --variant a,b', () => {
     expect(await stillBound([port, port + 1])).toEqual([]);
   });
 
-  it('exits 1 when Variant B\'s port is taken, and stops Variant A\'s Prism, which did start', async () => {
+  it("exits 1 when Variant B's port is taken, and stops Variant A's Prism, which did start", async () => {
     const port = await freePair();
     const taken = net.createServer();
     held.push(taken);
     await new Promise<void>((resolve) => taken.listen(port + 1, '127.0.0.1', resolve));
-    const { code, stderr } = await runSource(cli, ['mock', '--variant', 'both', '--port', String(port), '--', process.execPath, '-e', 'process.exit(0)'], process.env, started);
+    const { code, stderr } = await runSource(
+      cli,
+      ['mock', '--variant', 'both', '--port', String(port), '--', process.execPath, '-e', 'process.exit(0)'],
+      process.env,
+      started,
+    );
     expect(code).toBe(1);
     expect(stderr).toContain(`Port ${port + 1} on 127.0.0.1 is already in use`);
     expect(await stillBound([port])).toEqual([]);
   });
 
   it('refuses --upstream with both variants, and a variant list it does not know', async () => {
-    const upstream = await runSource(cli, ['mock', '--variant', 'a,b', '--upstream', 'http://127.0.0.1:9'], process.env, started);
-    expect([upstream.code, upstream.stderr]).toEqual([2, expect.stringContaining('--upstream checks one server, which implements one variant')]);
+    const upstream = await runSource(
+      cli,
+      ['mock', '--variant', 'a,b', '--upstream', 'http://127.0.0.1:9'],
+      process.env,
+      started,
+    );
+    expect([upstream.code, upstream.stderr]).toEqual([
+      2,
+      expect.stringContaining('--upstream checks one server, which implements one variant'),
+    ]);
     const unknown = await runSource(cli, ['mock', '--variant', 'a,c'], process.env, started);
-    expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining('--variant must be "a", "b" or "a,b", got "a,c"')]);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      2,
+      expect.stringContaining('--variant must be "a", "b" or "a,b", got "a,c"'),
+    ]);
   });
 });

@@ -20,7 +20,11 @@ class Exit extends Error {
  * Runs `main(args)` with `env` laid over process.env (an undefined value removes a variable) and puts everything back
  * afterwards. Resolves to the code `main` resolved to or passed to process.exit.
  */
-export async function runMain(main: CommandMain, args: string[], env: Record<string, string | undefined> = {}): Promise<MainResult> {
+export async function runMain(
+  main: CommandMain,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<MainResult> {
   const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
   const set = (values: Record<string, string | undefined>) => {
     for (const [name, value] of Object.entries(values)) {
@@ -42,7 +46,11 @@ export async function runMain(main: CommandMain, args: string[], env: Record<str
       if (!(thrown instanceof Exit)) throw thrown;
       code = thrown.code;
     }
-    return { code, stdout: log.mock.calls.map((call) => call.join(' ')).join('\n'), stderr: error.mock.calls.map((call) => call.join(' ')).join('\n') };
+    return {
+      code,
+      stdout: log.mock.calls.map((call) => call.join(' ')).join('\n'),
+      stderr: error.mock.calls.map((call) => call.join(' ')).join('\n'),
+    };
   } finally {
     set(saved);
     log.mockRestore();

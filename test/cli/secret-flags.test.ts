@@ -44,14 +44,17 @@ const commands = [
 ];
 
 describe('--webhook-secret', () => {
-  it.each(commands.map((words) => [words.join(' '), words]))('is refused by %s with exit 2, naming WEBHOOK_SECRET and not the value', async (_name, words) => {
-    for (const flag of [['--webhook-secret', SECRET], [`--webhook-secret=${SECRET}`]]) {
-      const { code, stderr, stdout } = await run([...words, ...flag]);
-      expect(code).toBe(2);
-      expect(stderr).toMatch(/--webhook-secret is not accepted.*set the WEBHOOK_SECRET environment variable instead/);
-      expect(`${stderr}${stdout}`).not.toContain(SECRET);
-    }
-  });
+  it.each(commands.map((words) => [words.join(' '), words]))(
+    'is refused by %s with exit 2, naming WEBHOOK_SECRET and not the value',
+    async (_name, words) => {
+      for (const flag of [['--webhook-secret', SECRET], [`--webhook-secret=${SECRET}`]]) {
+        const { code, stderr, stdout } = await run([...words, ...flag]);
+        expect(code).toBe(2);
+        expect(stderr).toMatch(/--webhook-secret is not accepted.*set the WEBHOOK_SECRET environment variable instead/);
+        expect(`${stderr}${stdout}`).not.toContain(SECRET);
+      }
+    },
+  );
 
   it('is looked for before a -- only, so a command run beside a server may take it', () => {
     expect(secretFlagIn(['--port', '0', '--webhook-secret=x'])).toBe('--webhook-secret');

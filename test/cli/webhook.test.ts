@@ -23,7 +23,11 @@ const secretParts = [SECRET, SECRET.slice('whsec_'.length)];
 
 /** Starts `webhook listen` and resolves once it prints where it listens; its output so far is in `output()`. */
 async function startListen(args: string[]) {
-  const child = spawnTiedNode(cli, ['webhook', 'listen', '--port', '0', ...args], { cwd: root, nodeArgs: fromSource, env: withSecret(SECRET) });
+  const child = spawnTiedNode(cli, ['webhook', 'listen', '--port', '0', ...args], {
+    cwd: root,
+    nodeArgs: fromSource,
+    env: withSecret(SECRET),
+  });
   started.push(child);
   let stdout = '';
   let stderr = '';
@@ -34,7 +38,9 @@ async function startListen(args: string[]) {
       const match = /listening on (http:\/\/\S+) /.exec(stdout);
       if (match?.[1]) resolve(match[1]);
     });
-    child.once('exit', (code) => reject(new Error(`webhook listen exited (${code}) before listening:\n${stdout}${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`webhook listen exited (${code}) before listening:\n${stdout}${stderr}`)),
+    );
   });
   return { child, url, stdout: () => stdout, stderr: () => stderr };
 }
@@ -67,38 +73,70 @@ describe('merchant-payments webhook secret', () => {
 describe('merchant-payments webhook listen', () => {
   it('verifies what webhook send delivers, prints it, forwards it unchanged to a receiver that verifies it too, and answers with its status', async () => {
     const delivered: WebhookEvent[] = [];
-    const receiver = await serveNode(createNodeWebhookHandler({ secrets: SECRET, onEvent: (event) => void delivered.push(event) }));
+    const receiver = await serveNode(
+      createNodeWebhookHandler({ secrets: SECRET, onEvent: (event) => void delivered.push(event) }),
+    );
     receivers.push(receiver);
     const listen = await startListen(['--forward-to', `${receiver.url}/hooks?from=listen`]);
     expect(listen.stdout()).toContain(`forwarding verified deliveries to ${receiver.url}/hooks`);
 
-    const sent = await runSource(cli, ['webhook', 'send', '--url', listen.url, '--type', 'payout.status_changed'], withSecret(SECRET), started);
+    const sent = await runSource(
+      cli,
+      ['webhook', 'send', '--url', listen.url, '--type', 'payout.status_changed'],
+      withSecret(SECRET),
+      started,
+    );
     expect(sent.code).toBe(0);
     expect(sent.stdout).toContain('status: 200');
     // The receiver verified the forwarded delivery with the same secret: the headers and the raw body arrived unchanged.
     expect(delivered.map((event) => event.type)).toEqual(['payout.status_changed']);
-    const event = exampleEvent('payout.status_changed') as unknown as { id: string; data: { id: string; status: string } };
+    const event = exampleEvent('payout.status_changed') as unknown as {
+      id: string;
+      data: { id: string; status: string };
+    };
     expect(delivered[0]).toEqual(event);
     const line = `verified payout.status_changed ${event.id} ${event.data.id} ${event.data.status} (later layout) -> 200`;
     expect(await waitFor(listen.stdout, line)).toContain(line);
 
     // A receiver that fails (its handler throws, so it answers 500) has its status and body passed back to the sender.
-    const refusing = await serveNode(createNodeWebhookHandler({ secrets: SECRET, onEvent: () => { throw new Error('not now'); } }));
+    const refusing = await serveNode(
+      createNodeWebhookHandler({
+        secrets: SECRET,
+        onEvent: () => {
+          throw new Error('not now');
+        },
+      }),
+    );
     receivers.push(refusing);
     const listenToRefusing = await startListen(['--forward-to', refusing.url]);
-    const refused = await runSource(cli, ['webhook', 'send', '--url', listenToRefusing.url], withSecret(SECRET), started);
+    const refused = await runSource(
+      cli,
+      ['webhook', 'send', '--url', listenToRefusing.url],
+      withSecret(SECRET),
+      started,
+    );
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain('status: 500');
     expect(refused.stdout).toContain('handler_failed');
 
-    for (const output of [listen.stdout(), listen.stderr(), sent.stdout, sent.stderr, refused.stdout, refused.stderr, listenToRefusing.stdout()]) {
+    for (const output of [
+      listen.stdout(),
+      listen.stderr(),
+      sent.stdout,
+      sent.stderr,
+      refused.stdout,
+      refused.stderr,
+      listenToRefusing.stdout(),
+    ]) {
       for (const part of secretParts) expect(output).not.toContain(part);
     }
   });
 
-  it('answers 400 with the verifier\'s reason to a tampered delivery, says why on stderr, and forwards nothing', async () => {
+  it("answers 400 with the verifier's reason to a tampered delivery, says why on stderr, and forwards nothing", async () => {
     const delivered: WebhookEvent[] = [];
-    const receiver = await serveNode(createNodeWebhookHandler({ secrets: SECRET, onEvent: (event) => void delivered.push(event) }));
+    const receiver = await serveNode(
+      createNodeWebhookHandler({ secrets: SECRET, onEvent: (event) => void delivered.push(event) }),
+    );
     receivers.push(receiver);
     const listen = await startListen(['--forward-to', receiver.url]);
     const event = exampleEvent('payment.status_changed');
@@ -107,10 +145,16 @@ describe('merchant-payments webhook listen', () => {
     const tampered = body.replace('"succeeded"', '"failed"');
     expect(tampered).not.toBe(body);
 
-    const answer = await fetch(listen.url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json', 'X-Event-Type': event.type }, body: tampered });
+    const answer = await fetch(listen.url, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json', 'X-Event-Type': event.type },
+      body: tampered,
+    });
     expect(answer.status).toBe(400);
     expect(await answer.json()).toMatchObject({ status: 400, code: 'no_matching_signature' });
-    expect(await waitFor(listen.stderr, 'rejected no_matching_signature: ')).toContain('rejected no_matching_signature: ');
+    expect(await waitFor(listen.stderr, 'rejected no_matching_signature: ')).toContain(
+      'rejected no_matching_signature: ',
+    );
     const unsigned = await fetch(listen.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
     expect([unsigned.status, ((await unsigned.json()) as { code: string }).code]).toEqual([400, 'missing_header']);
     expect(delivered).toEqual([]);
@@ -126,7 +170,11 @@ describe('merchant-payments webhook listen', () => {
     const event = exampleEvent('appeal.status_changed');
     const body = JSON.stringify(event);
     const headers = await signWebhook({ id: event.id, body, secret: SECRET });
-    const answer = await fetch(listen.url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body });
+    const answer = await fetch(listen.url, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body,
+    });
     expect([answer.status, ((await answer.json()) as { code: string }).code]).toEqual([502, 'forward_failed']);
     expect(await waitFor(listen.stderr, 'forward failed network: ')).toContain('ECONNREFUSED');
 
@@ -138,11 +186,20 @@ describe('merchant-payments webhook listen', () => {
 
   it('exits 2 without WEBHOOK_SECRET, or with a malformed one, never echoing it', async () => {
     const missing = await runSource(cli, ['webhook', 'listen', '--port', '0'], withSecret(undefined), started);
-    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining('the WEBHOOK_SECRET environment variable must hold')]);
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      expect.stringContaining('the WEBHOOK_SECRET environment variable must hold'),
+    ]);
     const malformed = await runSource(cli, ['webhook', 'listen', '--port', '0'], withSecret('whsec_short'), started);
-    expect([malformed.code, malformed.stderr]).toEqual([2, expect.stringContaining('WEBHOOK_SECRET: Webhook secret #1 is malformed')]);
+    expect([malformed.code, malformed.stderr]).toEqual([
+      2,
+      expect.stringContaining('WEBHOOK_SECRET: Webhook secret #1 is malformed'),
+    ]);
     expect(malformed.stderr).not.toContain('whsec_short');
     const layout = await runSource(cli, ['webhook', 'listen', '--layout', 'newest'], withSecret(SECRET), started);
-    expect([layout.code, layout.stderr]).toEqual([2, expect.stringContaining('--layout must be "later", "earlier" or "both"')]);
+    expect([layout.code, layout.stderr]).toEqual([
+      2,
+      expect.stringContaining('--layout must be "later", "earlier" or "both"'),
+    ]);
   });
 });

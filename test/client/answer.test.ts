@@ -29,13 +29,18 @@ describe('the response of a call', () => {
 
   it('has the url the answer came from after a redirect it followed', async () => {
     server.reply({ status: 307, headers: { location: '/merchant/v1/payments-moved' } }, created);
-    const { response } = await testClientB(server.url, { redirect: 'follow-same-origin' }).POST('/merchant/v1/payments', { body: createPaymentBody });
+    const { response } = await testClientB(server.url, { redirect: 'follow-same-origin' }).POST(
+      '/merchant/v1/payments',
+      { body: createPaymentBody },
+    );
     expect(response.status).toBe(201);
     expect(response.url).toBe(`${server.url}/merchant/v1/payments-moved`);
   });
 
   it('is spent once the client parsed its body, as a fetched Response is', async () => {
-    const { response } = await testClientB(server.url).GET(getPayment, { params: { path: { paymentId: ids.payment } } });
+    const { response } = await testClientB(server.url).GET(getPayment, {
+      params: { path: { paymentId: ids.payment } },
+    });
     expect(response.bodyUsed).toBe(true);
     await expect(response.text()).rejects.toThrow(TypeError);
     expect(() => response.clone()).toThrow(TypeError);
@@ -58,7 +63,10 @@ describe('the response of a call', () => {
   });
 
   it('hands a body asked for as a stream over whole, and counts it used once read', async () => {
-    const { data, response } = await testClientB(server.url).GET(getPayment, { params: { path: { paymentId: ids.payment } }, parseAs: 'stream' });
+    const { data, response } = await testClientB(server.url).GET(getPayment, {
+      params: { path: { paymentId: ids.payment } },
+      parseAs: 'stream',
+    });
     expect(response.bodyUsed).toBe(false);
     expect(await new Response(data as unknown as ReadableStream).text()).toBe(text);
     expect(response.bodyUsed).toBe(true);

@@ -17,7 +17,7 @@ describe('request and response bodies', () => {
 
   const bodies = () => server.requests.map((r) => r.body);
 
-  it('sends the identical body bytes on every attempt through the caller\'s fetch', async () => {
+  it("sends the identical body bytes on every attempt through the caller's fetch", async () => {
     server.reply('reset', problemReply(503, 'unavailable'), payment);
     const sent: string[] = [];
     const client = testClientB(server.url, {
@@ -36,8 +36,10 @@ describe('request and response bodies', () => {
     const seen: Request[] = [];
     const client = testClientB(server.url);
     const ownFetch = async (request: Request) => (seen.push(request), fetch(request));
-    // @ts-expect-error a per-call fetch is not among the call options
-    const failure = await client.POST(createPayment, { body: createPaymentBody, fetch: ownFetch }).catch((e: unknown) => e);
+    const failure = await client
+      // @ts-expect-error a per-call fetch is not among the call options
+      .POST(createPayment, { body: createPaymentBody, fetch: ownFetch })
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ClientConfigError);
     expect((failure as ClientConfigError).option).toBe('fetch');
     expect(seen).toEqual([]);

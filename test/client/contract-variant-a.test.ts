@@ -10,7 +10,8 @@ const calls: Record<OperationId, OperationCall<VariantAClient>> = {
   listPayments: (c, headers) => c.GET('/payments', { params: { query: { limit: 20, offset: 0 } }, headers }),
   createPayment: (c, headers) => c.POST('/payments', { body: createPaymentBody, headers }),
   retrievePayment: (c, headers) => c.GET('/payments/{id}', { params: { path: { id: ids.payment } }, headers }),
-  confirmPayment: (c, headers) => c.POST('/payments/{id}/confirm', { params: { path: { id: ids.payment } }, body: confirmPaymentBody, headers }),
+  confirmPayment: (c, headers) =>
+    c.POST('/payments/{id}/confirm', { params: { path: { id: ids.payment } }, body: confirmPaymentBody, headers }),
   cancelPayment: (c, headers) => c.POST('/payments/{id}/cancel', { params: { path: { id: ids.payment } }, headers }),
   refundPayment: (c, headers) => c.POST('/payments/{id}/refund', { params: { path: { id: ids.payment } }, headers }),
   listPayouts: (c, headers) => c.GET('/payouts', { params: { query: { status: 'pending' } }, headers }),
@@ -24,18 +25,34 @@ const calls: Record<OperationId, OperationCall<VariantAClient>> = {
   retrieveBalance: (c, headers) => c.GET('/balance', { headers }),
 };
 
-const invalidBodies: Record<'createPayment' | 'confirmPayment' | 'createPayout' | 'createAppeal', InvalidBodyCall<VariantAClient>> = {
-  // @ts-expect-error amount is a decimal string, never a number
-  createPayment: { field: 'amount', call: (c) => c.POST('/payments', { body: { ...createPaymentBody, amount: 1500 } }) },
+const invalidBodies: Record<
+  'createPayment' | 'confirmPayment' | 'createPayout' | 'createAppeal',
+  InvalidBodyCall<VariantAClient>
+> = {
+  createPayment: {
+    field: 'amount',
+    // @ts-expect-error amount is a decimal string, never a number
+    call: (c) => c.POST('/payments', { body: { ...createPaymentBody, amount: 1500 } }),
+  },
   confirmPayment: {
     field: 'reference',
-    // @ts-expect-error reference is required
-    call: (c) => c.POST('/payments/{id}/confirm', { params: { path: { id: ids.payment } }, body: { receipt: confirmPaymentBody.receipt } }),
+    call: (c) =>
+      c.POST('/payments/{id}/confirm', {
+        params: { path: { id: ids.payment } },
+        // @ts-expect-error reference is required
+        body: { receipt: confirmPaymentBody.receipt },
+      }),
   },
-  // @ts-expect-error expires_in is an integer
-  createPayout: { field: 'expires_in', call: (c) => c.POST('/payouts', { body: { ...createPayoutBody, expires_in: '3600' } }) },
-  // @ts-expect-error metadata is an object
-  createAppeal: { field: 'metadata', call: (c) => c.POST('/appeals', { body: { ...createAppealBody, metadata: 'SUP-5531' } }) },
+  createPayout: {
+    field: 'expires_in',
+    // @ts-expect-error expires_in is an integer
+    call: (c) => c.POST('/payouts', { body: { ...createPayoutBody, expires_in: '3600' } }),
+  },
+  createAppeal: {
+    field: 'metadata',
+    // @ts-expect-error metadata is an object
+    call: (c) => c.POST('/appeals', { body: { ...createAppealBody, metadata: 'SUP-5531' } }),
+  },
 };
 
 await describeContract({

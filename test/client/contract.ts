@@ -44,7 +44,12 @@ export async function describeContract<Client>(suite: ContractSuite<Client>): Pr
   const operations = await specOperations(suite.variant);
   const sent: Sent[] = [];
   const recording: FetchLike = async (request) => {
-    sent.push({ method: request.method, url: request.url, headers: new Headers(request.headers), body: await request.clone().text() });
+    sent.push({
+      method: request.method,
+      url: request.url,
+      headers: new Headers(request.headers),
+      body: await request.clone().text(),
+    });
     return fetch(request);
   };
   const lastSent = () => sent.at(-1)!;
@@ -64,7 +69,10 @@ export async function describeContract<Client>(suite: ContractSuite<Client>): Pr
     it('finds a success example and a 401, 404 or 422 example to check on every operation', () => {
       for (const op of operations) {
         const statuses = op.examples.map((example) => example.status);
-        expect(statuses.some((status) => status >= 200 && status < 300), op.operationId).toBe(true);
+        expect(
+          statuses.some((status) => status >= 200 && status < 300),
+          op.operationId,
+        ).toBe(true);
         expect(statuses, op.operationId).toContain(401);
         expect(statuses, op.operationId).toContain(422);
       }
@@ -77,10 +85,15 @@ export async function describeContract<Client>(suite: ContractSuite<Client>): Pr
     });
 
     const exampleCases = operations.flatMap((op) =>
-      op.examples.map((example) => [`${op.operationId} answers ${example.status} ${example.name} as the spec's example`, op, example] as const),
+      op.examples.map(
+        (example) =>
+          [`${op.operationId} answers ${example.status} ${example.name} as the spec's example`, op, example] as const,
+      ),
     );
     it.each(exampleCases)('%s', async (_title, op: SpecOperation, example: ResponseExample) => {
-      const { data, error, response } = await suite.calls[op.operationId]!(client, { Prefer: `code=${example.status}, example=${example.name}` });
+      const { data, error, response } = await suite.calls[op.operationId]!(client, {
+        Prefer: `code=${example.status}, example=${example.name}`,
+      });
       expectSentTo(lastSent(), op);
       expect(response.headers.get('sl-violations'), 'the mock found the request invalid').toBeNull();
       expect(response.status).toBe(example.status);
@@ -95,14 +108,16 @@ export async function describeContract<Client>(suite: ContractSuite<Client>): Pr
     });
 
     const bodyCases = operations.filter((op) => op.requestExamples).map((op) => [op.operationId, op] as const);
-    it.each(bodyCases)('%s sends the body of the spec\'s request example', async (_id, op: SpecOperation) => {
+    it.each(bodyCases)("%s sends the body of the spec's request example", async (_id, op: SpecOperation) => {
       const { response } = await suite.calls[op.operationId]!(client, {});
       expect(response.status).toBe(200);
       expect(Object.values(op.requestExamples!)).toContainEqual(JSON.parse(lastSent().body));
     });
 
     const unauthorizedCases = operations.flatMap((op) =>
-      suite.credentialSets.map((headers) => [`${op.operationId} answers 401 without ${headers.join(' and ')}`, op, headers] as const),
+      suite.credentialSets.map(
+        (headers) => [`${op.operationId} answers 401 without ${headers.join(' and ')}`, op, headers] as const,
+      ),
     );
     it.each(unauthorizedCases)('%s', async (_title, op: SpecOperation, headers: readonly string[]) => {
       const stripping: FetchLike = (request) => {
@@ -117,24 +132,32 @@ export async function describeContract<Client>(suite: ContractSuite<Client>): Pr
       expect(error).toMatchObject({ status: 401, code: 'unauthorized' });
     });
 
-    it.each(Object.entries(suite.invalidBodies))('%s with a body that breaks the schema answers 422', async (_id, invalid) => {
-      const { data, error, response } = await invalid.call(client);
-      expect(response.status).toBe(422);
-      expect(data).toBeUndefined();
-      expect(error).toMatchObject({ status: 422, code: 'validation_failed' });
-      // Note: Prism locates a wrong value at the field, and a missing required field at the body, naming it.
-      const violations = JSON.parse(response.headers.get('sl-violations') ?? '[]') as { location: string[]; message: string }[];
-      const named = violations.filter(
-        (v) => v.location.join('.') === `request.body.${invalid.field}` || v.message.includes(`'${invalid.field}'`),
-      );
-      expect(named, JSON.stringify(violations)).not.toHaveLength(0);
-    });
+    it.each(Object.entries(suite.invalidBodies))(
+      '%s with a body that breaks the schema answers 422',
+      async (_id, invalid) => {
+        const { data, error, response } = await invalid.call(client);
+        expect(response.status).toBe(422);
+        expect(data).toBeUndefined();
+        expect(error).toMatchObject({ status: 422, code: 'validation_failed' });
+        // Note: Prism locates a wrong value at the field, and a missing required field at the body, naming it.
+        const violations = JSON.parse(response.headers.get('sl-violations') ?? '[]') as {
+          location: string[];
+          message: string;
+        }[];
+        const named = violations.filter(
+          (v) => v.location.join('.') === `request.body.${invalid.field}` || v.message.includes(`'${invalid.field}'`),
+        );
+        expect(named, JSON.stringify(violations)).not.toHaveLength(0);
+      },
+    );
 
     it('sends a generated Idempotency-Key the contract accepts, and is refused without one', async () => {
       const post = operations.find((op) => op.method === 'POST')!;
       const withKey = await suite.calls[post.operationId]!(client, {});
       expect(withKey.response.status).toBe(200);
-      expect(lastSent().headers.get('idempotency-key')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(lastSent().headers.get('idempotency-key')).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
 
       const keyless = suite.create({ baseUrl, fetch: recording, retry: false, generateIdempotencyKey: false });
       const { error, response } = await suite.calls[post.operationId]!(keyless, {});

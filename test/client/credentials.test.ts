@@ -1,6 +1,12 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ClientConfigError, NetworkError, TimeoutError, createVariantAClient, createVariantBClient } from '../../src/index.js';
+import {
+  ClientConfigError,
+  NetworkError,
+  TimeoutError,
+  createVariantAClient,
+  createVariantBClient,
+} from '../../src/index.js';
 import { credentials, testClientA, testClientB } from './harness.js';
 import { problemReply, startScriptedServer, type ScriptedServer } from './server.js';
 
@@ -8,7 +14,10 @@ const secrets = Object.values(credentials);
 
 // Every way an error or a client can be printed.
 function printed(value: unknown): string[] {
-  const texts = [inspect(value, { depth: Infinity }), inspect(value, { depth: Infinity, showHidden: true, customInspect: false })];
+  const texts = [
+    inspect(value, { depth: Infinity }),
+    inspect(value, { depth: Infinity, showHidden: true, customInspect: false }),
+  ];
   texts.push(JSON.stringify(value) ?? '');
   if (value instanceof Error) texts.push(value.message, String(value.stack), String(value));
   return texts;
@@ -39,7 +48,11 @@ describe.each(['A', 'B'] as const)('Variant %s credentials', (variant) => {
     expect(server.requests).toHaveLength(2);
     for (const request of server.requests) {
       if (variant === 'A') expect(request.headers.authorization).toBe(`Bearer ${credentials.accessToken}`);
-      else expect([request.headers['x-public-key'], request.headers['x-secret-key']]).toEqual([credentials.publicKey, credentials.secretKey]);
+      else
+        expect([request.headers['x-public-key'], request.headers['x-secret-key']]).toEqual([
+          credentials.publicKey,
+          credentials.secretKey,
+        ]);
     }
   });
 
@@ -115,11 +128,15 @@ describe.each(['A', 'B'] as const)('Variant %s credentials', (variant) => {
 
   it('keeps the useful part of a foreign error: its name, code and messages', async () => {
     const fetch = async () => {
-      throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }) });
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }),
+      });
     };
     const error = (await get({ fetch, retry: false }).catch((e: unknown) => e)) as NetworkError;
     expect(error.cause).toMatchObject({ name: 'TypeError', message: 'fetch failed: connect ECONNREFUSED 127.0.0.1:9' });
-    expect(error.message).toContain('failed before a response arrived: fetch failed: connect ECONNREFUSED 127.0.0.1:9.');
+    expect(error.message).toContain(
+      'failed before a response arrived: fetch failed: connect ECONNREFUSED 127.0.0.1:9.',
+    );
   });
 
   it('keeps them out of JSON.stringify and util.inspect of the client', () => {
@@ -134,8 +151,18 @@ describe('construction errors', () => {
   it('name the missing option without quoting the credentials given', () => {
     const attempts = [
       () => createVariantAClient({ baseUrl: 'ftp://example.com', accessToken: credentials.accessToken }),
-      () => createVariantBClient({ baseUrl: 'not a url', publicKey: credentials.publicKey, secretKey: credentials.secretKey }),
-      () => createVariantBClient({ baseUrl: 'https://example.com', publicKey: credentials.publicKey, secretKey: `${credentials.secretKey}\n` }),
+      () =>
+        createVariantBClient({
+          baseUrl: 'not a url',
+          publicKey: credentials.publicKey,
+          secretKey: credentials.secretKey,
+        }),
+      () =>
+        createVariantBClient({
+          baseUrl: 'https://example.com',
+          publicKey: credentials.publicKey,
+          secretKey: `${credentials.secretKey}\n`,
+        }),
       () => createVariantAClient({ baseUrl: 'https://example.com', accessToken: `${credentials.accessToken} x` }),
     ];
     for (const attempt of attempts) {

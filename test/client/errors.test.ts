@@ -21,9 +21,18 @@ describe('the errors the client throws', () => {
       expect(root[name as keyof typeof root], name).toBe(ErrorClass);
       expect(ErrorClass.prototype, name).toBeInstanceOf(Error);
     }
-    expect(new errors.NetworkError({ method: 'GET', url: 'https://x.example/', attempts: 1 }).name).toBe('NetworkError');
-    expect(new errors.RedirectError({ method: 'GET', url: 'https://x.example/', attempts: 1, status: 302, location: undefined, why: 'w' }).name).toBe(
-      'RedirectError',
+    expect(new errors.NetworkError({ method: 'GET', url: 'https://x.example/', attempts: 1 }).name).toBe(
+      'NetworkError',
     );
+    expect(
+      new errors.RedirectError({
+        method: 'GET',
+        url: 'https://x.example/',
+        attempts: 1,
+        status: 302,
+        location: undefined,
+        why: 'w',
+      }).name,
+    ).toBe('RedirectError');
   });
 });

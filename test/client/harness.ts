@@ -28,7 +28,12 @@ export function testClientA(baseUrl: string, options: Options = {}) {
 
 /** A Variant B client for `baseUrl`, like testClientA. */
 export function testClientB(baseUrl: string, options: Options = {}) {
-  return createVariantBClient({ baseUrl, publicKey: credentials.publicKey, secretKey: credentials.secretKey, ...withRecordedSleep(options) });
+  return createVariantBClient({
+    baseUrl,
+    publicKey: credentials.publicKey,
+    secretKey: credentials.secretKey,
+    ...withRecordedSleep(options),
+  });
 }
 
 function withRecordedSleep(options: Options): Options {

@@ -49,7 +49,11 @@ describe('Idempotency-Key', () => {
 
   describe('while the first request with the key is still running', () => {
     const inProgress = (retryAfter?: string) =>
-      problemReply(409, 'idempotency_request_in_progress', retryAfter === undefined ? {} : { 'retry-after': retryAfter });
+      problemReply(
+        409,
+        'idempotency_request_in_progress',
+        retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+      );
     const refund = (client: ReturnType<typeof testClientB>) =>
       client.POST('/merchant/v1/payments/{paymentId}/refund', { params: { path: { paymentId: ids.payment } } });
 
@@ -84,7 +88,9 @@ describe('Idempotency-Key', () => {
 
     it('puts the key on a thrown TimeoutError, so the caller can resend safely', async () => {
       server.reply('hang', 'hang');
-      const failure = await refund(testClientB(server.url, { timeoutMs: 30, retry: { attempts: 2 } })).catch((e: unknown) => e);
+      const failure = await refund(testClientB(server.url, { timeoutMs: 30, retry: { attempts: 2 } })).catch(
+        (e: unknown) => e,
+      );
       expect(failure).toBeInstanceOf(TimeoutError);
       expect((failure as TimeoutError).idempotencyKey).toBe(keys()[0]);
     });

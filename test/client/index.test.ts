@@ -3,7 +3,14 @@ import * as root from '../../src/index.js';
 
 describe('package root', () => {
   it('exports the clients, pagination, the Problem helpers and the error classes', () => {
-    for (const name of ['createVariantAClient', 'createVariantBClient', 'paginate', 'isProblem', 'hasProblemCode', 'describeProblem'] as const) {
+    for (const name of [
+      'createVariantAClient',
+      'createVariantBClient',
+      'paginate',
+      'isProblem',
+      'hasProblemCode',
+      'describeProblem',
+    ] as const) {
       expect(typeof root[name], name).toBe('function');
     }
     for (const ErrorClass of [root.ClientConfigError, root.NetworkError, root.TimeoutError, root.ProblemError]) {

@@ -23,32 +23,129 @@ describe('client construction', () => {
   it.each([
     ['accessToken', () => createVariantAClient({ baseUrl } as never), /accessToken is missing/],
     ['accessToken', () => createVariantAClient({ baseUrl, accessToken: '' }), /accessToken is missing/],
-    ['publicKey', () => createVariantBClient({ baseUrl, secretKey: credentials.secretKey } as never), /publicKey is missing.*X-Public-Key/],
-    ['secretKey', () => createVariantBClient({ baseUrl, publicKey: credentials.publicKey } as never), /secretKey is missing.*X-Secret-Key/],
-    ['secretKey', () => createVariantBClient({ baseUrl, publicKey: 'pk', secretKey: 'sk\n' }), /printable ASCII.*stray newline/],
+    [
+      'publicKey',
+      () => createVariantBClient({ baseUrl, secretKey: credentials.secretKey } as never),
+      /publicKey is missing.*X-Public-Key/,
+    ],
+    [
+      'secretKey',
+      () => createVariantBClient({ baseUrl, publicKey: credentials.publicKey } as never),
+      /secretKey is missing.*X-Secret-Key/,
+    ],
+    [
+      'secretKey',
+      () => createVariantBClient({ baseUrl, publicKey: 'pk', secretKey: 'sk\n' }),
+      /printable ASCII.*stray newline/,
+    ],
     ['baseUrl', () => createVariantAClient({ accessToken: 'tok' } as never), /baseUrl is missing/],
-    ['baseUrl', () => createVariantAClient({ baseUrl: '/payments', accessToken: 'tok' }), /could not be parsed as an absolute URL/],
-    ['baseUrl', () => createVariantAClient({ baseUrl: 'ftp://files.example', accessToken: 'tok' }), /must use http or https, not ftp/],
-    ['baseUrl', () => createVariantAClient({ baseUrl: 'https://u:p@api.example', accessToken: 'tok' }), /must not contain a user name or password/],
-    ['baseUrl', () => createVariantAClient({ baseUrl: 'https://api.example?x=1', accessToken: 'tok' }), /must not have a query or fragment/],
-    ['headers', () => createVariantAClient({ baseUrl, accessToken: 'tok', headers: { Authorization: 'Bearer x' } }), /accessToken option instead/],
-    ['headers', () => createVariantBClient({ baseUrl, publicKey: 'pk', secretKey: 'sk', headers: { 'x-secret-key': 'x' } }), /secretKey option/],
-    ['headers', () => createVariantAClient({ baseUrl, accessToken: 'tok', headers: { 'Idempotency-Key': 'k' } }), /per call in params.header/],
-    ['headers', () => createVariantAClient({ baseUrl, accessToken: 'tok', headers: { 'bad header': 'x' } }), /valid header names/],
-    ['timeoutMs', () => createVariantAClient({ baseUrl, accessToken: 'tok', timeoutMs: 0 }), /positive number of milliseconds/],
-    ['retry.attempts', () => createVariantAClient({ baseUrl, accessToken: 'tok', retry: { attempts: 0 } }), /whole number from 1 to 10/],
-    ['retry.maxDelayMs', () => createVariantAClient({ baseUrl, accessToken: 'tok', retry: { baseDelayMs: 500, maxDelayMs: 100 } }), /from retry.baseDelayMs to 2147483647/],
+    [
+      'baseUrl',
+      () => createVariantAClient({ baseUrl: '/payments', accessToken: 'tok' }),
+      /could not be parsed as an absolute URL/,
+    ],
+    [
+      'baseUrl',
+      () => createVariantAClient({ baseUrl: 'ftp://files.example', accessToken: 'tok' }),
+      /must use http or https, not ftp/,
+    ],
+    [
+      'baseUrl',
+      () => createVariantAClient({ baseUrl: 'https://u:p@api.example', accessToken: 'tok' }),
+      /must not contain a user name or password/,
+    ],
+    [
+      'baseUrl',
+      () => createVariantAClient({ baseUrl: 'https://api.example?x=1', accessToken: 'tok' }),
+      /must not have a query or fragment/,
+    ],
+    [
+      'headers',
+      () => createVariantAClient({ baseUrl, accessToken: 'tok', headers: { Authorization: 'Bearer x' } }),
+      /accessToken option instead/,
+    ],
+    [
+      'headers',
+      () => createVariantBClient({ baseUrl, publicKey: 'pk', secretKey: 'sk', headers: { 'x-secret-key': 'x' } }),
+      /secretKey option/,
+    ],
+    [
+      'headers',
+      () => createVariantAClient({ baseUrl, accessToken: 'tok', headers: { 'Idempotency-Key': 'k' } }),
+      /per call in params.header/,
+    ],
+    [
+      'headers',
+      () => createVariantAClient({ baseUrl, accessToken: 'tok', headers: { 'bad header': 'x' } }),
+      /valid header names/,
+    ],
+    [
+      'timeoutMs',
+      () => createVariantAClient({ baseUrl, accessToken: 'tok', timeoutMs: 0 }),
+      /positive number of milliseconds/,
+    ],
+    [
+      'retry.attempts',
+      () => createVariantAClient({ baseUrl, accessToken: 'tok', retry: { attempts: 0 } }),
+      /whole number from 1 to 10/,
+    ],
+    [
+      'retry.maxDelayMs',
+      () => createVariantAClient({ baseUrl, accessToken: 'tok', retry: { baseDelayMs: 500, maxDelayMs: 100 } }),
+      /from retry.baseDelayMs to 2147483647/,
+    ],
     // Timers hold at most 2^31-1 ms; a longer delay would fire after about 1 ms.
-    ['timeoutMs', () => createVariantAClient({ baseUrl, accessToken: 'tok', timeoutMs: 2 ** 31 }), /up to 2147483647 \(about 24.8 days\)/],
-    ['retry.maxDelayMs', () => createVariantAClient({ baseUrl, accessToken: 'tok', retry: { maxDelayMs: 2 ** 31 } }), /to 2147483647/],
-    ['retry.baseDelayMs', () => createVariantAClient({ baseUrl, accessToken: 'tok', retry: { baseDelayMs: 2 ** 32 } }), /from 0 to 2147483647/],
-    ['maxResponseBytes', () => createVariantAClient({ baseUrl, accessToken: 'tok', maxResponseBytes: 0 }), /whole number of bytes/],
-    ['redirect', () => createVariantAClient({ baseUrl, accessToken: 'tok', redirect: 'follow' as never }), /"error" \(the default\) or "follow-same-origin"/],
-    ['userAgent', () => createVariantAClient({ baseUrl, accessToken: 'tok', userAgent: 'shop\n1.0' }), /printable ASCII/],
+    [
+      'timeoutMs',
+      () => createVariantAClient({ baseUrl, accessToken: 'tok', timeoutMs: 2 ** 31 }),
+      /up to 2147483647 \(about 24.8 days\)/,
+    ],
+    [
+      'retry.maxDelayMs',
+      () => createVariantAClient({ baseUrl, accessToken: 'tok', retry: { maxDelayMs: 2 ** 31 } }),
+      /to 2147483647/,
+    ],
+    [
+      'retry.baseDelayMs',
+      () => createVariantAClient({ baseUrl, accessToken: 'tok', retry: { baseDelayMs: 2 ** 32 } }),
+      /from 0 to 2147483647/,
+    ],
+    [
+      'maxResponseBytes',
+      () => createVariantAClient({ baseUrl, accessToken: 'tok', maxResponseBytes: 0 }),
+      /whole number of bytes/,
+    ],
+    [
+      'redirect',
+      () => createVariantAClient({ baseUrl, accessToken: 'tok', redirect: 'follow' as never }),
+      /"error" \(the default\) or "follow-same-origin"/,
+    ],
+    [
+      'userAgent',
+      () => createVariantAClient({ baseUrl, accessToken: 'tok', userAgent: 'shop\n1.0' }),
+      /printable ASCII/,
+    ],
     ['options', () => createVariantBClient(undefined as never), /needs an options object/],
-    ['baseUrl', () => createVariantBClient({ baseUrl: `${baseUrl}/merchant/v1`, publicKey: 'pk', secretKey: 'sk' }), /must not include \/merchant\/v1.*Drop the prefix: pass "https:\/\/api\.payments\.example"\.$/],
-    ['baseUrl', () => createVariantBClient({ baseUrl: 'http://127.0.0.1:4010/merchant/v1/', publicKey: 'pk', secretKey: 'sk' }), /sent twice\. Drop the prefix: pass "http:\/\/127\.0\.0\.1:4010"\.$/],
-    ['baseUrl', () => createVariantBClient({ baseUrl: 'https://gw.example/shop-api/merchant/v1/payments', publicKey: 'pk', secretKey: 'sk' }), /pass "https:\/\/gw\.example\/shop-api"\.$/],
+    [
+      'baseUrl',
+      () => createVariantBClient({ baseUrl: `${baseUrl}/merchant/v1`, publicKey: 'pk', secretKey: 'sk' }),
+      /must not include \/merchant\/v1.*Drop the prefix: pass "https:\/\/api\.payments\.example"\.$/,
+    ],
+    [
+      'baseUrl',
+      () => createVariantBClient({ baseUrl: 'http://127.0.0.1:4010/merchant/v1/', publicKey: 'pk', secretKey: 'sk' }),
+      /sent twice\. Drop the prefix: pass "http:\/\/127\.0\.0\.1:4010"\.$/,
+    ],
+    [
+      'baseUrl',
+      () =>
+        createVariantBClient({
+          baseUrl: 'https://gw.example/shop-api/merchant/v1/payments',
+          publicKey: 'pk',
+          secretKey: 'sk',
+        }),
+      /pass "https:\/\/gw\.example\/shop-api"\.$/,
+    ],
   ])('refuses a bad %s with a message that says what to pass', (option, build, message) => {
     const error = configError(build);
     expect(error.name).toBe('ClientConfigError');
@@ -59,8 +156,14 @@ describe('client construction', () => {
 
 describe('a Variant B baseUrl', () => {
   it('may have a path of its own that is not the prefix', () => {
-    for (const baseUrl of ['https://gw.example/shop-api', 'https://gw.example/merchant', 'https://gw.example/merchant/v10']) {
-      expect(JSON.parse(JSON.stringify(createVariantBClient({ baseUrl, publicKey: 'pk', secretKey: 'sk' }))).baseUrl).toBe(baseUrl);
+    for (const baseUrl of [
+      'https://gw.example/shop-api',
+      'https://gw.example/merchant',
+      'https://gw.example/merchant/v10',
+    ]) {
+      expect(
+        JSON.parse(JSON.stringify(createVariantBClient({ baseUrl, publicKey: 'pk', secretKey: 'sk' }))).baseUrl,
+      ).toBe(baseUrl);
     }
   });
 
@@ -95,7 +198,7 @@ describe('request shape', () => {
     expect(headers['x-request-source']).toBe('checkout');
   });
 
-  it('sends the caller\'s userAgent instead', async () => {
+  it("sends the caller's userAgent instead", async () => {
     await testClientA(server.url, { userAgent: 'my-shop/2.1' }).GET('/balance');
     expect(server.requests[0]!.headers['user-agent']).toBe('my-shop/2.1');
   });
@@ -114,7 +217,9 @@ describe('request shape', () => {
   });
 
   it('states the version package.json has', () => {
-    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     expect(PACKAGE_VERSION).toBe(manifest.version);
   });
 });

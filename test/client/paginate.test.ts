@@ -29,14 +29,22 @@ describe('paginate', () => {
   it('walks limit/offset page by page and stops at total', async () => {
     server = await startScriptedServer(listOf(7));
     const client = testClientB(server.url);
-    const payouts: VariantB.Payout[] = await collect(paginate(client, '/merchant/v1/payouts', { params: { query: { limit: 3, status: 'pending' } } }));
+    const payouts: VariantB.Payout[] = await collect(
+      paginate(client, '/merchant/v1/payouts', { params: { query: { limit: 3, status: 'pending' } } }),
+    );
     expect(payouts.map((p) => p.id)).toEqual(['po_000', 'po_001', 'po_002', 'po_003', 'po_004', 'po_005', 'po_006']);
-    expect(queries(server)).toEqual(['?limit=3&status=pending&offset=0', '?limit=3&status=pending&offset=3', '?limit=3&status=pending&offset=6']);
+    expect(queries(server)).toEqual([
+      '?limit=3&status=pending&offset=0',
+      '?limit=3&status=pending&offset=3',
+      '?limit=3&status=pending&offset=6',
+    ]);
   });
 
   it('starts at the offset given and walks a server that caps the page size', async () => {
     server = await startScriptedServer(listOf(10, 4));
-    const items = await collect(paginate(testClientA(server.url), '/payouts', { params: { query: { limit: 50, offset: 2 } } }));
+    const items = await collect(
+      paginate(testClientA(server.url), '/payouts', { params: { query: { limit: 50, offset: 2 } } }),
+    );
     expect(items).toHaveLength(8);
     expect(queries(server)).toEqual(['?limit=50&offset=2', '?limit=50&offset=6']);
   });
@@ -50,7 +58,10 @@ describe('paginate', () => {
   });
 
   it('ends on an empty page even if total promises more', async () => {
-    server = await startScriptedServer({ status: 200, body: { data: [], pagination: { total: 5, limit: 20, offset: 0 } } });
+    server = await startScriptedServer({
+      status: 200,
+      body: { data: [], pagination: { total: 5, limit: 20, offset: 0 } },
+    });
     expect(await collect(paginate(testClientA(server.url), '/appeals'))).toEqual([]);
     expect(server.requests).toHaveLength(1);
   });
@@ -58,7 +69,9 @@ describe('paginate', () => {
   it('throws a ProblemError carrying the Problem when a page fails', async () => {
     server = await startScriptedServer(listOf(30));
     server.reply(listOf(30), problemReply(404, 'not_found'));
-    const failure = await collect(paginate(testClientA(server.url), '/payments', { params: { query: { limit: 20 } } })).catch((e: unknown) => e);
+    const failure = await collect(
+      paginate(testClientA(server.url), '/payments', { params: { query: { limit: 20 } } }),
+    ).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ProblemError);
     const error = failure as ProblemError;
     expect(error.status).toBe(404);

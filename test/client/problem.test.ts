@@ -38,14 +38,21 @@ describe('hasProblemCode', () => {
 
 describe('describeProblem', () => {
   it('gives status, code, detail, field errors and request id on one line', () => {
-    const problem = { ...reused, status: 422, code: 'validation_failed', errors: [{ pointer: '/amount', detail: 'Must be a decimal string.' }] };
+    const problem = {
+      ...reused,
+      status: 422,
+      code: 'validation_failed',
+      errors: [{ pointer: '/amount', detail: 'Must be a decimal string.' }],
+    };
     expect(describeProblem(problem)).toBe(
       '422 validation_failed: This Idempotency-Key was used with a different request body. [/amount: Must be a decimal string.] (request_id req_7Hq2Lm9Xp4Zt)',
     );
   });
 
   it('falls back to the title without detail or request id', () => {
-    expect(describeProblem({ type: 'about:blank', title: 'Not found', status: 404, code: 'not_found' })).toBe('404 not_found: Not found');
+    expect(describeProblem({ type: 'about:blank', title: 'Not found', status: 404, code: 'not_found' })).toBe(
+      '404 not_found: Not found',
+    );
   });
 });
 

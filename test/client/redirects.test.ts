@@ -43,7 +43,9 @@ describe('redirects', () => {
 
   it('does not follow a redirect within the same origin either, unless asked to', async () => {
     api.reply(redirectTo(302, '/balance-v2'));
-    const failure = await testClientA(api.url).GET('/balance').catch((e: unknown) => e);
+    const failure = await testClientA(api.url)
+      .GET('/balance')
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(RedirectError);
     expect((failure as RedirectError).message).toContain("redirect: 'follow-same-origin'");
     expect(api.requests).toHaveLength(1);
@@ -65,7 +67,10 @@ describe('redirects', () => {
     });
 
     it('follows a 301 on a GET within the origin', async () => {
-      api.reply(redirectTo(301, '/payments?limit=5'), { status: 200, body: { data: [], pagination: { total: 0, limit: 5, offset: 0 } } });
+      api.reply(redirectTo(301, '/payments?limit=5'), {
+        status: 200,
+        body: { data: [], pagination: { total: 0, limit: 5, offset: 0 } },
+      });
       const { data } = await testClientA(api.url, { redirect: 'follow-same-origin' }).GET('/payments');
       expect(data?.pagination.limit).toBe(5);
       expect(api.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /payments', 'GET /payments?limit=5']);
@@ -91,7 +96,9 @@ describe('redirects', () => {
 
     it('stops after five redirects in a row', async () => {
       api.reply(...Array.from({ length: 6 }, (_, i) => redirectTo(302, `/balance?hop=${i + 1}`)));
-      const failure = await testClientA(api.url, { redirect: 'follow-same-origin' }).GET('/balance').catch((e: unknown) => e);
+      const failure = await testClientA(api.url, { redirect: 'follow-same-origin' })
+        .GET('/balance')
+        .catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(RedirectError);
       expect((failure as RedirectError).message).toContain('6th redirect in a row');
       expect(api.requests).toHaveLength(6);
@@ -103,11 +110,21 @@ describe('refusal', () => {
   const step = { mode: 'follow-same-origin', method: 'GET', status: 307, hops: 0 } as const;
 
   it('refuses a downgrade from https to http on the same host', () => {
-    const why = refusal({ ...step, from: 'https://api.payments.example/balance', location: 'http://api.payments.example/balance' });
+    const why = refusal({
+      ...step,
+      from: 'https://api.payments.example/balance',
+      location: 'http://api.payments.example/balance',
+    });
     expect(why).toContain('leaves https://api.payments.example for http://api.payments.example');
   });
 
   it('allows a 308 to another path of the same https origin', () => {
-    expect(refusal({ ...step, from: 'https://api.payments.example/balance', location: 'https://api.payments.example/v2/balance' })).toBeUndefined();
+    expect(
+      refusal({
+        ...step,
+        from: 'https://api.payments.example/balance',
+        location: 'https://api.payments.example/v2/balance',
+      }),
+    ).toBeUndefined();
   });
 });

@@ -9,7 +9,12 @@ import { startScriptedServer, type ScriptedServer } from './server.js';
 const MiB = 1024 * 1024;
 
 // A server that streams `{"data":"xxxx…` forever, writing only when the socket drains; it counts what it wrote.
-async function startEndlessServer(): Promise<{ url: string; written: () => number; closed: Promise<void>; server: Server }> {
+async function startEndlessServer(): Promise<{
+  url: string;
+  written: () => number;
+  closed: Promise<void>;
+  server: Server;
+}> {
   let written = 0;
   let onClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => (onClosed = resolve));
@@ -46,14 +51,20 @@ describe('response size limit', () => {
     const error = failure as ResponseTooLargeError;
     expect(error.status).toBe(200);
     expect(error.maxResponseBytes).toBe(MiB);
-    expect(error.message).toContain(`GET ${endless.url}/balance answered 200 with a body larger than maxResponseBytes (1048576 bytes)`);
+    expect(error.message).toContain(
+      `GET ${endless.url}/balance answered 200 with a body larger than maxResponseBytes (1048576 bytes)`,
+    );
     await endless.closed;
     // Note: what the server could write before the abort is the limit plus what socket buffers hold, not gigabytes.
     expect(endless.written()).toBeLessThan(64 * MiB);
   });
 
   it('refuses a declared Content-Length above the limit without reading the body, and does not retry', async () => {
-    scripted = await startScriptedServer({ status: 200, headers: { 'content-length': String(2 * MiB) }, body: undefined });
+    scripted = await startScriptedServer({
+      status: 200,
+      headers: { 'content-length': String(2 * MiB) },
+      body: undefined,
+    });
     const client = testClientB(scripted.url, { maxResponseBytes: MiB });
     const failure = await client.GET('/merchant/v1/balance').catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ResponseTooLargeError);
@@ -62,7 +73,9 @@ describe('response size limit', () => {
 
   it('reads an error body under the same limit', async () => {
     scripted = await startScriptedServer({ status: 404, body: { detail: 'y'.repeat(4096) } });
-    const failure = await testClientA(scripted.url, { maxResponseBytes: 1024 }).GET('/balance').catch((e: unknown) => e);
+    const failure = await testClientA(scripted.url, { maxResponseBytes: 1024 })
+      .GET('/balance')
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ResponseTooLargeError);
     expect((failure as ResponseTooLargeError).status).toBe(404);
   });
@@ -80,7 +93,9 @@ describe('bodies that do not parse', () => {
       raw: `<html><body>Gateway says hello\n<pre>x-secret-key: ${String(request.headers['x-secret-key'])}</pre></body></html>`,
     }));
     const client = testClientB(server.url, { retry: false });
-    const failure = await client.GET('/merchant/v1/payments/{paymentId}', { params: { path: { paymentId: ids.payment } } }).catch((e: unknown) => e);
+    const failure = await client
+      .GET('/merchant/v1/payments/{paymentId}', { params: { path: { paymentId: ids.payment } } })
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ResponseParseError);
     const error = failure as ResponseParseError;
     expect(error.status).toBe(200);
@@ -91,16 +106,32 @@ describe('bodies that do not parse', () => {
   });
 
   it('cuts the excerpt to 200 characters', async () => {
-    server = await startScriptedServer({ status: 201, headers: { 'content-type': 'text/plain' }, raw: 'z'.repeat(5000) });
-    const failure = await testClientA(server.url).GET('/balance').catch((e: unknown) => e);
+    server = await startScriptedServer({
+      status: 201,
+      headers: { 'content-type': 'text/plain' },
+      raw: 'z'.repeat(5000),
+    });
+    const failure = await testClientA(server.url)
+      .GET('/balance')
+      .catch((e: unknown) => e);
     expect((failure as ResponseParseError).excerpt).toBe(`${'z'.repeat(200)}…`);
     expect((failure as ResponseParseError).contentType).toBe('text/plain');
   });
 
   it('returns a non-JSON error body as an UndocumentedErrorBody holding its text, without throwing', async () => {
-    server = await startScriptedServer({ status: 502, headers: { 'content-type': 'text/html' }, raw: '<h1>Bad gateway</h1>' });
+    server = await startScriptedServer({
+      status: 502,
+      headers: { 'content-type': 'text/html' },
+      raw: '<h1>Bad gateway</h1>',
+    });
     const { error, response } = await testClientA(server.url, { retry: false }).GET('/balance');
     expect(response.status).toBe(502);
-    expect(error).toEqual({ undocumented: true, status: 502, contentType: 'text/html', body: '<h1>Bad gateway</h1>', excerpt: '<h1>Bad gateway</h1>' });
+    expect(error).toEqual({
+      undocumented: true,
+      status: 502,
+      contentType: 'text/html',
+      body: '<h1>Bad gateway</h1>',
+      excerpt: '<h1>Bad gateway</h1>',
+    });
   });
 });

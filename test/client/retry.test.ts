@@ -61,7 +61,11 @@ describe('retries', () => {
 
   it('waits what Retry-After asks on 429, in seconds, instead of the backoff', async () => {
     const { delays, sleep } = recordingSleep();
-    server.reply(problemReply(429, 'rate_limited', { 'retry-after': '2' }), problemReply(429, 'rate_limited', { 'retry-after': '0' }), page);
+    server.reply(
+      problemReply(429, 'rate_limited', { 'retry-after': '2' }),
+      problemReply(429, 'rate_limited', { 'retry-after': '0' }),
+      page,
+    );
     const client = testClientA(server.url, { retry: { baseDelayMs: 100, sleep } });
     const { response } = await client.GET('/payments');
     expect(response.status).toBe(200);
@@ -136,11 +140,16 @@ describe('retries', () => {
     expect(server.requests.map((r) => JSON.parse(r.body))).toEqual([body, body, body]);
   });
 
-  it('retries a POST with the caller\'s own Idempotency-Key, unchanged', async () => {
+  it("retries a POST with the caller's own Idempotency-Key, unchanged", async () => {
     server.reply(problemReply(500, 'internal_error'), payment);
     const client = testClientA(server.url);
-    await client.POST('/payments/{id}/refund', { params: { path: { id: ids.payment }, header: { 'Idempotency-Key': 'refund-order-1042' } } });
-    expect(server.requests.map((r) => r.headers['idempotency-key'])).toEqual(['refund-order-1042', 'refund-order-1042']);
+    await client.POST('/payments/{id}/refund', {
+      params: { path: { id: ids.payment }, header: { 'Idempotency-Key': 'refund-order-1042' } },
+    });
+    expect(server.requests.map((r) => r.headers['idempotency-key'])).toEqual([
+      'refund-order-1042',
+      'refund-order-1042',
+    ]);
   });
 
   it('retries after a dropped connection and tells onRetry why and how long it waits', async () => {
@@ -150,15 +159,32 @@ describe('retries', () => {
     const { response } = await client.GET('/payments', { params: { query: { limit: 5 } } });
     expect(response.status).toBe(200);
     expect(seen).toEqual([
-      { method: 'GET', url: `${server.url}/payments?limit=5`, attempt: 1, attempts: 3, delayMs: 100, reason: 'network' },
-      { method: 'GET', url: `${server.url}/payments?limit=5`, attempt: 2, attempts: 3, delayMs: 1000, reason: 'status', status: 429 },
+      {
+        method: 'GET',
+        url: `${server.url}/payments?limit=5`,
+        attempt: 1,
+        attempts: 3,
+        delayMs: 100,
+        reason: 'network',
+      },
+      {
+        method: 'GET',
+        url: `${server.url}/payments?limit=5`,
+        attempt: 2,
+        attempts: 3,
+        delayMs: 1000,
+        reason: 'status',
+        status: 429,
+      },
     ]);
   });
 
   it('throws a NetworkError with the cause once every attempt failed to connect', async () => {
     server.reply('reset', 'reset', 'reset', page);
     const client = testClientA(server.url);
-    const failure = await client.POST('/payments/{id}/cancel', { params: { path: { id: ids.payment } } }).catch((e: unknown) => e);
+    const failure = await client
+      .POST('/payments/{id}/cancel', { params: { path: { id: ids.payment } } })
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(NetworkError);
     const error = failure as NetworkError;
     expect(server.requests).toHaveLength(3);

@@ -15,10 +15,7 @@ export interface ReceivedRequest {
  * no answer at all, or headers and then no body.
  */
 export type Reply =
-  | { status: number; headers?: Record<string, string>; body?: unknown; raw?: string }
-  | 'reset'
-  | 'hang'
-  | 'stall-body';
+  { status: number; headers?: Record<string, string>; body?: unknown; raw?: string } | 'reset' | 'hang' | 'stall-body';
 
 /** A reply, or a function of the request that returns one. */
 export type Responder = Reply | ((request: ReceivedRequest) => Reply);
@@ -39,19 +36,32 @@ export function problemReply(status: number, code: string, headers: Record<strin
   return {
     status,
     headers: { 'content-type': 'application/problem+json', ...headers },
-    body: { type: `https://docs.payments.example/problems/${code}`, title: code, status, code, detail: `${code} (test)` },
+    body: {
+      type: `https://docs.payments.example/problems/${code}`,
+      title: code,
+      status,
+      code,
+      detail: `${code} (test)`,
+    },
   };
 }
 
 /** Starts a scripted server on a free port of 127.0.0.1; `fallback` answers when nothing is queued. */
-export async function startScriptedServer(fallback: Responder = problemReply(500, 'nothing_scripted')): Promise<ScriptedServer> {
+export async function startScriptedServer(
+  fallback: Responder = problemReply(500, 'nothing_scripted'),
+): Promise<ScriptedServer> {
   const requests: ReceivedRequest[] = [];
   const queue: Responder[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const request = {
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(request);
       const responder = queue.shift() ?? fallback;
       const reply = typeof responder === 'function' ? responder(request) : responder;

@@ -30,9 +30,19 @@ export async function specOperations(variant: 'A' | 'B'): Promise<SpecOperation[
     );
   return spec.operations().map((op) => {
     const examples = Object.keys(op.node.responses as Node).flatMap((status) =>
-      Object.entries(examplesOf(spec.response(op, status)?.content)).map(([name, value]) => ({ status: Number(status), name, value })),
+      Object.entries(examplesOf(spec.response(op, status)?.content)).map(([name, value]) => ({
+        status: Number(status),
+        name,
+        value,
+      })),
     );
     const body = spec.requestBody(op);
-    return { operationId: op.operationId, method: op.method, path: op.path, examples, requestExamples: body && examplesOf(body.content) };
+    return {
+      operationId: op.operationId,
+      method: op.method,
+      path: op.path,
+      examples,
+      requestExamples: body && examplesOf(body.content),
+    };
   });
 }

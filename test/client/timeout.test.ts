@@ -35,7 +35,9 @@ describe('time-outs', () => {
   it('counts reading the body against the time-out', async () => {
     server.reply('stall-body');
     const client = testClientB(server.url, { timeoutMs: 50, retry: false });
-    const failure = await client.GET('/merchant/v1/payments/{paymentId}', { params: { path: { paymentId: ids.payment } } }).catch((e: unknown) => e);
+    const failure = await client
+      .GET('/merchant/v1/payments/{paymentId}', { params: { path: { paymentId: ids.payment } } })
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(TimeoutError);
     expect((failure as TimeoutError).attempts).toBe(1);
   });
@@ -52,7 +54,9 @@ describe('time-outs', () => {
   it('gives a POST without an Idempotency-Key a single attempt', async () => {
     server.reply('hang', page);
     const client = testClientA(server.url, { timeoutMs: 50, generateIdempotencyKey: false });
-    const failure = await client.POST('/payouts/{id}/cancel', { params: { path: { id: ids.payout } } }).catch((e: unknown) => e);
+    const failure = await client
+      .POST('/payouts/{id}/cancel', { params: { path: { id: ids.payout } } })
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(TimeoutError);
     expect(server.requests).toHaveLength(1);
   });

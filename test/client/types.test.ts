@@ -23,26 +23,36 @@ import {
   type VariantBPaths,
 } from '../../src/index.js';
 
-type DataOf<Call extends (...args: never[]) => Promise<{ data?: unknown }>> = NonNullable<Awaited<ReturnType<Call>>['data']>;
-type ErrorOf<Call extends (...args: never[]) => Promise<{ error?: unknown }>> = NonNullable<Awaited<ReturnType<Call>>['error']>;
+type DataOf<Call extends (...args: never[]) => Promise<{ data?: unknown }>> = NonNullable<
+  Awaited<ReturnType<Call>>['data']
+>;
+type ErrorOf<Call extends (...args: never[]) => Promise<{ error?: unknown }>> = NonNullable<
+  Awaited<ReturnType<Call>>['error']
+>;
 type IsOptional<T, K extends keyof T> = Record<never, never> extends Pick<T, K> ? true : false;
 // Note: openapi-fetch rebuilds response types as mapped types, which expect-type's toEqualTypeOf tells
 // apart from the intersections they came from; mutual assignability is the equality that matters here.
 type Equivalent<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 /* eslint-disable @typescript-eslint/no-unused-vars -- sample calls, read only through `typeof` */
-const confirm = (c: VariantAClient) => c.POST('/payments/{id}/confirm', { params: { path: { id: 'pay_1' } }, body: { reference: 'TRX-1' } });
-const retrieveB = (c: VariantBClient) => c.GET('/merchant/v1/payments/{paymentId}', { params: { path: { paymentId: 'pay_1' } } });
+const confirm = (c: VariantAClient) =>
+  c.POST('/payments/{id}/confirm', { params: { path: { id: 'pay_1' } }, body: { reference: 'TRX-1' } });
+const retrieveB = (c: VariantBClient) =>
+  c.GET('/merchant/v1/payments/{paymentId}', { params: { path: { paymentId: 'pay_1' } } });
 const listB = (c: VariantBClient) => c.GET('/merchant/v1/payments');
 /* eslint-enable @typescript-eslint/no-unused-vars */
 
 describe('client types', () => {
   it('refuse a body field the operation does not have, or of the wrong type', () => {
     (c: VariantBClient) => {
-      // @ts-expect-error `amount_cents` is not a field of the create-payment body
-      void c.POST('/merchant/v1/payments', { body: { amount: '10.00', currency: 'EUR', requisite: { type: 'card' }, amount_cents: 1000 } });
-      // @ts-expect-error `bnak` is a misspelt field of the requisite
-      void c.POST('/merchant/v1/payments', { body: { amount: '10.00', currency: 'EUR', requisite: { type: 'card', bnak: 'Example Bank' } } });
+      void c.POST('/merchant/v1/payments', {
+        // @ts-expect-error `amount_cents` is not a field of the create-payment body
+        body: { amount: '10.00', currency: 'EUR', requisite: { type: 'card' }, amount_cents: 1000 },
+      });
+      void c.POST('/merchant/v1/payments', {
+        // @ts-expect-error `bnak` is a misspelt field of the requisite
+        body: { amount: '10.00', currency: 'EUR', requisite: { type: 'card', bnak: 'Example Bank' } },
+      });
       // @ts-expect-error `amount` is a decimal string
       void c.POST('/merchant/v1/payments', { body: { amount: 10, currency: 'EUR', requisite: { type: 'card' } } });
       // @ts-expect-error Variant B has no confirm operation
@@ -51,8 +61,11 @@ describe('client types', () => {
       void c.GET('/merchant/v1/payments/{paymentId}', { params: { path: { id: 'pay_1' } } });
     };
     (c: VariantAClient) => {
-      // @ts-expect-error `receipt.url` must be a string
-      void c.POST('/payments/{id}/confirm', { params: { path: { id: 'pay_1' } }, body: { reference: 'TRX-1', receipt: { url: 1 } } });
+      void c.POST('/payments/{id}/confirm', {
+        params: { path: { id: 'pay_1' } },
+        // @ts-expect-error `receipt.url` must be a string
+        body: { reference: 'TRX-1', receipt: { url: 1 } },
+      });
     };
   });
 
@@ -78,13 +91,19 @@ describe('client types', () => {
   it('make Idempotency-Key optional for callers, where the contract requires it', () => {
     type ConfirmParams = VariantA.Paths['/payments/{id}/confirm']['post']['parameters'];
     expectTypeOf<IsOptional<ConfirmParams, 'header'>>().toEqualTypeOf<true>();
-    expectTypeOf<Equivalent<NonNullable<ConfirmParams['header']>, { 'Idempotency-Key'?: string }>>().toEqualTypeOf<true>();
+    expectTypeOf<
+      Equivalent<NonNullable<ConfirmParams['header']>, { 'Idempotency-Key'?: string }>
+    >().toEqualTypeOf<true>();
     expectTypeOf<IsOptional<OperationsA['confirmPayment']['parameters'], 'header'>>().toEqualTypeOf<false>();
     (c: VariantBClient) => {
       void c.POST('/merchant/v1/payouts/{payoutId}/cancel', { params: { path: { payoutId: 'po_1' } } });
-      void c.POST('/merchant/v1/payouts/{payoutId}/cancel', { params: { path: { payoutId: 'po_1' }, header: { 'Idempotency-Key': 'k-1' } } });
-      // @ts-expect-error the key is a string
-      void c.POST('/merchant/v1/payouts/{payoutId}/cancel', { params: { path: { payoutId: 'po_1' }, header: { 'Idempotency-Key': 1 } } });
+      void c.POST('/merchant/v1/payouts/{payoutId}/cancel', {
+        params: { path: { payoutId: 'po_1' }, header: { 'Idempotency-Key': 'k-1' } },
+      });
+      void c.POST('/merchant/v1/payouts/{payoutId}/cancel', {
+        // @ts-expect-error the key is a string
+        params: { path: { payoutId: 'po_1' }, header: { 'Idempotency-Key': 1 } },
+      });
     };
   });
 
@@ -105,7 +124,7 @@ describe('client types', () => {
     };
   });
 
-  it('take only the contract\'s problem codes in hasProblemCode', () => {
+  it("take only the contract's problem codes in hasProblemCode", () => {
     expectTypeOf(problemCatalogue.invalid_state).toEqualTypeOf<ProblemSpec>();
     expectTypeOf<'idempotency_key_reused' | 'invalid_state' | 'not_found'>().toExtend<ProblemCode>();
     (error: ErrorOf<typeof confirm>) => {
@@ -124,7 +143,9 @@ describe('client types', () => {
   it('type paginate by the list path and refuse a path that is not a list', () => {
     expectTypeOf<ListItem<VariantBPaths, '/merchant/v1/payouts'>>().toEqualTypeOf<VariantB.Payout>();
     (c: VariantBClient) => {
-      expectTypeOf(paginate(c, '/merchant/v1/appeals')).toEqualTypeOf<AsyncGenerator<VariantB.Appeal, void, undefined>>();
+      expectTypeOf(paginate(c, '/merchant/v1/appeals')).toEqualTypeOf<
+        AsyncGenerator<VariantB.Appeal, void, undefined>
+      >();
       // @ts-expect-error balance is not a list
       void paginate(c, '/merchant/v1/balance');
       // @ts-expect-error `status` of payouts has no value `settled`
@@ -140,9 +161,12 @@ describe('named types', () => {
         expectTypeOf(event.data).toExtend<VariantA.ConfirmedPayment>();
         expectTypeOf(event.data.finalized_at).toEqualTypeOf<string>();
       }
-      if (event.type === 'payout.status_changed') expectTypeOf(event.data.status).toEqualTypeOf<VariantB.PayoutStatus>();
+      if (event.type === 'payout.status_changed')
+        expectTypeOf(event.data.status).toEqualTypeOf<VariantB.PayoutStatus>();
     };
-    expectTypeOf<Equivalent<VariantB.EarlierWebhookEvent['data'], VariantB.CreatePaymentRequest>>().toEqualTypeOf<true>();
+    expectTypeOf<
+      Equivalent<VariantB.EarlierWebhookEvent['data'], VariantB.CreatePaymentRequest>
+    >().toEqualTypeOf<true>();
   });
 
   it('are the same in both variants wherever both have the schema', () => {

@@ -1,6 +1,13 @@
 // Error answers the contract does not describe: returned as UndocumentedErrorBody, printed without `undefined`.
 import { describe, expect, it } from 'vitest';
-import { describeProblem, isProblem, isUndocumentedErrorBody, paginate, ProblemError, type Problem } from '../../src/index.js';
+import {
+  describeProblem,
+  isProblem,
+  isUndocumentedErrorBody,
+  paginate,
+  ProblemError,
+  type Problem,
+} from '../../src/index.js';
 import { credentials, testClientA, testClientB } from './harness.js';
 
 const BASE = 'http://127.0.0.1:9';
@@ -13,7 +20,8 @@ function answering(status: number, body: BodyInit | null, contentType?: string) 
 
 /** The error of a call that must have failed. */
 function errorOf<Body>(result: { error?: Body }): NonNullable<Body> {
-  if (result.error === undefined || result.error === null) throw new Error('expected the call to fail with an error body');
+  if (result.error === undefined || result.error === null)
+    throw new Error('expected the call to fail with an error body');
   return result.error;
 }
 
@@ -26,9 +34,11 @@ const notFound: Problem = {
 };
 
 describe('an error body the contract does not describe', () => {
-  it('comes back as an UndocumentedErrorBody with status, content type and an excerpt, for a proxy\'s HTML page', async () => {
+  it("comes back as an UndocumentedErrorBody with status, content type and an excerpt, for a proxy's HTML page", async () => {
     const html = '<html>\n<body><h1>404 Not Found</h1>nginx</body>\n</html>';
-    const result = await answering(404, html, 'text/html; charset=utf-8').GET('/payments/{id}', { params: { path: { id: 'pay_1' } } });
+    const result = await answering(404, html, 'text/html; charset=utf-8').GET('/payments/{id}', {
+      params: { path: { id: 'pay_1' } },
+    });
     expect([result.data, result.response.status]).toEqual([undefined, 404]);
     const error = errorOf(result);
     expect(isProblem(error)).toBe(false);
@@ -47,10 +57,18 @@ describe('an error body the contract does not describe', () => {
   });
 
   it('keeps a JSON body that is not a Problem, parsed, and prints it without undefined', async () => {
-    const error = errorOf(await answering(404, '{"message":"no Route matched with those values"}', 'application/json').GET('/payments'));
-    expect(error).toMatchObject({ undocumented: true, status: 404, body: { message: 'no Route matched with those values' } });
+    const error = errorOf(
+      await answering(404, '{"message":"no Route matched with those values"}', 'application/json').GET('/payments'),
+    );
+    expect(error).toMatchObject({
+      undocumented: true,
+      status: 404,
+      body: { message: 'no Route matched with those values' },
+    });
     const line = describeProblem(error);
-    expect(line).toBe('404 answer the contract does not describe (application/json): "{"message":"no Route matched with those values"}"');
+    expect(line).toBe(
+      '404 answer the contract does not describe (application/json): "{"message":"no Route matched with those values"}"',
+    );
     expect(line).not.toContain('undefined');
   });
 
@@ -64,7 +82,10 @@ describe('an error body the contract does not describe', () => {
 
   it('bounds the excerpt and keeps credentials out of it', async () => {
     const echo = `Unauthorized: X-Secret-Key ${credentials.secretKey} ${'x'.repeat(5000)}`;
-    const client = testClientB(BASE, { retry: false, fetch: async () => new Response(echo, { status: 401, headers: { 'Content-Type': 'text/plain' } }) });
+    const client = testClientB(BASE, {
+      retry: false,
+      fetch: async () => new Response(echo, { status: 401, headers: { 'Content-Type': 'text/plain' } }),
+    });
     const { error } = await client.GET('/merchant/v1/payments');
     if (!isUndocumentedErrorBody(error)) throw new Error('expected an undocumented body');
     expect(error.excerpt).toBe(`Unauthorized: X-Secret-Key [REDACTED] ${'x'.repeat(200 - 38)}…`);
@@ -79,7 +100,9 @@ describe('an error body the contract does not describe', () => {
 
   it('names what came back in the ProblemError of a failed page', async () => {
     const client = answering(503, '<h1>Service Unavailable</h1>', 'text/html');
-    const failure = await paginate(client, '/payments').next().catch((e: unknown) => e);
+    const failure = await paginate(client, '/payments')
+      .next()
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ProblemError);
     expect((failure as ProblemError).problem).toBeUndefined();
     expect((failure as ProblemError).message).toBe(

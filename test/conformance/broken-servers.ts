@@ -8,7 +8,11 @@ import { signWebhook } from '../../src/webhooks/index.js';
 export type Fetch = (request: Request) => Promise<Response>;
 
 /** Rebuilds a response with another status, headers or body. */
-const rebuilt = (response: Response, body: string, init: { status?: number; headers?: Record<string, string> } = {}) => {
+const rebuilt = (
+  response: Response,
+  body: string,
+  init: { status?: number; headers?: Record<string, string> } = {},
+) => {
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(init.headers ?? {})) headers.set(name, value);
   headers.delete('content-length');
@@ -16,7 +20,10 @@ const rebuilt = (response: Response, body: string, init: { status?: number; head
 };
 
 /** Rewrites the JSON body of a 200 answer. */
-const edited = async (response: Response, edit: (json: { data?: Record<string, unknown>; pagination?: { total: number } }) => void) => {
+const edited = async (
+  response: Response,
+  edit: (json: { data?: Record<string, unknown>; pagination?: { total: number } }) => void,
+) => {
   const text = await response.text();
   if (response.status !== 200) return rebuilt(response, text);
   const json = JSON.parse(text) as Parameters<typeof edit>[0];
@@ -25,9 +32,11 @@ const edited = async (response: Response, edit: (json: { data?: Record<string, u
 };
 const LIST = /\/(payments|payouts|appeals)$/;
 const PAYMENT = /\/payments\/([^/]+)$/;
-const paymentAction = (request: Request, action: string) => new RegExp(`/payments/([^/]+)/${action}$`).exec(new URL(request.url).pathname)?.[1];
+const paymentAction = (request: Request, action: string) =>
+  new RegExp(`/payments/([^/]+)/${action}$`).exec(new URL(request.url).pathname)?.[1];
 
-const hasCredentials = (request: Request) => request.headers.has('authorization') || request.headers.has('x-public-key');
+const hasCredentials = (request: Request) =>
+  request.headers.has('authorization') || request.headers.has('x-public-key');
 
 /** Each defect, as a change to the sandbox's fetch. */
 export const defects: Record<string, (fetch: Fetch) => Fetch> = {
@@ -35,7 +44,9 @@ export const defects: Record<string, (fetch: Fetch) => Fetch> = {
   wrongType: (fetch) => async (request) => {
     const response = await fetch(request);
     const text = await response.text();
-    return response.status === 200 ? rebuilt(response, text.replace(/"status":"[a-z_]+"/g, '"status":42')) : rebuilt(response, text);
+    return response.status === 200
+      ? rebuilt(response, text.replace(/"status":"[a-z_]+"/g, '"status":42'))
+      : rebuilt(response, text);
   },
   /** 404 becomes 410, which no operation declares. */
   undeclaredStatus: (fetch) => async (request) => {
@@ -48,7 +59,13 @@ export const defects: Record<string, (fetch: Fetch) => Fetch> = {
     const response = await fetch(request);
     const text = await response.text();
     if (response.status !== 422 || !text.includes('"validation_failed"')) return rebuilt(response, text);
-    const problem = { type: 'https://docs.payments.example/problems/internal_error', title: 'Internal server error', status: 500, code: 'internal_error', request_id: 'req_broken0000' };
+    const problem = {
+      type: 'https://docs.payments.example/problems/internal_error',
+      title: 'Internal server error',
+      status: 500,
+      code: 'internal_error',
+      request_id: 'req_broken0000',
+    };
     return rebuilt(response, JSON.stringify(problem), { status: 500 });
   },
   /** A request without credentials is served as if it had the first merchant's. */
@@ -105,7 +122,11 @@ export const defects: Record<string, (fetch: Fetch) => Fetch> = {
       const read = PAYMENT.exec(new URL(request.url).pathname)?.[1];
       if (request.method !== 'GET' || !read || !canceled.has(read)) return response;
       return edited(response, (json) => {
-        if (json.data) Object.assign(json.data, { status: 'succeeded', ...('reason_code' in json.data ? { reason_code: null } : {}) });
+        if (json.data)
+          Object.assign(json.data, {
+            status: 'succeeded',
+            ...('reason_code' in json.data ? { reason_code: null } : {}),
+          });
       });
     };
   },
@@ -130,7 +151,11 @@ export const defects: Record<string, (fetch: Fetch) => Fetch> = {
   /** A body with a property the contract does not have is taken as a success. */
   acceptsInvalid: (fetch) => async (request) => {
     const body = await request.clone().text();
-    if (body.includes('"not_in_the_contract"')) return new Response(JSON.stringify({ ok: true }), { status: 200, headers: { 'content-type': 'application/json' } });
+    if (body.includes('"not_in_the_contract"'))
+      return new Response(JSON.stringify({ ok: true }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     return fetch(request);
   },
 };
@@ -152,7 +177,12 @@ export const deliveryDefects: Record<string, (fetch: Fetch, secretOf: SecretOf) 
     const body = await request.text();
     const id = request.headers.get('x-event-id') ?? '';
     const timestamp = request.headers.get('x-timestamp') ?? undefined;
-    const wrong = await signWebhook({ id, body: `${body} `, secret: secretOf(request.url), ...(timestamp ? { timestamp: Number(timestamp) } : { layout: 'earlier' as const }) });
+    const wrong = await signWebhook({
+      id,
+      body: `${body} `,
+      secret: secretOf(request.url),
+      ...(timestamp ? { timestamp: Number(timestamp) } : { layout: 'earlier' as const }),
+    });
     return fetch(redelivered(request, { 'X-Signature': wrong['X-Signature'] }, body));
   },
   /** Every attempt after the first of an event carries a new event id, in X-Event-ID and the body, signed correctly. */
@@ -170,7 +200,12 @@ export const deliveryDefects: Record<string, (fetch: Fetch, secretOf: SecretOf) 
       const fresh = `evt_retry${String(retries).padStart(6, '0')}`;
       const rewritten = body.replace(`"id":"${id}"`, `"id":"${fresh}"`);
       const timestamp = request.headers.get('x-timestamp') ?? undefined;
-      const signed = await signWebhook({ id: fresh, body: rewritten, secret: secretOf(request.url), ...(timestamp ? { timestamp: Number(timestamp) } : { layout: 'earlier' as const }) });
+      const signed = await signWebhook({
+        id: fresh,
+        body: rewritten,
+        secret: secretOf(request.url),
+        ...(timestamp ? { timestamp: Number(timestamp) } : { layout: 'earlier' as const }),
+      });
       return fetch(redelivered(request, signed, rewritten));
     };
   },
@@ -178,7 +213,8 @@ export const deliveryDefects: Record<string, (fetch: Fetch, secretOf: SecretOf) 
   missingWebhook: (fetch) => async (request) => {
     const body = await request.text();
     const event = JSON.parse(body) as { type?: string; data?: { status?: string } };
-    if (event.type === 'payment.status_changed' && event.data?.status === 'canceled') return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
+    if (event.type === 'payment.status_changed' && event.data?.status === 'canceled')
+      return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
     return fetch(redelivered(request, {}, body));
   },
 };
@@ -203,7 +239,12 @@ export function server(defect?: Defect) {
   // Note: called only for deliveries, once the sandbox exists.
   const secretOf = (url: string) => endpointSecret(created, memory as MemoryStore, url);
   const store = (settings: TenantStoreSettings) => (memory = createMemoryStore(settings));
-  const created: Sandbox = createSandbox({ clock: 'manual', seed: 'conformance', store, ...(delivery ? { fetch: delivery(send, secretOf) } : {}) });
+  const created: Sandbox = createSandbox({
+    clock: 'manual',
+    seed: 'conformance',
+    store,
+    ...(delivery ? { fetch: delivery(send, secretOf) } : {}),
+  });
   const fetch: Fetch = (request) => created.fetch(request);
   const answering = defect !== undefined && Object.hasOwn(defects, defect) ? defects[defect] : undefined;
   return { sandbox: created, fetch: answering ? answering(fetch) : fetch };

@@ -15,11 +15,16 @@ import { createWatch } from '../../src/conformance/stop.js';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-no-redocly-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const range = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> }).peerDependencies['@redocly/cli'];
+const range = (
+  JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> }
+).peerDependencies['@redocly/cli'];
 
 describe('the flows stage without @redocly/cli', () => {
   it('is an optional peer dependency of the package', () => {
-    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, unknown>
+    >;
     expect(range).toMatch(/^~2\.77\.\d+$/);
     expect(manifest.peerDependenciesMeta?.['@redocly/cli']).toEqual({ optional: true });
     expect(manifest.dependencies?.['@redocly/cli']).toBeUndefined();
@@ -48,12 +53,23 @@ describe('the flows stage without @redocly/cli', () => {
     const reason = `the workflows are run by Redocly Respect, which comes with @redocly/cli, an optional peer dependency that is not installed; install it with npm install @redocly/cli@${range}`;
     expect(results.skipped()).toEqual([{ stage: 'flows', subject: 'the whole stage', reason }]);
 
-    const report: ConformanceReport = { variant: 'a', baseUrl: 'http://127.0.0.1:9', seed: 1, passed: true, requests: 0, durationMs: 1, checks: results.checks(), skipped: results.skipped() };
+    const report: ConformanceReport = {
+      variant: 'a',
+      baseUrl: 'http://127.0.0.1:9',
+      seed: 1,
+      passed: true,
+      requests: 0,
+      durationMs: 1,
+      checks: results.checks(),
+      skipped: results.skipped(),
+    };
     const text = formatText(report);
     expect(text).toContain(`Stages not run:\n  - flows: ${reason}`);
     expect(text).not.toContain('Not checked on this server');
     expect(text.split('\n').at(-1)).toMatch(/; not run: flows$/);
-    expect(toJunit(report)).toMatch(/<testsuite name="conformance flows \(Variant A\)"[^>]* skipped="1"[^>]*>\s*<testcase classname="flows" name="the whole stage">\s*<skipped\/>/);
+    expect(toJunit(report)).toMatch(
+      /<testsuite name="conformance flows \(Variant A\)"[^>]* skipped="1"[^>]*>\s*<testcase classname="flows" name="the whole stage">\s*<skipped\/>/,
+    );
     expect(JSON.parse(toJson(report)).skipped).toEqual([{ stage: 'flows', subject: 'the whole stage', reason }]);
   });
 });

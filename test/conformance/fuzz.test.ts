@@ -18,28 +18,47 @@ afterEach(async () => {
 async function fuzz(variant: 'a' | 'b', defect?: Parameters<typeof server>[0]): Promise<ConformanceReport> {
   const { sandbox, fetch } = server(defect);
   open.push(sandbox);
-  return runConformance({ variant, baseUrl: 'http://sandbox.test', credentials: credentials[variant], only: ['fuzz'], seed: 12, requests: 8, fetch });
+  return runConformance({
+    variant,
+    baseUrl: 'http://sandbox.test',
+    credentials: credentials[variant],
+    only: ['fuzz'],
+    seed: 12,
+    requests: 8,
+    fetch,
+  });
 }
-const failing = (report: ConformanceReport) => [...new Set(report.checks.filter((check) => !check.ok).map((check) => check.check))].sort();
+const failing = (report: ConformanceReport) =>
+  [...new Set(report.checks.filter((check) => !check.ok).map((check) => check.check))].sort();
 
 describe('the fuzz stage', () => {
-  it.each(['a', 'b'] as const)('passes the sandbox of Variant %s, with every check judged on every operation', async (variant) => {
-    const report = await fuzz(variant);
-    expect(report.checks.filter((check) => !check.ok)).toEqual([]);
-    expect(report.passed).toBe(true);
-    const operations = new Set(report.checks.map((check) => check.operation));
-    expect(operations.size).toBe(variant === 'a' ? 15 : 14);
-    for (const check of ['ignored_auth', 'positive_data_acceptance', 'negative_data_rejection', 'response_schema_conformance']) {
-      expect(report.checks.filter((result) => result.check === check).length, check).toBeGreaterThan(5);
-    }
-    // 8 generated requests and 1 without credentials per operation.
-    expect(report.requests).toBe(operations.size * 9);
-  });
+  it.each(['a', 'b'] as const)(
+    'passes the sandbox of Variant %s, with every check judged on every operation',
+    async (variant) => {
+      const report = await fuzz(variant);
+      expect(report.checks.filter((check) => !check.ok)).toEqual([]);
+      expect(report.passed).toBe(true);
+      const operations = new Set(report.checks.map((check) => check.operation));
+      expect(operations.size).toBe(variant === 'a' ? 15 : 14);
+      for (const check of [
+        'ignored_auth',
+        'positive_data_acceptance',
+        'negative_data_rejection',
+        'response_schema_conformance',
+      ]) {
+        expect(report.checks.filter((result) => result.check === check).length, check).toBeGreaterThan(5);
+      }
+      // 8 generated requests and 1 without credentials per operation.
+      expect(report.requests).toBe(operations.size * 9);
+    },
+  );
 
   it('sends the same requests for the same seed', async () => {
     const first = await fuzz('b');
     const second = await fuzz('b');
-    expect(second.checks.map(({ operation, check, judged }) => [operation, check, judged])).toEqual(first.checks.map(({ operation, check, judged }) => [operation, check, judged]));
+    expect(second.checks.map(({ operation, check, judged }) => [operation, check, judged])).toEqual(
+      first.checks.map(({ operation, check, judged }) => [operation, check, judged]),
+    );
   });
 
   it.each([
@@ -72,12 +91,20 @@ describe('the fuzz stage', () => {
     for (const variant of ['a', 'b'] as const) {
       const report = await fuzz(variant, 'ignoredCredentials');
       const failure = report.checks.find((check) => !check.ok);
-      expect(failure).toMatchObject({ stage: 'fuzz', check: 'ignored_auth', rule: expect.stringContaining('401'), response: { status: expect.any(Number) } });
+      expect(failure).toMatchObject({
+        stage: 'fuzz',
+        check: 'ignored_auth',
+        rule: expect.stringContaining('401'),
+        response: { status: expect.any(Number) },
+      });
       expect(failure?.curl).toMatch(/^curl -i -X (GET|POST) 'http:\/\/sandbox\.test\//);
       const withCredentials = report.checks.find((check) => check.curl?.includes('$PAYMENTS_'));
       const written = JSON.stringify(report) + toJunit(report);
       for (const secret of secrets) expect(written).not.toContain(secret);
-      if (withCredentials) expect(withCredentials.curl).toMatch(/"(Authorization: Bearer \$PAYMENTS_ACCESS_TOKEN|X-Secret-Key: \$PAYMENTS_SECRET_KEY)"/);
+      if (withCredentials)
+        expect(withCredentials.curl).toMatch(
+          /"(Authorization: Bearer \$PAYMENTS_ACCESS_TOKEN|X-Secret-Key: \$PAYMENTS_SECRET_KEY)"/,
+        );
     }
   });
 });

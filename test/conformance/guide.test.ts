@@ -13,9 +13,12 @@ describe('docs/conformance-checks.md', () => {
     expect(committed).toBe(await renderGuide());
   });
 
-  it.each(Object.entries(CHECKS).map(([name, { rule }]) => [name, rule]))('names the check %s with its rule', (name, rule) => {
-    expect(committed).toContain(`| \`${name}\` | ${rule.replaceAll('|', '\\|')} |`);
-  });
+  it.each(Object.entries(CHECKS).map(([name, { rule }]) => [name, rule]))(
+    'names the check %s with its rule',
+    (name, rule) => {
+      expect(committed).toContain(`| \`${name}\` | ${rule.replaceAll('|', '\\|')} |`);
+    },
+  );
 
   it('is linked from the guide', () => {
     expect(readFileSync(path.join(root, 'docs/conformance.md'), 'utf8')).toContain('(conformance-checks.md)');

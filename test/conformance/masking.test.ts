@@ -24,20 +24,31 @@ const echoes: Record<string, string> = {
 
 /** Every run of `length` characters of `secret` that `text` contains. */
 const pieces = (text: string, secret: string, length = 8) =>
-  Array.from({ length: secret.length - length + 1 }, (_, at) => secret.slice(at, at + length)).filter((piece) => text.includes(piece));
+  Array.from({ length: secret.length - length + 1 }, (_, at) => secret.slice(at, at + length)).filter((piece) =>
+    text.includes(piece),
+  );
 
 describe('masking credentials in the report', () => {
   it.each(Object.entries(echoes))('masks a secret echoed as %s', (_name, echo) => {
     const masked = maskSecrets(`{"echo":"${echo}"}`, credentials);
     expect(masked).toContain('$PAYMENTS_');
     expect(masked).not.toContain(echo);
-    const decoded = [masked, decodeURIComponent(masked.replace(/\+/g, ' ')), Buffer.from(masked.replace(/^.*"echo":"|".*$/g, ''), 'base64').toString('latin1')];
+    const decoded = [
+      masked,
+      decodeURIComponent(masked.replace(/\+/g, ' ')),
+      Buffer.from(masked.replace(/^.*"echo":"|".*$/g, ''), 'base64').toString('latin1'),
+    ];
     for (const text of decoded) expect(pieces(text, SECRET, 12)).toEqual([]);
   });
 
   it('masks before cutting the excerpt, so a secret across the 500th character leaves no prefix', () => {
     for (let at = 470; at <= 500; at += 1) {
-      const { bodyExcerpt } = responseRecordOf(200, 'application/json', `${'x'.repeat(at)}${SECRET}${'y'.repeat(100)}`, credentials);
+      const { bodyExcerpt } = responseRecordOf(
+        200,
+        'application/json',
+        `${'x'.repeat(at)}${SECRET}${'y'.repeat(100)}`,
+        credentials,
+      );
       expect(pieces(bodyExcerpt, SECRET, 4), `secret at ${at}`).toEqual([]);
     }
   });
@@ -49,7 +60,10 @@ describe('masking credentials in the report', () => {
 
   it('masks the webhook secret in its encodings too', () => {
     const secret = 'whsec_bWFza2luZy13ZWJob29rLXNlY3JldC0yNC1ieXRlcw==';
-    const masked = maskWebhookSecret(`a ${encodeURIComponent(secret)} b ${Buffer.from(secret).toString('base64')}`, secret);
+    const masked = maskWebhookSecret(
+      `a ${encodeURIComponent(secret)} b ${Buffer.from(secret).toString('base64')}`,
+      secret,
+    );
     expect(masked).toBe('a $WEBHOOK_SECRET b $WEBHOOK_SECRET');
   });
 
@@ -61,11 +75,21 @@ describe('masking credentials in the report', () => {
       const body = `${echoed}${'x'.repeat(480 - echoed.length)}${secret}${'y'.repeat(100)}`;
       return new Response(body, { status: 500, headers: { 'content-type': 'text/plain' } });
     };
-    const report = await runConformance({ variant: 'b', baseUrl: 'http://echo.test', credentials, only: ['fuzz'], seed: 3, requests: 1, fetch });
+    const report = await runConformance({
+      variant: 'b',
+      baseUrl: 'http://echo.test',
+      credentials,
+      only: ['fuzz'],
+      seed: 3,
+      requests: 1,
+      fetch,
+    });
     expect(report.passed).toBe(false);
     const written = [toJson(report), toJunit(report), formatText(report)].join('\n');
     expect(written).toContain('$PAYMENTS_SECRET_KEY');
-    expect(report.checks.find((check) => check.check === 'not_a_server_error')?.response?.bodyExcerpt).toMatch(/^\$PAYMENTS_SECRET_KEY \$PAYMENTS_SECRET_KEY .*x{10}\$PAYMENTS_SECRET_KEY/);
+    expect(report.checks.find((check) => check.check === 'not_a_server_error')?.response?.bodyExcerpt).toMatch(
+      /^\$PAYMENTS_SECRET_KEY \$PAYMENTS_SECRET_KEY .*x{10}\$PAYMENTS_SECRET_KEY/,
+    );
     for (const echo of Object.values(echoes)) expect(written).not.toContain(echo);
     expect(pieces(written, SECRET, 10)).toEqual([]);
   });

@@ -6,9 +6,10 @@ export async function silentServer(): Promise<{ url: string; sockets: net.Socket
   const sockets: net.Socket[] = [];
   const server = net.createServer((socket) => void sockets.push(socket));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const close = () => new Promise<void>((resolve) => {
-    for (const socket of sockets) socket.destroy();
-    server.close(() => resolve());
-  });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    });
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sockets, close };
 }

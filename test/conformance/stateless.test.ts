@@ -2,7 +2,13 @@
 // marks the failed checks that only a server with state can pass; a stateful server (the sandbox) is never taken for
 // one. In-process: the forgetful server answers every request from a sandbox made for that request alone.
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatText, needsState, runConformance, toJunit, type ConformanceReport } from '../../src/conformance/index.js';
+import {
+  formatText,
+  needsState,
+  runConformance,
+  toJunit,
+  type ConformanceReport,
+} from '../../src/conformance/index.js';
 import { createStateWatch } from '../../src/conformance/state.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { operationsOf } from '../../src/validation/index.js';
@@ -25,13 +31,22 @@ async function forgetful(request: Request): Promise<Response> {
 }
 
 const run = (fetch: (request: Request) => Promise<Response>): Promise<ConformanceReport> =>
-  runConformance({ variant: 'b', baseUrl: 'http://server.test', credentials, only: ['fuzz', 'invariants'], requests: 2, fetch });
+  runConformance({
+    variant: 'b',
+    baseUrl: 'http://server.test',
+    credentials,
+    only: ['fuzz', 'invariants'],
+    requests: 2,
+    fetch,
+  });
 
 describe('a server that keeps no state', () => {
   it('is named as one in the report, with what showed it, and its stateful failures are marked and listed last', async () => {
     const report = await run(forgetful);
     expect(report.passed).toBe(false);
-    expect(report.stateless).toMatch(/^two Create requests with different Idempotency-Keys were both answered with (payment|payout|appeal) \w+$/);
+    expect(report.stateless).toMatch(
+      /^two Create requests with different Idempotency-Keys were both answered with (payment|payout|appeal) \w+$/,
+    );
     const text = formatText(report);
     expect(text.startsWith(`This server keeps no state: ${report.stateless!.slice(0, 40)}`)).toBe(true);
     const failed = report.checks.filter((check) => !check.ok);
@@ -42,8 +57,15 @@ describe('a server that keeps no state', () => {
     expect(headers).toHaveLength(failed.length);
     // The failures any server can cause come first; those that need state follow, each marked.
     const marked = headers.map((line) => line.endsWith(' · needs a server that keeps state'));
-    expect(marked).toEqual([...Array(failed.length - stateful.length).fill(false), ...Array(stateful.length).fill(true)]);
-    expect(text.split('\n').at(-1)).toMatch(new RegExp(`which keeps no state: ${stateful.length} of the ${failed.length} failures needs? a server that does$`));
+    expect(marked).toEqual([
+      ...Array(failed.length - stateful.length).fill(false),
+      ...Array(stateful.length).fill(true),
+    ]);
+    expect(text.split('\n').at(-1)).toMatch(
+      new RegExp(
+        `which keeps no state: ${stateful.length} of the ${failed.length} failures needs? a server that does$`,
+      ),
+    );
     expect(toJunit(report)).toContain('(needs a server that keeps state)');
   });
 
@@ -51,10 +73,22 @@ describe('a server that keeps no state', () => {
     const retrieve = operationsOf('b').find((operation) => operation.operationId === 'retrievePayment')!;
     const watch = createStateWatch();
     const answer = { status: 200, headers: new Headers(), text: '', json: undefined };
-    watch.observe(retrieve, { method: 'GET', path: '/merchant/v1/payments/pay_asked', query: [], headers: {} }, answer, { id: 'pay_asked' });
+    watch.observe(
+      retrieve,
+      { method: 'GET', path: '/merchant/v1/payments/pay_asked', query: [], headers: {} },
+      answer,
+      { id: 'pay_asked' },
+    );
     expect(watch.sign()).toBeUndefined();
-    watch.observe(retrieve, { method: 'GET', path: '/merchant/v1/payments/pay_unknown', query: [], headers: {} }, answer, { id: 'pay_8f3k2m9q4w7x' });
-    expect(watch.sign()).toBe('GET /merchant/v1/payments/pay_unknown answered payment pay_8f3k2m9q4w7x, not the payment asked for');
+    watch.observe(
+      retrieve,
+      { method: 'GET', path: '/merchant/v1/payments/pay_unknown', query: [], headers: {} },
+      answer,
+      { id: 'pay_8f3k2m9q4w7x' },
+    );
+    expect(watch.sign()).toBe(
+      'GET /merchant/v1/payments/pay_unknown answered payment pay_8f3k2m9q4w7x, not the payment asked for',
+    );
   });
 });
 

@@ -13,17 +13,24 @@ afterEach(async () => {
 });
 
 /** A node:http server on a free port of `host` (127.0.0.1 unless named); its origin. */
-async function serve(handler: (request: IncomingMessage, response: ServerResponse) => void, host = '127.0.0.1'): Promise<string> {
+async function serve(
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+  host = '127.0.0.1',
+): Promise<string> {
   const server: Server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, host, () => resolve()));
-  closing.push(() => new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(resolve);
-  }));
+  closing.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  );
   return `http://${host}:${(server.address() as AddressInfo).port}`;
 }
 
-const failures = (report: ConformanceReport, check: string) => report.checks.filter((result) => result.check === check && !result.ok);
+const failures = (report: ConformanceReport, check: string) =>
+  report.checks.filter((result) => result.check === check && !result.ok);
 
 describe("the kit's HTTP", () => {
   it.each([302, 307])('does not follow a %i to another origin, so no credential or body reaches it', async (status) => {
@@ -32,19 +39,31 @@ describe("the kit's HTTP", () => {
       reached.push({ method: request.method, headers: request.headers });
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
-    const base = await serve((request, response) => response.writeHead(status, { location: `${other}/stolen${request.url}` }).end());
-    const report = await runConformance({ variant: 'b', baseUrl: base, credentials, only: ['fuzz', 'invariants'], requests: 2, timeoutMs: 5000 });
+    const base = await serve((request, response) =>
+      response.writeHead(status, { location: `${other}/stolen${request.url}` }).end(),
+    );
+    const report = await runConformance({
+      variant: 'b',
+      baseUrl: base,
+      credentials,
+      only: ['fuzz', 'invariants'],
+      requests: 2,
+      timeoutMs: 5000,
+    });
     expect(reached).toEqual([]);
     const [failure] = failures(report, 'status_code_conformance');
     expect(failure?.detail).toContain(`the ${status} to ${other}/stolen/merchant/v1/`);
-    expect(failure?.detail).toContain(`it leaves ${base} for ${other}, and credentials are never sent outside the API's origin`);
+    expect(failure?.detail).toContain(
+      `it leaves ${base} for ${other}, and credentials are never sent outside the API's origin`,
+    );
     expect(report.checks.some((check) => check.stage === 'invariants')).toBe(true);
   });
 
   it('follows a redirect within the origin of --base-url, credentials included', async () => {
     const moved: (string | undefined)[] = [];
     const base = await serve((request, response) => {
-      if (!request.url?.startsWith('/moved')) return void response.writeHead(307, { location: `/moved${request.url}` }).end();
+      if (!request.url?.startsWith('/moved'))
+        return void response.writeHead(307, { location: `/moved${request.url}` }).end();
       moved.push(request.headers['x-secret-key'] as string | undefined);
       response.writeHead(404, { 'content-type': 'application/problem+json' }).end('{}');
     });
@@ -65,9 +84,19 @@ describe("the kit's HTTP", () => {
       response.on('close', () => void (ended += 1));
       write();
     });
-    const report = await runConformance({ variant: 'b', baseUrl: base, credentials, only: ['fuzz'], requests: 1, timeoutMs: 10_000, maxResponseBytes: 64 * 1024 });
+    const report = await runConformance({
+      variant: 'b',
+      baseUrl: base,
+      credentials,
+      only: ['fuzz'],
+      requests: 1,
+      timeoutMs: 10_000,
+      maxResponseBytes: 64 * 1024,
+    });
     const [failure] = failures(report, 'request_completed');
-    expect(failure?.detail).toBe('no answer: the body is larger than the 65536 bytes the kit reads; the rest was not read');
+    expect(failure?.detail).toBe(
+      'no answer: the body is larger than the 65536 bytes the kit reads; the rest was not read',
+    );
     expect(failure?.failures).toBe(failure?.judged);
     // The server answered every time, so the stage ran to its end; each download was cancelled.
     expect(failures(report, 'stage_completed')).toEqual([]);
@@ -77,21 +106,38 @@ describe("the kit's HTTP", () => {
   it('stops a stage when the server stops answering, and says so in the report', async () => {
     const { url: baseUrl, close } = await silentServer();
     closing.push(close);
-    const report = await runConformance({ variant: 'b', baseUrl, credentials, only: ['fuzz', 'invariants'], requests: 20, timeoutMs: 200 });
+    const report = await runConformance({
+      variant: 'b',
+      baseUrl,
+      credentials,
+      only: ['fuzz', 'invariants'],
+      requests: 20,
+      timeoutMs: 200,
+    });
     expect(report.passed).toBe(false);
     // 3 unanswered requests in a row end each stage, out of the hundreds the fuzz stage would send.
     expect(report.requests).toBe(6);
-    expect(failures(report, 'stage_completed').map(({ stage, detail }) => [stage, detail])).toEqual(['fuzz', 'invariants'].map((stage) => [
-      stage,
-      "the server stopped answering: 3 requests in a row got no answer (the last: no answer within 200 ms); the stage's remaining requests were not sent",
-    ]));
+    expect(failures(report, 'stage_completed').map(({ stage, detail }) => [stage, detail])).toEqual(
+      ['fuzz', 'invariants'].map((stage) => [
+        stage,
+        "the server stopped answering: 3 requests in a row got no answer (the last: no answer within 200 ms); the stage's remaining requests were not sent",
+      ]),
+    );
   });
 
   it('stops at the run deadline: the running stage ends early and the next is not run', async () => {
     const base = await serve((_request, response) => {
       setTimeout(() => response.writeHead(404, { 'content-type': 'application/problem+json' }).end('{}'), 50);
     });
-    const report = await runConformance({ variant: 'b', baseUrl: base, credentials, only: ['fuzz', 'invariants'], requests: 50, timeoutMs: 5000, deadlineMs: 500 });
+    const report = await runConformance({
+      variant: 'b',
+      baseUrl: base,
+      credentials,
+      only: ['fuzz', 'invariants'],
+      requests: 50,
+      timeoutMs: 5000,
+      deadlineMs: 500,
+    });
     expect(report.passed).toBe(false);
     expect(failures(report, 'stage_completed').map(({ stage, detail }) => [stage, detail])).toEqual([
       ['fuzz', "the run's deadline of 0.5 s (--deadline) passed; the stage's remaining requests were not sent"],
@@ -101,7 +147,7 @@ describe("the kit's HTTP", () => {
 });
 
 describe('the base URL', () => {
-  it('refuses a Variant B --base-url ending in /merchant/v1 with the client\'s advice, sending nothing', async () => {
+  it("refuses a Variant B --base-url ending in /merchant/v1 with the client's advice, sending nothing", async () => {
     let sent = 0;
     const fetch = async () => {
       sent += 1;
@@ -110,7 +156,9 @@ describe('the base URL', () => {
     for (const baseUrl of ['http://127.0.0.1:9/merchant/v1', 'http://127.0.0.1:9/merchant/v1/']) {
       const run = runConformance({ variant: 'b', baseUrl, credentials, only: ['fuzz'], requests: 1, fetch });
       await expect(run).rejects.toThrow(ConformanceUsageError);
-      await expect(run).rejects.toThrow('--base-url: baseUrl must not include /merchant/v1: every Variant B path already starts with it');
+      await expect(run).rejects.toThrow(
+        '--base-url: baseUrl must not include /merchant/v1: every Variant B path already starts with it',
+      );
       await expect(run).rejects.toThrow('Drop the prefix: pass "http://127.0.0.1:9".');
     }
     expect(sent).toBe(0);

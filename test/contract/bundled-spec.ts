@@ -101,7 +101,13 @@ export class BundledSpec {
     const byKey = new Map<string, Parameter>();
     for (const node of [...(op.pathItem.parameters ?? []), ...(op.node.parameters ?? [])] as Node[]) {
       const value = this.resolve(node);
-      byKey.set(`${value.in}:${value.name}`, { name: value.name, in: value.in, node, value, component: this.refName(node) });
+      byKey.set(`${value.in}:${value.name}`, {
+        name: value.name,
+        in: value.in,
+        node,
+        value,
+        component: this.refName(node),
+      });
     }
     return [...byKey.values()];
   }

@@ -61,7 +61,11 @@ for (const [file, text] of Object.entries(files)) {
 }
 
 const redocly = (...args: string[]) =>
-  spawnSync(process.execPath, [binPath('@redocly/cli', 'redocly'), ...args], { cwd: dir, env: quietEnv, encoding: 'utf8' });
+  spawnSync(process.execPath, [binPath('@redocly/cli', 'redocly'), ...args], {
+    cwd: dir,
+    env: quietEnv,
+    encoding: 'utf8',
+  });
 
 describe('the contract plugin', () => {
   it('bundles a shared operation with the fields the variant adds, the error responses and their provenance', () => {
@@ -71,7 +75,14 @@ describe('the contract plugin', () => {
     expect(doc.info.description).toBe('Own part.\n\nShared part.\n');
     expect(doc['x-error-responses']).toBeUndefined();
     const refund = doc.paths['/things/{id}/refund'].post;
-    expect(Object.keys(refund)).toEqual(['operationId', 'summary', 'x-provenance', 'parameters', 'responses', 'x-assumed-responses']);
+    expect(Object.keys(refund)).toEqual([
+      'operationId',
+      'summary',
+      'x-provenance',
+      'parameters',
+      'responses',
+      'x-assumed-responses',
+    ]);
     expect(Object.keys(refund.responses)).toEqual(['200', '400', '401', '409']);
     // 400 is the variant's own (stated there), 401 stated everywhere: only 409 is the contract's addition.
     expect(refund['x-assumed-responses']).toEqual(['409']);
@@ -81,7 +92,10 @@ describe('the contract plugin', () => {
   });
 
   it('makes a field written both in the shared operation and in the variant a lint error', () => {
-    writeFileSync(path.join(dir, 'variant/paths/things.yaml'), `${files['variant/paths/things.yaml']}  operationId: refundIt\n`);
+    writeFileSync(
+      path.join(dir, 'variant/paths/things.yaml'),
+      `${files['variant/paths/things.yaml']}  operationId: refundIt\n`,
+    );
     const run = redocly('lint', 'variant/openapi.yaml');
     expect(run.status).not.toBe(0);
     expect(run.stdout + run.stderr).toContain('`operationId` is written both here and in the shared operation');

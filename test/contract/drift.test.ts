@@ -24,7 +24,9 @@ describe('generated files', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it.each(Object.keys(bundles))('bundling %s again reproduces the committed bundle', (name) => {
-    expect(read(path.join(root, bundles[name]!)), `${bundles[name]} is stale: run npm run bundle and commit it`).toBe(read(fresh(name)));
+    expect(read(path.join(root, bundles[name]!)), `${bundles[name]} is stale: run npm run bundle and commit it`).toBe(
+      read(fresh(name)),
+    );
   });
 
   it.each(Object.keys(bundles))('generating the %s types again reproduces the committed types', async (name) => {
@@ -37,7 +39,9 @@ describe('generated files', () => {
 
   it('regenerating the assumptions register reproduces docs/assumptions.md', async () => {
     const committed = read(path.join(root, target));
-    expect(committed, `${target} is stale: run npm run assumptions and commit it`).toBe((await renderRegister(dir)).markdown);
+    expect(committed, `${target} is stale: run npm run assumptions and commit it`).toBe(
+      (await renderRegister(dir)).markdown,
+    );
   });
 
   it('generating the webhook validators again reproduces generated/validators, and nothing else is there', async () => {
@@ -67,7 +71,8 @@ describe('generated files', () => {
     expect(api.webhooks).toEqual(shared.webhooks);
     for (const [kind, components] of Object.entries(api.components as Record<string, object>)) {
       for (const [component, value] of Object.entries(components)) {
-        if (kind === 'schemas' || shared.components[kind]?.[component]) expect(value, `${kind} ${component}`).toEqual(shared.components[kind]?.[component]);
+        if (kind === 'schemas' || shared.components[kind]?.[component])
+          expect(value, `${kind} ${component}`).toEqual(shared.components[kind]?.[component]);
       }
     }
   });
@@ -91,12 +96,16 @@ describe('generated files', () => {
   });
 
   it('generated/openapi holds nothing but the bundles', () => {
-    const expected = Object.values(bundles).map((file) => path.basename(file)).sort();
+    const expected = Object.values(bundles)
+      .map((file) => path.basename(file))
+      .sort();
     expect(readdirSync(path.join(root, 'generated/openapi')).sort()).toEqual(expected);
   });
 
   it('generated/types holds nothing but the types of the bundles', () => {
-    const expected = Object.keys(bundles).map((name) => path.basename(typesPath(name))).sort();
+    const expected = Object.keys(bundles)
+      .map((name) => path.basename(typesPath(name)))
+      .sort();
     expect(readdirSync(path.join(root, 'generated/types')).sort()).toEqual(expected);
   });
 });

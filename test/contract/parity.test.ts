@@ -23,15 +23,24 @@ const shared = () => [...byId(a).keys()].filter((id) => byId(b).has(id));
 /** An operation with what may differ between the variants removed: path prefix and parameter names, wording. */
 function comparable(spec: BundledSpec, operationId: string) {
   const o = byId(spec).get(operationId)!;
-  const parameters = spec.parameters(o)
-    .map((p) => ({ in: p.in, name: p.in === 'path' ? '{}' : p.name, required: p.value.required ?? false, schema: spec.expand(p.value.schema) }))
+  const parameters = spec
+    .parameters(o)
+    .map((p) => ({
+      in: p.in,
+      name: p.in === 'path' ? '{}' : p.name,
+      required: p.value.required ?? false,
+      schema: spec.expand(p.value.schema),
+    }))
     .sort((x, y) => `${x.in}${x.name}`.localeCompare(`${y.in}${y.name}`));
   const requestBody = spec.requestBody(o);
   return {
     method: o.method,
     path: normalisePath(o.path),
     parameters,
-    requestBody: requestBody && { required: requestBody.required ?? false, schema: spec.expand(spec.bodySchema(requestBody)) },
+    requestBody: requestBody && {
+      required: requestBody.required ?? false,
+      schema: spec.expand(spec.bodySchema(requestBody)),
+    },
     responses: Object.keys(o.node.responses).sort(),
   };
 }
@@ -40,8 +49,20 @@ function comparable(spec: BundledSpec, operationId: string) {
 function withoutProse(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutProse);
   if (node === null || typeof node !== 'object') return node;
-  const skip = new Set(['description', 'summary', 'x-assumed', 'x-provenance', 'x-assumed-reason', 'examples', 'example']);
-  return Object.fromEntries(Object.entries(node as Node).filter(([k]) => !skip.has(k)).map(([k, v]) => [k, withoutProse(v)]));
+  const skip = new Set([
+    'description',
+    'summary',
+    'x-assumed',
+    'x-provenance',
+    'x-assumed-reason',
+    'examples',
+    'example',
+  ]);
+  return Object.fromEntries(
+    Object.entries(node as Node)
+      .filter(([k]) => !skip.has(k))
+      .map(([k, v]) => [k, withoutProse(v)]),
+  );
 }
 
 describe('parity between Variant A and Variant B', () => {
@@ -67,14 +88,23 @@ describe('parity between Variant A and Variant B', () => {
       expect(b.refName(schemaB)).toBe('PaymentResponse');
       return;
     }
-    expect(firstDifference(withoutProse(a.expand(schemaA)), withoutProse(b.expand(schemaB))), `${id} 200 body differs at`).toBeUndefined();
+    expect(
+      firstDifference(withoutProse(a.expand(schemaA)), withoutProse(b.expand(schemaB))),
+      `${id} 200 body differs at`,
+    ).toBeUndefined();
   });
 
   it('both expose the same resources (schemas), apart from the documented payment shapes', () => {
     const schemas = (spec: BundledSpec) => new Set(Object.keys(spec.doc.components.schemas));
     const onlyA = [...schemas(a)].filter((n) => !schemas(b).has(n)).sort();
     const onlyB = [...schemas(b)].filter((n) => !schemas(a).has(n)).sort();
-    expect(onlyA).toEqual(['ConfirmPaymentRequest', 'ConfirmedPaymentResponse', 'PaymentWithReason', 'PaymentWithReasonResponse', 'Receipt']);
+    expect(onlyA).toEqual([
+      'ConfirmPaymentRequest',
+      'ConfirmedPaymentResponse',
+      'PaymentWithReason',
+      'PaymentWithReasonResponse',
+      'Receipt',
+    ]);
     expect(onlyB).toEqual(['PaymentResponse']);
   });
 

@@ -40,7 +40,7 @@ const PROBLEM = 'application/problem+json';
 const stateChanging = operations.filter((op) => op.method !== 'GET');
 
 describe('the sandbox control API document', () => {
-  it('says once, for the whole document, that it is the project\'s own design and not part of the interface', () => {
+  it("says once, for the whole document, that it is the project's own design and not part of the interface", () => {
     expect(spec.doc.info['x-provenance']).toBe('assumed');
     expect(spec.doc.info.description).toContain('Not part of the merchant payments interface');
     expect(spec.doc.info.title).toBe('Merchant Payments API (Sandbox control)');
@@ -58,7 +58,7 @@ describe('the sandbox control API document', () => {
     }
   });
 
-  it('accepts either variant\'s credentials: the bearer token, or both keys of the pair, and no operation overrides that', () => {
+  it("accepts either variant's credentials: the bearer token, or both keys of the pair, and no operation overrides that", () => {
     expect(spec.doc.security).toEqual([{ bearerAuth: [] }, { publicKey: [], secretKey: [] }]);
     const schemes = spec.expand(spec.doc.components.securitySchemes) as Node;
     expect(schemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
@@ -67,16 +67,19 @@ describe('the sandbox control API document', () => {
     for (const op of operations) expect(op.node.security, op.operationId).toBeUndefined();
   });
 
-  it.each(operations.map((op) => [op.operationId, op] as const))('%s answers 400, 401, 422 and 500 as problem+json, and no error as JSON', (_id, op) => {
-    const codes = Object.keys(op.node.responses);
-    expect(codes).toEqual(expect.arrayContaining(['400', '401', '422', '500']));
-    expect(codes).not.toContain('429');
-    for (const code of codes.filter((c) => /^[45]/.test(c))) {
-      const content = spec.response(op, code)!.content as Node;
-      expect(Object.keys(content), `${code}`).toEqual([PROBLEM]);
-      expect(spec.refName(content[PROBLEM].schema)).toBe('Problem');
-    }
-  });
+  it.each(operations.map((op) => [op.operationId, op] as const))(
+    '%s answers 400, 401, 422 and 500 as problem+json, and no error as JSON',
+    (_id, op) => {
+      const codes = Object.keys(op.node.responses);
+      expect(codes).toEqual(expect.arrayContaining(['400', '401', '422', '500']));
+      expect(codes).not.toContain('429');
+      for (const code of codes.filter((c) => /^[45]/.test(c))) {
+        const content = spec.response(op, code)!.content as Node;
+        expect(Object.keys(content), `${code}`).toEqual([PROBLEM]);
+        expect(spec.refName(content[PROBLEM].schema)).toBe('Problem');
+      }
+    },
+  );
 
   it('answers 404 exactly on the operations that address one object by id', () => {
     for (const op of operations) {
@@ -93,16 +96,23 @@ describe('the sandbox control API document', () => {
         continue;
       }
       expect(key?.value.required ?? false, op.operationId).toBe(false);
-      expect(spec.response(op, '409')!.content[PROBLEM].examples, op.operationId).toHaveProperty('idempotency_request_in_progress');
+      expect(spec.response(op, '409')!.content[PROBLEM].examples, op.operationId).toHaveProperty(
+        'idempotency_request_in_progress',
+      );
     }
     expect(stateChanging.length).toBe(11);
   });
 
   it('closes every request body to fields it does not list', () => {
     const withBody = operations.filter((op) => spec.requestBody(op));
-    expect(withBody.map((op) => op.operationId).sort()).toEqual(
-      ['advanceClock', 'createFault', 'createWebhookEndpoint', 'forceAppealStatus', 'forcePaymentStatus', 'forcePayoutStatus'],
-    );
+    expect(withBody.map((op) => op.operationId).sort()).toEqual([
+      'advanceClock',
+      'createFault',
+      'createWebhookEndpoint',
+      'forceAppealStatus',
+      'forcePaymentStatus',
+      'forcePayoutStatus',
+    ]);
     for (const op of withBody) {
       expect(spec.requestBody(op)!.required, op.operationId).toBe(true);
       expect(spec.resolve(spec.bodySchema(spec.requestBody(op))!).additionalProperties, op.operationId).toBe(false);
@@ -112,7 +122,10 @@ describe('the sandbox control API document', () => {
   it('refuses an illegal forced transition with 422 invalid_state', () => {
     for (const id of ['forcePaymentStatus', 'forcePayoutStatus', 'forceAppealStatus']) {
       const examples = spec.response(spec.operation(id)!, '422')!.content[PROBLEM].examples as Node;
-      expect((spec.expand(examples.invalid_state) as Node).value, id).toMatchObject({ status: 422, code: 'invalid_state' });
+      expect((spec.expand(examples.invalid_state) as Node).value, id).toMatchObject({
+        status: 422,
+        code: 'invalid_state',
+      });
     }
   });
 
@@ -128,7 +141,9 @@ describe('the sandbox control API document', () => {
 
   it('takes retry_after on a rate_limit fault only, in the schema and not in prose alone', () => {
     const ajv = new Ajv2020({ strict: false });
-    const validate = ajv.compile(spec.expand(spec.bodySchema(spec.requestBody(spec.operation('createFault')!))) as Node);
+    const validate = ajv.compile(
+      spec.expand(spec.bodySchema(spec.requestBody(spec.operation('createFault')!))) as Node,
+    );
     const fault = { operation_id: 'createPayment' };
     expect(validate({ ...fault, kind: 'rate_limit', retry_after: 2 })).toBe(true);
     expect(validate({ ...fault, kind: 'server_error' })).toBe(true);
@@ -142,7 +157,7 @@ describe('the sandbox control API document', () => {
     expect([...(spec.doc.components.schemas.FaultOperationId.enum as string[])].sort()).toEqual([...ids].sort());
   });
 
-  it('logs the later webhook layout\'s body and a status of any kind of object', () => {
+  it("logs the later webhook layout's body and a status of any kind of object", () => {
     const change = spec.properties({ $ref: '#/components/schemas/StatusChange' });
     expect(spec.refName(change.get('event'))).toBe('WebhookEvent');
     const statuses = (spec.doc.components.schemas.ObjectStatus.anyOf as Node[]).map((s) => spec.refName(s));
@@ -194,13 +209,23 @@ describe('webhook secrets in the control API', () => {
   it('shows example secrets that signWebhook accepts, each signature made with the decoded bytes', async () => {
     const examples = [
       ...(spec.doc.components.schemas.WebhookSecret.examples as string[]),
-      (spec.expand(spec.response(spec.operation('createWebhookEndpoint')!, '201')!.content['application/json'].examples) as Node).generated_secret.value.data.secret,
-      (spec.expand(spec.requestBody(spec.operation('createWebhookEndpoint')!)!.content['application/json'].examples) as Node).given_secret.value.secret,
+      (
+        spec.expand(
+          spec.response(spec.operation('createWebhookEndpoint')!, '201')!.content['application/json'].examples,
+        ) as Node
+      ).generated_secret.value.data.secret,
+      (
+        spec.expand(
+          spec.requestBody(spec.operation('createWebhookEndpoint')!)!.content['application/json'].examples,
+        ) as Node
+      ).given_secret.value.secret,
     ] as string[];
     expect(examples.length).toBe(3);
     for (const secret of examples) {
       const headers = await signWebhook({ id: 'evt_1', body: '{}', secret, timestamp: 1 });
-      const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update('evt_1.1.{}').digest('base64');
+      const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+        .update('evt_1.1.{}')
+        .digest('base64');
       expect(headers['X-Signature'], secret).toBe(`v1,${expected}`);
     }
   });
@@ -217,22 +242,31 @@ describe('examples of the sandbox control API', () => {
     return validate(value) ? [] : validate.errors;
   };
 
-  it.each(operations.map((op) => [op.operationId, op] as const))('%s has a named example for each body, and each fits its schema', (_id, op) => {
-    const bodies: [string, Node | undefined][] = [['request', spec.requestBody(op)]];
-    for (const code of Object.keys(op.node.responses)) bodies.push([code, spec.response(op, code)]);
-    for (const [where, body] of bodies) {
-      for (const [mediaType, content] of Object.entries((body?.content ?? {}) as Node)) {
-        const examples = Object.entries(spec.expand((content as Node).examples ?? {}) as Node);
-        expect(examples.length, `${where} ${mediaType}`).toBeGreaterThan(0);
-        for (const [name, example] of examples) expect(check((content as Node).schema, (example as Node).value), `${where} ${name}`).toEqual([]);
+  it.each(operations.map((op) => [op.operationId, op] as const))(
+    '%s has a named example for each body, and each fits its schema',
+    (_id, op) => {
+      const bodies: [string, Node | undefined][] = [['request', spec.requestBody(op)]];
+      for (const code of Object.keys(op.node.responses)) bodies.push([code, spec.response(op, code)]);
+      for (const [where, body] of bodies) {
+        for (const [mediaType, content] of Object.entries((body?.content ?? {}) as Node)) {
+          const examples = Object.entries(spec.expand((content as Node).examples ?? {}) as Node);
+          expect(examples.length, `${where} ${mediaType}`).toBeGreaterThan(0);
+          for (const [name, example] of examples)
+            expect(check((content as Node).schema, (example as Node).value), `${where} ${name}`).toEqual([]);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('has a 2xx answer for every operation: 200 with a body, 201 for what is created, 204 for what is removed or reset', () => {
     for (const op of operations) {
       const success = Object.keys(op.node.responses).filter((c) => c.startsWith('2'));
-      const expected = op.method === 'DELETE' || op.operationId === 'resetTenant' ? '204' : op.operationId.startsWith('create') ? '201' : '200';
+      const expected =
+        op.method === 'DELETE' || op.operationId === 'resetTenant'
+          ? '204'
+          : op.operationId.startsWith('create')
+            ? '201'
+            : '200';
       expect(success, op.operationId).toEqual([expected]);
       expect(Boolean(spec.response(op, expected)!.content), op.operationId).toBe(expected !== '204');
     }

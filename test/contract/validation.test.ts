@@ -67,13 +67,17 @@ describe('patterns', () => {
     expect(patterns(api.output).filter((p) => p.includes('\\u'))).toEqual([]);
   });
 
-  it.each(Object.entries(apis))('%s: the no-control-character patterns reject C0 controls and DEL and accept other text', (_name, api) => {
-    const text = patterns(api.output).filter((p) => p.includes('\\x00'));
-    expect(text.length).toBeGreaterThan(0);
-    for (const pattern of new Set(text)) {
-      const re = new RegExp(pattern, 'u');
-      for (const control of ['\u0000', '\t', '\n', '\u001f', '\u007f']) expect(re.test(`a${control}b`), JSON.stringify(control)).toBe(false);
-      expect(re.test('Jane Doé paid 15 € — ok ✓')).toBe(true);
-    }
-  });
+  it.each(Object.entries(apis))(
+    '%s: the no-control-character patterns reject C0 controls and DEL and accept other text',
+    (_name, api) => {
+      const text = patterns(api.output).filter((p) => p.includes('\\x00'));
+      expect(text.length).toBeGreaterThan(0);
+      for (const pattern of new Set(text)) {
+        const re = new RegExp(pattern, 'u');
+        for (const control of ['\u0000', '\t', '\n', '\u001f', '\u007f'])
+          expect(re.test(`a${control}b`), JSON.stringify(control)).toBe(false);
+        expect(re.test('Jane Doé paid 15 € — ok ✓')).toBe(true);
+      }
+    },
+  );
 });

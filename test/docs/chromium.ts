@@ -21,11 +21,16 @@ export function defaultChromiumPaths(): string[] {
 }
 
 /** The executable to launch; throws an Error naming CHROMIUM_PATH and every path tried when there is none. */
-export function findChromium(env: NodeJS.ProcessEnv = process.env, candidates: readonly string[] = defaultChromiumPaths()): string {
+export function findChromium(
+  env: NodeJS.ProcessEnv = process.env,
+  candidates: readonly string[] = defaultChromiumPaths(),
+): string {
   const chosen = env[CHROMIUM_PATH_VARIABLE];
   if (chosen !== undefined && chosen !== '') {
     if (isExecutable(chosen)) return chosen;
-    throw new Error(`${CHROMIUM_PATH_VARIABLE} is set to ${chosen}, which is not an executable file: point it at a Chromium or Chrome binary.`);
+    throw new Error(
+      `${CHROMIUM_PATH_VARIABLE} is set to ${chosen}, which is not an executable file: point it at a Chromium or Chrome binary.`,
+    );
   }
   const found = candidates.find(isExecutable);
   if (found) return found;

@@ -13,11 +13,14 @@ const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const web = repositoryWebUrl(pkg);
 const page = gettingStartedMarkdown(readme);
-const MAINTAINER_NOTES = /npm run regenerate|do not edit it by hand|npm run bench|npm start\b|readme-test|run by the test/i;
+const MAINTAINER_NOTES =
+  /npm run regenerate|do not edit it by hand|npm run bench|npm start\b|readme-test|run by the test/i;
 
 describe('the getting-started page', () => {
   it('holds the README\'s install and quickstart sections as written, under the title "Getting started"', () => {
-    expect(page.startsWith('# Getting started\n\n`@merchant-payments/contract` is the merchant payments interface')).toBe(true);
+    expect(
+      page.startsWith('# Getting started\n\n`@merchant-payments/contract` is the merchant payments interface'),
+    ).toBe(true);
     for (const title of SECTIONS) {
       const section = readme.split(/^(?=## )/m).find((part) => part.startsWith(`## ${title}\n`))!;
       expect(page).toContain(section.replace(/^<!-- readme-test:.*-->\n/gm, '').trimEnd());
@@ -42,10 +45,12 @@ describe('the getting-started page', () => {
   });
 });
 
-describe('the merchants\' site', () => {
-  const guides = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md') && !maintainerPages.includes(f.replace(/\.md$/, '')));
+describe("the merchants' site", () => {
+  const guides = readdirSync(path.join(root, 'docs')).filter(
+    (f) => f.endsWith('.md') && !maintainerPages.includes(f.replace(/\.md$/, '')),
+  );
 
-  it.each(guides)('shows no maintainers\' note on the page of %s', (file) => {
+  it.each(guides)("shows no maintainers' note on the page of %s", (file) => {
     const { html } = renderGuide(readFileSync(path.join(root, 'docs', file), 'utf8'), file);
     expect(html.replace(/<!--[\s\S]*?-->/g, '')).not.toMatch(MAINTAINER_NOTES);
   });

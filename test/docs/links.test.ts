@@ -15,7 +15,12 @@ const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as
 };
 /** The repository's web address, as package.json's `repository` gives it. */
 const web = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
-const files = ['README.md', ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const files = [
+  'README.md',
+  ...readdirSync(path.join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 describe('package.json', () => {
   it('names the project: its repository, its home page (the docs site) and where to report a bug', () => {

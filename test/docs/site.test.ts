@@ -26,9 +26,12 @@ const screenshots = path.join(root, 'artifacts/screenshots');
 /** Where the getting-started page's screenshot goes, kept after the run (the test prints the path). */
 const gettingStartedShot = path.join(os.tmpdir(), 'merchant-payments-docs', 'getting-started.png');
 /** Text for the maintainers, which no page of the merchants' site shows. */
-const MAINTAINER_NOTES = /npm run regenerate|do not edit it by hand|npm run bench|npm start\b|readme-test|run by the test/i;
+const MAINTAINER_NOTES =
+  /npm run regenerate|do not edit it by hand|npm run bench|npm start\b|readme-test|run by the test/i;
 /** The guides the site builds: every docs/*.md but the API team's own pages. */
-const siteGuides = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md') && !maintainerPages.includes(f.replace(/\.md$/, '')));
+const siteGuides = readdirSync(path.join(root, 'docs')).filter(
+  (f) => f.endsWith('.md') && !maintainerPages.includes(f.replace(/\.md$/, '')),
+);
 const titleOf = (markdown: string) => /^# (.+)$/m.exec(markdown)?.[1]?.replace(/`/g, '') ?? '';
 
 interface Operation {
@@ -121,26 +124,39 @@ afterAll(async () => {
 
 // Note: the first page a reader opens, so the first this file opens.
 describe('the getting-started page', () => {
-  it('is the first link of every page, shows the README\'s install and quickstart as written, and only text for merchants', async () => {
+  it("is the first link of every page, shows the README's install and quickstart as written, and only text for merchants", async () => {
     const { page, problems } = await open(firstPage);
     await expectVisible(page, 'h1:has-text("Getting started")', 'the title');
-    const nav = await page.locator('header a:not(.home)').evaluateAll((links) => links.map((a) => ({ href: a.getAttribute('href'), label: a.textContent })));
+    const nav = await page
+      .locator('header a:not(.home)')
+      .evaluateAll((links) => links.map((a) => ({ href: a.getAttribute('href'), label: a.textContent })));
     expect(nav[0]).toEqual({ href: firstPage, label: 'Getting started' });
     expect(await page.locator('header a[aria-current="page"]').textContent()).toBe('Getting started');
     // Every guide in the header is labelled with its page's title, not its file's name.
-    for (const { href, label } of nav.filter((link) => link.href !== firstPage && existsSync(path.join(root, 'docs', link.href!.replace(/\.html$/, '.md'))))) {
-      expect(label, href!).toBe(titleOf(readFileSync(path.join(root, 'docs', href!.replace(/\.html$/, '.md')), 'utf8')));
+    for (const { href, label } of nav.filter(
+      (link) => link.href !== firstPage && existsSync(path.join(root, 'docs', link.href!.replace(/\.html$/, '.md'))),
+    )) {
+      expect(label, href!).toBe(
+        titleOf(readFileSync(path.join(root, 'docs', href!.replace(/\.html$/, '.md')), 'utf8')),
+      );
     }
     // The README's commands and files of those sections, in its order, on the page.
     const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-    const sections = readme.split(/^(?=## )/m).filter((part) => SECTIONS.some((title) => part.startsWith(`## ${title}\n`)));
-    const blocks = sections.flatMap((part) => [...part.matchAll(/^```[a-z]*\n([\s\S]*?)^```$/gm)].map((match) => match[1]!));
+    const sections = readme
+      .split(/^(?=## )/m)
+      .filter((part) => SECTIONS.some((title) => part.startsWith(`## ${title}\n`)));
+    const blocks = sections.flatMap((part) =>
+      [...part.matchAll(/^```[a-z]*\n([\s\S]*?)^```$/gm)].map((match) => match[1]!),
+    );
     expect(blocks.length).toBeGreaterThanOrEqual(6);
     const shown = await page.locator('main pre code').allTextContents();
     expect(shown).toEqual(blocks);
-    for (const heading of ['Install', 'Quickstart', 'Variant A', 'Variant B']) await expectVisible(page, `main h2:has-text("${heading}"), main h3:has-text("${heading}")`, heading);
+    for (const heading of ['Install', 'Quickstart', 'Variant A', 'Variant B'])
+      await expectVisible(page, `main h2:has-text("${heading}"), main h3:has-text("${heading}")`, heading);
     expect(await page.locator('main').innerText()).not.toMatch(MAINTAINER_NOTES);
-    for (const href of await page.locator('main a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))) {
+    for (const href of await page
+      .locator('main a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))) {
       if (!/^([a-z]+:|#)/i.test(href)) expect(await statusOf(page, href.replace(/#.*$/, '')), href).toBe(200);
     }
     mkdirSync(path.dirname(gettingStartedShot), { recursive: true });
@@ -160,12 +176,22 @@ describe('the index page', () => {
     for (const name of guideOrder) expect(guides).toContain(`${name}.html`);
     // The getting-started page is the index's first link.
     expect(hrefs[0]).toBe(firstPage);
-    expect(hrefs).toEqual(expect.arrayContaining([
-      'variant-a.html', 'variant-b.html', 'sandbox.html', 'admin.html',
-      'openapi/variant-a.yaml', 'openapi/variant-b.yaml', 'openapi/sandbox.yaml', 'openapi/admin.yaml', ...guides,
-    ]));
+    expect(hrefs).toEqual(
+      expect.arrayContaining([
+        'variant-a.html',
+        'variant-b.html',
+        'sandbox.html',
+        'admin.html',
+        'openapi/variant-a.yaml',
+        'openapi/variant-b.yaml',
+        'openapi/sandbox.yaml',
+        'openapi/admin.yaml',
+        ...guides,
+      ]),
+    );
     // The API team's own pages stay in the repository.
-    for (const name of maintainerPages) expect((await page.request.get(`${server.url}/${name}.html`)).status(), name).toBe(404);
+    for (const name of maintainerPages)
+      expect((await page.request.get(`${server.url}/${name}.html`)).status(), name).toBe(404);
     for (const href of hrefs) {
       const answer = await page.request.get(`${server.url}/${href}`);
       expect(answer.status(), href ?? '').toBe(200);
@@ -187,11 +213,17 @@ const references: { variant: string; spec: string; webhooks: boolean; minOperati
   { variant: 'variant-a', spec: 'generated/openapi/variant-a.yaml', webhooks: true, minOperations: 10 },
   { variant: 'variant-b', spec: 'generated/openapi/variant-b.yaml', webhooks: true, minOperations: 10 },
   {
-    variant: 'sandbox', spec: 'generated/openapi/sandbox.yaml', webhooks: false, minOperations: 10,
+    variant: 'sandbox',
+    spec: 'generated/openapi/sandbox.yaml',
+    webhooks: false,
+    minOperations: 10,
     own: { route: 'clock/advanceclock', summary: 'Advance Clock', schemes: ['bearerAuth', 'publicKey'] },
   },
   {
-    variant: 'admin', spec: 'generated/openapi/admin.yaml', webhooks: false, minOperations: 5,
+    variant: 'admin',
+    spec: 'generated/openapi/admin.yaml',
+    webhooks: false,
+    minOperations: 5,
     own: { route: 'tenants/rotatetenantcredentials', summary: 'Rotate Tenant Credentials', schemes: ['adminToken'] },
   },
 ];
@@ -235,17 +267,20 @@ describe.each(references)('the $variant reference', ({ variant, spec, webhooks: 
 
   // Note: the control and admin APIs are the project's own; their pages must say so before a reader takes them for
   // the service's.
-  it.runIf(own !== undefined)('says that the document is not part of the interface, and shows its credentials', async () => {
-    const { page, problems } = await open(`${variant}.html`);
-    await expectVisible(page, 'text=Not part of the merchant payments interface', 'the provenance statement');
-    await page.goto(`${server.url}/${variant}.html#/${own!.route}`);
-    await expectVisible(page, headingLink(own!.summary), own!.summary);
-    for (const scheme of own!.schemes) {
-      await expectVisible(page, `text=${scheme}`, `the ${scheme} security scheme`);
-    }
-    expect(problems).toEqual([]);
-    await page.close();
-  });
+  it.runIf(own !== undefined)(
+    'says that the document is not part of the interface, and shows its credentials',
+    async () => {
+      const { page, problems } = await open(`${variant}.html`);
+      await expectVisible(page, 'text=Not part of the merchant payments interface', 'the provenance statement');
+      await page.goto(`${server.url}/${variant}.html#/${own!.route}`);
+      await expectVisible(page, headingLink(own!.summary), own!.summary);
+      for (const scheme of own!.schemes) {
+        await expectVisible(page, `text=${scheme}`, `the ${scheme} security scheme`);
+      }
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
 });
 
 describe('the guides', () => {
@@ -259,7 +294,9 @@ describe('the guides', () => {
     const name = file.replace(/\.md$/, '');
     const { page, problems } = await open(`${name}.html`);
     await expectVisible(page, `h1:has-text(${JSON.stringify(title)})`, `the title "${title}"`);
-    expect(await page.locator('main').innerText(), `${file} shows text for the maintainers`).not.toMatch(MAINTAINER_NOTES);
+    expect(await page.locator('main').innerText(), `${file} shows text for the maintainers`).not.toMatch(
+      MAINTAINER_NOTES,
+    );
     const hrefs = await page.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
     for (const href of hrefs.filter((h) => !/^([a-z]+:|#)/i.test(h))) {
       expect(await statusOf(page, href.replace(/#.*$/, '')), `${file} links to ${href}`).toBe(200);

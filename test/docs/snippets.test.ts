@@ -25,8 +25,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the guides', () => {
   it('have TypeScript examples for the clients and the webhook verifier', () => {
-    const all = guideSnippets().map((s) => s.code).join('\n');
-    for (const api of ['createVariantAClient', 'createVariantBClient', 'paginate', 'verifyWebhook', 'createNodeWebhookHandler', 'createFetchWebhookHandler', 'signWebhook']) {
+    const all = guideSnippets()
+      .map((s) => s.code)
+      .join('\n');
+    for (const api of [
+      'createVariantAClient',
+      'createVariantBClient',
+      'paginate',
+      'verifyWebhook',
+      'createNodeWebhookHandler',
+      'createFetchWebhookHandler',
+      'signWebhook',
+    ]) {
       expect(all, api).toContain(api);
     }
   });

@@ -43,7 +43,12 @@ beforeAll(() => {
     }),
   ];
   const json = path.join(dir, 'results.json');
-  const run = runTool('@stoplight/spectral-cli', 'spectral', ['lint', ...files, '--ruleset', path.join(root, ruleset), '-f', 'json', '--output', json, '--quiet'], { capture: true });
+  const run = runTool(
+    '@stoplight/spectral-cli',
+    'spectral',
+    ['lint', ...files, '--ruleset', path.join(root, ruleset), '-f', 'json', '--output', json, '--quiet'],
+    { capture: true },
+  );
   // Note: Spectral exits 1 when it finds errors; anything else means it did not lint.
   if (run.status !== 0 && run.status !== 1) throw new Error(`spectral exited with ${run.status}: ${run.stderr}`);
   results = JSON.parse(readFileSync(json, 'utf8')) as SpectralResult[];
@@ -64,14 +69,21 @@ describe('the admin ruleset', () => {
     const codes = new Set(hits.map((r) => r.code));
     expect(codes).toContain('payments-operation-errors');
     expect([...codes].filter((code) => code.startsWith('owasp:api4:2023-integer'))).not.toEqual([]);
-    expect(hits.filter((r) => r.code === 'owasp:api4:2023-string-limit').map((r) => r.path.join('.'))).toContain('components.schemas.TenantId');
+    expect(hits.filter((r) => r.code === 'owasp:api4:2023-string-limit').map((r) => r.path.join('.'))).toContain(
+      'components.schemas.TenantId',
+    );
   });
 
   it('turns off only the documented rules, each with a reason on the line above', () => {
     const text = readFileSync(path.join(root, ruleset), 'utf8').split('\n');
-    const off = text.flatMap((line, i) => (/^\s+[\w:-]+: "off"$/.test(line) ? [[line.trim().split(':').slice(0, -1).join(':'), text[i - 1]!.trim()]] : []));
+    const off = text.flatMap((line, i) =>
+      /^\s+[\w:-]+: "off"$/.test(line) ? [[line.trim().split(':').slice(0, -1).join(':'), text[i - 1]!.trim()]] : [],
+    );
     expect(off.map(([rule]) => rule)).toEqual([
-      'owasp:api8:2023-no-server-http', 'owasp:api4:2023-rate-limit', 'owasp:api4:2023-rate-limit-responses-429', 'payments-idempotency-key',
+      'owasp:api8:2023-no-server-http',
+      'owasp:api4:2023-rate-limit',
+      'owasp:api4:2023-rate-limit-responses-429',
+      'payments-idempotency-key',
     ]);
     for (const [rule, reason] of off) expect(reason, rule).toMatch(/^# \S/);
   });

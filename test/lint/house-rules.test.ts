@@ -34,10 +34,20 @@ function spectralEntry(): string {
 }
 
 let results: SpectralResult[] = [];
-const fixtures = readdirSync(fixturesDir).filter((f) => f.endsWith('.yaml')).sort();
+const fixtures = readdirSync(fixturesDir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 
 beforeAll(() => {
-  const args = ['lint', ...fixtures.map((f) => path.join(fixturesDir, f)), '--ruleset', ruleset, '-f', 'json', '--quiet'];
+  const args = [
+    'lint',
+    ...fixtures.map((f) => path.join(fixturesDir, f)),
+    '--ruleset',
+    ruleset,
+    '-f',
+    'json',
+    '--quiet',
+  ];
   const run = spawnSync(process.execPath, [spectralEntry(), ...args], {
     cwd: root,
     encoding: 'utf8',
@@ -80,11 +90,21 @@ describe('payments-idempotency-key', () => {
   const bad = 'bad-idempotency-key.yaml';
 
   it('reports a POST whose Idempotency-Key is not a header parameter', () => {
-    expectHit(bad, 'payments-idempotency-key', ['paths', '/payments', 'post'], 'POST /payments does not declare the Idempotency-Key header');
+    expectHit(
+      bad,
+      'payments-idempotency-key',
+      ['paths', '/payments', 'post'],
+      'POST /payments does not declare the Idempotency-Key header',
+    );
   });
 
   it('reports an Idempotency-Key header that is not required', () => {
-    expectHit(bad, 'payments-idempotency-key', ['paths', '/payouts', 'post'], 'POST /payouts declares the Idempotency-Key header parameter without required: true');
+    expectHit(
+      bad,
+      'payments-idempotency-key',
+      ['paths', '/payouts', 'post'],
+      'POST /payouts declares the Idempotency-Key header parameter without required: true',
+    );
   });
 
   it('accepts the header through a $ref or at path level, in any letter case', () => {
@@ -96,14 +116,33 @@ describe('payments-money-schema', () => {
   const bad = 'bad-money-schema.yaml';
 
   it('reports an inline money field nested in items and allOf of a response', () => {
-    const at = ['paths', '/payments', 'get', 'responses', '200', 'content', 'application/json', 'schema', 'items', 'allOf', 1, 'properties', 'processed'];
+    const at = [
+      'paths',
+      '/payments',
+      'get',
+      'responses',
+      '200',
+      'content',
+      'application/json',
+      'schema',
+      'items',
+      'allOf',
+      1,
+      'properties',
+      'processed',
+    ];
     expectHit(bad, 'payments-money-schema', at, 'Property "processed"');
     expectHit(bad, 'payments-money-schema', at, 'must be a $ref to #/components/schemas/Money, found an inline schema');
   });
 
   it('reports an amount field that references a schema other than Amount', () => {
     const at = ['components', 'schemas', 'Money', 'properties', 'amount'];
-    expectHit(bad, 'payments-money-schema', at, 'must be a $ref to #/components/schemas/Amount, found a $ref to #/components/schemas/Money');
+    expectHit(
+      bad,
+      'payments-money-schema',
+      at,
+      'must be a $ref to #/components/schemas/Amount, found a $ref to #/components/schemas/Money',
+    );
   });
 
   it('accepts $refs with sibling keywords and ignores example values', () => {
@@ -124,11 +163,21 @@ describe('payments-operation-errors', () => {
   });
 
   it('reports an error response without application/problem+json content', () => {
-    expectHit(bad, 'payments-operation-errors', ['components', 'responses', 'ServerError'], 'GET /payments response 500 has no application/problem+json content');
+    expectHit(
+      bad,
+      'payments-operation-errors',
+      ['components', 'responses', 'ServerError'],
+      'GET /payments response 500 has no application/problem+json content',
+    );
   });
 
   it('reports an error response that offers application/json', () => {
-    expectHit(bad, 'payments-operation-errors', ['components', 'responses', 'ServerError', 'content'], 'GET /payments response 500 declares application/json content');
+    expectHit(
+      bad,
+      'payments-operation-errors',
+      ['components', 'responses', 'ServerError', 'content'],
+      'GET /payments response 500 declares application/json content',
+    );
   });
 });
 
@@ -137,15 +186,30 @@ describe('payments-provenance', () => {
   const op = ['paths', '/payments', 'get'];
 
   it('reports an x-provenance value other than source or assumed', () => {
-    expectHit(bad, 'payments-provenance', [...op, 'x-provenance'], 'x-provenance must be "source" or "assumed", found "guessed"');
+    expectHit(
+      bad,
+      'payments-provenance',
+      [...op, 'x-provenance'],
+      'x-provenance must be "source" or "assumed", found "guessed"',
+    );
   });
 
   it('reports an assumed element without a description', () => {
-    expectHit(bad, 'payments-provenance', ['components', 'schemas', 'Problem'], 'x-provenance: assumed needs a non-empty description');
+    expectHit(
+      bad,
+      'payments-provenance',
+      ['components', 'schemas', 'Problem'],
+      'x-provenance: assumed needs a non-empty description',
+    );
   });
 
   it('reports an x-assumed keyword with an empty reason', () => {
-    expectHit(bad, 'payments-provenance', ['components', 'schemas', 'Problem', 'x-assumed', 'required'], 'x-assumed keyword "required" needs a non-empty reason');
+    expectHit(
+      bad,
+      'payments-provenance',
+      ['components', 'schemas', 'Problem', 'x-assumed', 'required'],
+      'x-assumed keyword "required" needs a non-empty reason',
+    );
   });
 
   it('reports an assumed response code the operation does not declare', () => {
@@ -165,14 +229,29 @@ describe('payments-operation-id', () => {
   const bad = 'bad-operation-id.yaml';
 
   it('reports a path operationId that does not start with a known verb', () => {
-    expectHit(bad, 'payments-operation-id', ['paths', '/payments', 'get', 'operationId'], 'operationId "fetchPayments" of GET /payments does not start with a verb');
+    expectHit(
+      bad,
+      'payments-operation-id',
+      ['paths', '/payments', 'get', 'operationId'],
+      'operationId "fetchPayments" of GET /payments does not start with a verb',
+    );
   });
 
   it('reports an operationId that is not camelCase', () => {
-    expectHit(bad, 'payments-operation-id', ['paths', '/payments/{paymentId}', 'get', 'operationId'], 'operationId "retrieve_payment" of GET /payments/{paymentId} is not camelCase');
+    expectHit(
+      bad,
+      'payments-operation-id',
+      ['paths', '/payments/{paymentId}', 'get', 'operationId'],
+      'operationId "retrieve_payment" of GET /payments/{paymentId} is not camelCase',
+    );
   });
 
   it('reports a webhook operationId that does not start with "on"', () => {
-    expectHit(bad, 'payments-operation-id', ['webhooks', 'onStatusChange', 'post', 'operationId'], 'operationId "statusChange" of webhook onStatusChange (POST) does not start with "on"');
+    expectHit(
+      bad,
+      'payments-operation-id',
+      ['webhooks', 'onStatusChange', 'post', 'operationId'],
+      'operationId "statusChange" of webhook onStatusChange (POST) does not start with "on"',
+    );
   });
 });

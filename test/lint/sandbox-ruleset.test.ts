@@ -43,7 +43,12 @@ beforeAll(() => {
     }),
   ];
   const json = path.join(dir, 'results.json');
-  const run = runTool('@stoplight/spectral-cli', 'spectral', ['lint', ...files, '--ruleset', path.join(root, ruleset), '-f', 'json', '--output', json, '--quiet'], { capture: true });
+  const run = runTool(
+    '@stoplight/spectral-cli',
+    'spectral',
+    ['lint', ...files, '--ruleset', path.join(root, ruleset), '-f', 'json', '--output', json, '--quiet'],
+    { capture: true },
+  );
   // Note: Spectral exits 1 when it finds errors; anything else means it did not lint.
   if (run.status !== 0 && run.status !== 1) throw new Error(`spectral exited with ${run.status}: ${run.stderr}`);
   results = JSON.parse(readFileSync(json, 'utf8')) as SpectralResult[];
@@ -55,9 +60,11 @@ describe('the sandbox ruleset', () => {
   });
 
   it('still requires every POST to declare Idempotency-Key, optional here', () => {
-    expect(resultsFor('broken.yaml').filter((r) => r.code === 'payments-idempotency-key').map((r) => r.message)).toEqual([
-      'POST /_sandbox/clock/advance does not declare the Idempotency-Key header parameter',
-    ]);
+    expect(
+      resultsFor('broken.yaml')
+        .filter((r) => r.code === 'payments-idempotency-key')
+        .map((r) => r.message),
+    ).toEqual(['POST /_sandbox/clock/advance does not declare the Idempotency-Key header parameter']);
   });
 
   it('accepts the control verbs, and still refuses an operationId that starts with another word', () => {
@@ -66,15 +73,25 @@ describe('the sandbox ruleset', () => {
   });
 
   it('keeps the house and OWASP rules that fit: a 401 on every operation, every integer bounded', () => {
-    const codes = new Set(resultsFor('broken.yaml').filter((r) => r.severity === 0).map((r) => r.code));
+    const codes = new Set(
+      resultsFor('broken.yaml')
+        .filter((r) => r.severity === 0)
+        .map((r) => r.code),
+    );
     expect(codes).toContain('payments-operation-errors');
     expect([...codes].filter((code) => code.startsWith('owasp:api4:2023-integer'))).not.toEqual([]);
   });
 
   it('turns off only the documented rules, each with a reason on the line above', () => {
     const text = readFileSync(path.join(root, ruleset), 'utf8').split('\n');
-    const off = text.flatMap((line, i) => (/^\s+[\w:-]+: "off"$/.test(line) ? [[line.trim().split(':').slice(0, -1).join(':'), text[i - 1]!.trim()]] : []));
-    expect(off.map(([rule]) => rule)).toEqual(['owasp:api8:2023-no-server-http', 'owasp:api4:2023-rate-limit', 'owasp:api4:2023-rate-limit-responses-429']);
+    const off = text.flatMap((line, i) =>
+      /^\s+[\w:-]+: "off"$/.test(line) ? [[line.trim().split(':').slice(0, -1).join(':'), text[i - 1]!.trim()]] : [],
+    );
+    expect(off.map(([rule]) => rule)).toEqual([
+      'owasp:api8:2023-no-server-http',
+      'owasp:api4:2023-rate-limit',
+      'owasp:api4:2023-rate-limit-responses-429',
+    ]);
     for (const [rule, reason] of off) expect(reason, rule).toMatch(/^# \S/);
   });
 });

@@ -24,7 +24,11 @@ afterEach(async () => {
 });
 
 /** Runs the command to completion; resolves to its exit code and output. */
-function run(script: string, args: string[], cwd = root): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  script: string,
+  args: string[],
+  cwd = root,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawnTiedNode(script, args, { cwd, nodeArgs: fromSource });
   started.push(child);
   let stdout = '';
@@ -55,13 +59,17 @@ describe('merchant-payments-mock', () => {
     const { child, url } = await startMock(['--variant', 'b', '--port', String(port)]);
     expect(url).toBe(`http://127.0.0.1:${port}`);
 
-    const listed = await fetch(`${url}/merchant/v1/payments`, { headers: { 'X-Public-Key': 'pk_test', 'X-Secret-Key': 'sk_test' } });
+    const listed = await fetch(`${url}/merchant/v1/payments`, {
+      headers: { 'X-Public-Key': 'pk_test', 'X-Secret-Key': 'sk_test' },
+    });
     expect(listed.status).toBe(200);
     const body = (await listed.json()) as { data: { id: string }[]; pagination: { total: number } };
     expect(body.data[0]?.id).toMatch(/^pay_/);
     expect(typeof body.pagination.total).toBe('number');
     expect((await fetch(`${url}/merchant/v1/payments`, { headers: { 'X-Public-Key': 'pk_test' } })).status).toBe(401);
-    expect((await fetch(`${url}/payments`, { headers: { 'X-Public-Key': 'pk_test', 'X-Secret-Key': 'sk_test' } })).status).toBe(404);
+    expect(
+      (await fetch(`${url}/payments`, { headers: { 'X-Public-Key': 'pk_test', 'X-Secret-Key': 'sk_test' } })).status,
+    ).toBe(404);
 
     const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
     process.kill(child.pid!, 'SIGTERM');
@@ -72,7 +80,18 @@ describe('merchant-payments-mock', () => {
 
   it('runs a command against the mock with its URL set, exits with its code, and stops the mock and what the command left running', async () => {
     const [port, leftRunning] = await Promise.all([getPort(), getPort()]);
-    const args = ['--variant', 'a', '--port', String(port), '--', process.execPath, listenerCommand, String(leftRunning), 'exit', '7'];
+    const args = [
+      '--variant',
+      'a',
+      '--port',
+      String(port),
+      '--',
+      process.execPath,
+      listenerCommand,
+      String(leftRunning),
+      'exit',
+      '7',
+    ];
     const { code, stdout } = await run(command, args);
     expect(stdout).toContain(`Variant A listening on http://127.0.0.1:${port}`);
     // 7 only once the grandchild listened and the mock answered 200 with the URL the command was given.
@@ -82,13 +101,35 @@ describe('merchant-payments-mock', () => {
 
   it("keeps Prism's [VALIDATOR] lines out of a command's run unless --verbose asks for them", async () => {
     // The command sends a request without credentials, which Prism refuses (401) and logs.
-    const script = "const r = await fetch(process.env.MERCHANT_PAYMENTS_MOCK_URL + '/payments'); console.log('answered', r.status);";
-    const quiet = await run(command, ['--variant', 'a', '--port', String(await getPort()), '--', process.execPath, '--input-type=module', '-e', script]);
+    const script =
+      "const r = await fetch(process.env.MERCHANT_PAYMENTS_MOCK_URL + '/payments'); console.log('answered', r.status);";
+    const quiet = await run(command, [
+      '--variant',
+      'a',
+      '--port',
+      String(await getPort()),
+      '--',
+      process.execPath,
+      '--input-type=module',
+      '-e',
+      script,
+    ]);
     expect(quiet.code, quiet.stderr).toBe(0);
     expect(quiet.stdout).toContain('answered 401');
     expect(quiet.stdout).toMatch(/^merchant-payments mock: Variant A listening on /m);
     expect(quiet.stderr).not.toContain('[VALIDATOR]');
-    const verbose = await run(command, ['--variant', 'a', '--verbose', '--port', String(await getPort()), '--', process.execPath, '--input-type=module', '-e', script]);
+    const verbose = await run(command, [
+      '--variant',
+      'a',
+      '--verbose',
+      '--port',
+      String(await getPort()),
+      '--',
+      process.execPath,
+      '--input-type=module',
+      '-e',
+      script,
+    ]);
     expect(verbose.code, verbose.stderr).toBe(0);
     expect(verbose.stdout).toContain('answered 401');
     expect(verbose.stderr).toMatch(/^\[prism\] .*\[VALIDATOR\]/m);
@@ -97,18 +138,31 @@ describe('merchant-payments-mock', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('passes %s to the command and takes its grandchildren down with it, exiting %i', async (signal, exitCode) => {
-    const [port, grandchild] = await Promise.all([getPort(), getPort()]);
-    const { child } = await startMock(['--variant', 'b', '--port', String(port), '--', process.execPath, listenerCommand, String(grandchild), 'wait']);
-    await waitForPort(grandchild, '127.0.0.1', { timeoutMs: 10_000 });
-    const pids = descendants(child.pid!);
-    pids.forEach((pid) => below.add(pid));
-    const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-    process.kill(child.pid!, signal);
-    expect(await exited).toBe(exitCode);
-    expect(await stillBound([port, grandchild])).toEqual([]);
-    expect(await stillAlive(pids)).toEqual([]);
-  });
+  ] as const)(
+    'passes %s to the command and takes its grandchildren down with it, exiting %i',
+    async (signal, exitCode) => {
+      const [port, grandchild] = await Promise.all([getPort(), getPort()]);
+      const { child } = await startMock([
+        '--variant',
+        'b',
+        '--port',
+        String(port),
+        '--',
+        process.execPath,
+        listenerCommand,
+        String(grandchild),
+        'wait',
+      ]);
+      await waitForPort(grandchild, '127.0.0.1', { timeoutMs: 10_000 });
+      const pids = descendants(child.pid!);
+      pids.forEach((pid) => below.add(pid));
+      const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+      process.kill(child.pid!, signal);
+      expect(await exited).toBe(exitCode);
+      expect(await stillBound([port, grandchild])).toEqual([]);
+      expect(await stillAlive(pids)).toEqual([]);
+    },
+  );
 
   it('leaves nothing running when it is killed with SIGKILL, not even a grandchild that ignores SIGTERM', async () => {
     const [port, grandchild] = await Promise.all([getPort(), getPort()]);
@@ -134,7 +188,7 @@ describe('merchant-payments-mock', () => {
   it('refuses --responses-only without --upstream, saying why', async () => {
     const { code, stderr } = await run(command, ['--variant', 'a', '--responses-only']);
     expect(code).toBe(2);
-    expect(stderr).toContain('--responses-only checks a server\'s responses, so it needs --upstream');
+    expect(stderr).toContain("--responses-only checks a server's responses, so it needs --upstream");
   });
 
   it('says how to install Prism when it is not installed', async () => {
@@ -148,7 +202,9 @@ describe('merchant-payments-mock', () => {
       const { devDependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
       expect(code).toBe(1);
       expect(stderr).toContain('Prism is not installed');
-      expect(stderr).toContain(`npm install --save-dev @stoplight/prism-cli@${devDependencies['@stoplight/prism-cli']}`);
+      expect(stderr).toContain(
+        `npm install --save-dev @stoplight/prism-cli@${devDependencies['@stoplight/prism-cli']}`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -14,6 +14,8 @@ grandchild.stdout.once('data', async () => {
   grandchild.stdout.destroy();
   grandchild.unref();
   if (mode === 'wait') return setInterval(() => {}, 60_000);
-  const answer = await fetch(`${process.env.MERCHANT_PAYMENTS_MOCK_URL}/payments`, { headers: { Authorization: 'Bearer t' } });
+  const answer = await fetch(`${process.env.MERCHANT_PAYMENTS_MOCK_URL}/payments`, {
+    headers: { Authorization: 'Bearer t' },
+  });
   process.exit(answer.status === 200 ? Number(option) : 1);
 });

@@ -8,8 +8,16 @@ import { root } from '../../scripts/lib/tools.mjs';
 import { BundledSpec, type Node, type Operation } from '../contract/bundled-spec.js';
 
 const variants: { spec: BundledSpec; variant: 'A' | 'B'; credentials: Record<string, string> }[] = [
-  { spec: await BundledSpec.open('Variant A', 'variant-a'), variant: 'A', credentials: { Authorization: 'Bearer test-token' } },
-  { spec: await BundledSpec.open('Variant B', 'variant-b'), variant: 'B', credentials: { 'X-Public-Key': 'pk_test_123', 'X-Secret-Key': 'sk_test_456' } },
+  {
+    spec: await BundledSpec.open('Variant A', 'variant-a'),
+    variant: 'A',
+    credentials: { Authorization: 'Bearer test-token' },
+  },
+  {
+    spec: await BundledSpec.open('Variant B', 'variant-b'),
+    variant: 'B',
+    credentials: { 'X-Public-Key': 'pk_test_123', 'X-Secret-Key': 'sk_test_456' },
+  },
 ];
 
 /** Every named example of every response of every operation: [operation, status, name, value]. */
@@ -19,7 +27,8 @@ function namedExamples(spec: BundledSpec): [Operation, string, string, unknown][
     for (const code of Object.keys(op.node.responses)) {
       const content = (spec.expand(spec.response(op, code)) as Node).content as Node;
       for (const media of Object.values(content)) {
-        for (const [name, example] of Object.entries((media as Node).examples as Node)) found.push([op, code, name, (example as Node).value]);
+        for (const [name, example] of Object.entries((media as Node).examples as Node))
+          found.push([op, code, name, (example as Node).value]);
       }
     }
   }
@@ -27,83 +36,115 @@ function namedExamples(spec: BundledSpec): [Operation, string, string, unknown][
 }
 
 /** A request the contract accepts for `op`, built from the spec's own parameter and body examples. */
-function validRequest(spec: BundledSpec, op: Operation, credentials: Record<string, string>): { url: string; init: RequestInit } {
+function validRequest(
+  spec: BundledSpec,
+  op: Operation,
+  credentials: Record<string, string>,
+): { url: string; init: RequestInit } {
   let url = op.path;
   const headers: Record<string, string> = { ...credentials };
   for (const parameter of spec.parameters(op)) {
     if (parameter.in === 'path') url = url.replace(`{${parameter.name}}`, String(parameter.value.example));
-    if (parameter.in === 'header' && parameter.value.required) headers[parameter.name] = String(parameter.value.example);
+    if (parameter.in === 'header' && parameter.value.required)
+      headers[parameter.name] = String(parameter.value.example);
   }
   const body = spec.requestBody(op);
   if (!body) return { url, init: { method: op.method, headers } };
   const example = (Object.values(spec.expand(body.content['application/json'].examples) as Node)[0] as Node).value;
-  return { url, init: { method: op.method, headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(example) } };
+  return {
+    url,
+    init: {
+      method: op.method,
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify(example),
+    },
+  };
 }
 
-describe.each(variants)('Prism mock of $spec.label answers with the example asked for', ({ spec, variant, credentials }) => {
-  const server = { url: inject('mockUrls')[variant] };
+describe.each(variants)(
+  'Prism mock of $spec.label answers with the example asked for',
+  ({ spec, variant, credentials }) => {
+    const server = { url: inject('mockUrls')[variant] };
 
-  it('serves every named example of every operation with its status, as written', async () => {
-    const examples = namedExamples(spec);
-    expect(examples.length).toBeGreaterThan(100);
-    for (const [op, code, name, value] of examples) {
+    it('serves every named example of every operation with its status, as written', async () => {
+      const examples = namedExamples(spec);
+      expect(examples.length).toBeGreaterThan(100);
+      for (const [op, code, name, value] of examples) {
+        const { url, init } = validRequest(spec, op, credentials);
+        const response = await fetch(`${server.url}${url}`, {
+          ...init,
+          headers: { ...(init.headers as object), Prefer: `code=${code}, example=${name}` },
+        });
+        const what = `${op.operationId} ${code} ${name}`;
+        expect(response.status, what).toBe(Number(code));
+        expect(await response.json(), what).toEqual(value);
+      }
+    });
+
+    it('answers retrievePayment with the status asked for, and the first example without Prefer', async () => {
+      const op = spec.operation('retrievePayment')!;
       const { url, init } = validRequest(spec, op, credentials);
-      const response = await fetch(`${server.url}${url}`, { ...init, headers: { ...(init.headers as object), Prefer: `code=${code}, example=${name}` } });
-      const what = `${op.operationId} ${code} ${name}`;
-      expect(response.status, what).toBe(Number(code));
-      expect(await response.json(), what).toEqual(value);
-    }
-  });
+      const get = async (prefer?: string) =>
+        (await (
+          await fetch(`${server.url}${url}`, {
+            ...init,
+            headers: { ...(init.headers as object), ...(prefer ? { Prefer: prefer } : {}) },
+          })
+        ).json()) as Node;
+      expect((await get()).data.status).toBe('pending');
+      for (const status of ['created', 'succeeded', 'failed', 'expired', 'canceled', 'refunded']) {
+        expect((await get(`example=payment_${status}`)).data.status).toBe(status);
+      }
+      expect((await get('example=payment_failed')).data.reason_code).toBe(
+        spec === variants[0]!.spec ? 'declined' : undefined,
+      );
+    });
 
-  it('answers retrievePayment with the status asked for, and the first example without Prefer', async () => {
-    const op = spec.operation('retrievePayment')!;
-    const { url, init } = validRequest(spec, op, credentials);
-    const get = async (prefer?: string) => (await (await fetch(`${server.url}${url}`, { ...init, headers: { ...(init.headers as object), ...(prefer ? { Prefer: prefer } : {}) } })).json()) as Node;
-    expect((await get()).data.status).toBe('pending');
-    for (const status of ['created', 'succeeded', 'failed', 'expired', 'canceled', 'refunded']) {
-      expect((await get(`example=payment_${status}`)).data.status).toBe(status);
-    }
-    expect((await get('example=payment_failed')).data.reason_code).toBe(spec === variants[0]!.spec ? 'declined' : undefined);
-  });
+    it('serves the second page of payments on request', async () => {
+      const { url, init } = validRequest(spec, spec.operation('listPayments')!, credentials);
+      const response = await fetch(`${server.url}${url}`, {
+        ...init,
+        headers: { ...(init.headers as object), Prefer: 'example=payments_second_page' },
+      });
+      expect(((await response.json()) as Node).pagination).toEqual({ total: 22, limit: 20, offset: 20 });
+    });
 
-  it('serves the second page of payments on request', async () => {
-    const { url, init } = validRequest(spec, spec.operation('listPayments')!, credentials);
-    const response = await fetch(`${server.url}${url}`, { ...init, headers: { ...(init.headers as object), Prefer: 'example=payments_second_page' } });
-    expect(((await response.json()) as Node).pagination).toEqual({ total: 22, limit: 20, offset: 20 });
-  });
+    // The three answers below are Prism's, not the service's; docs/mock.md says so and this keeps it true.
+    it('answers a missing Idempotency-Key with its canned 422, the violation only in sl-violations', async () => {
+      const { url, init } = validRequest(spec, spec.operation('createPayment')!, credentials);
+      const headers = { ...(init.headers as Record<string, string>) };
+      delete headers['Idempotency-Key'];
+      const response = await fetch(`${server.url}${url}`, { ...init, headers });
+      expect(response.status).toBe(422);
+      expect(await response.json()).toMatchObject({ code: 'validation_failed', errors: [{ pointer: '/amount' }] });
+      expect(response.headers.get('sl-violations')).toContain('idempotency-key');
 
-  // The three answers below are Prism's, not the service's; docs/mock.md says so and this keeps it true.
-  it('answers a missing Idempotency-Key with its canned 422, the violation only in sl-violations', async () => {
-    const { url, init } = validRequest(spec, spec.operation('createPayment')!, credentials);
-    const headers = { ...(init.headers as Record<string, string>) };
-    delete headers['Idempotency-Key'];
-    const response = await fetch(`${server.url}${url}`, { ...init, headers });
-    expect(response.status).toBe(422);
-    expect(await response.json()).toMatchObject({ code: 'validation_failed', errors: [{ pointer: '/amount' }] });
-    expect(response.headers.get('sl-violations')).toContain('idempotency-key');
+      const asked = await fetch(`${server.url}${url}`, {
+        ...init,
+        headers: { ...(init.headers as object), Prefer: 'code=400, example=idempotency_key_missing' },
+      });
+      expect(asked.status).toBe(400);
+      expect(await asked.json()).toMatchObject({ status: 400, code: 'idempotency_key_missing' });
+    });
 
-    const asked = await fetch(`${server.url}${url}`, { ...init, headers: { ...(init.headers as object), Prefer: 'code=400, example=idempotency_key_missing' } });
-    expect(asked.status).toBe(400);
-    expect(await asked.json()).toMatchObject({ status: 400, code: 'idempotency_key_missing' });
-  });
+    it('answers any invalid body with the same canned 422 body', async () => {
+      const { url, init } = validRequest(spec, spec.operation('createPayment')!, credentials);
+      const body = { ...JSON.parse(init.body as string), currency: 'euro' };
+      const response = await fetch(`${server.url}${url}`, { ...init, body: JSON.stringify(body) });
+      expect(response.status).toBe(422);
+      expect(await response.json()).toMatchObject({ code: 'validation_failed', errors: [{ pointer: '/amount' }] });
+      expect(response.headers.get('sl-violations')).toContain('currency');
+    });
 
-  it('answers any invalid body with the same canned 422 body', async () => {
-    const { url, init } = validRequest(spec, spec.operation('createPayment')!, credentials);
-    const body = { ...JSON.parse(init.body as string), currency: 'euro' };
-    const response = await fetch(`${server.url}${url}`, { ...init, body: JSON.stringify(body) });
-    expect(response.status).toBe(422);
-    expect(await response.json()).toMatchObject({ code: 'validation_failed', errors: [{ pointer: '/amount' }] });
-    expect(response.headers.get('sl-violations')).toContain('currency');
-  });
-
-  it('answers malformed JSON with its own 400, which is not a problem+json body', async () => {
-    const { url, init } = validRequest(spec, spec.operation('createPayment')!, credentials);
-    const response = await fetch(`${server.url}${url}`, { ...init, body: '{"amount":' });
-    expect(response.status).toBe(400);
-    expect(response.headers.get('content-type')).not.toContain('problem+json');
-    expect(await response.json()).not.toHaveProperty('code');
-  });
-});
+    it('answers malformed JSON with its own 400, which is not a problem+json body', async () => {
+      const { url, init } = validRequest(spec, spec.operation('createPayment')!, credentials);
+      const response = await fetch(`${server.url}${url}`, { ...init, body: '{"amount":' });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).not.toContain('problem+json');
+      expect(await response.json()).not.toHaveProperty('code');
+    });
+  },
+);
 
 describe('docs/mock.md', () => {
   const doc = readFileSync(path.join(root, 'docs/mock.md'), 'utf8');

@@ -79,19 +79,29 @@ describe.each(variants)('Prism mock of $spec.label', ({ spec, credentials, prefi
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toContain('application/problem+json');
     expect(await response.json()).toMatchObject({ status: 422 });
-    const violations = JSON.parse(response.headers.get('sl-violations') ?? '[]') as { location: string[]; message: string }[];
-    expect(violations.map((v) => v.message)).toEqual(expect.arrayContaining([
-      'Request body property amount must be string',
-      "Request body must NOT have additional properties; found 'unexpected'",
-    ]));
+    const violations = JSON.parse(response.headers.get('sl-violations') ?? '[]') as {
+      location: string[];
+      message: string;
+    }[];
+    expect(violations.map((v) => v.message)).toEqual(
+      expect.arrayContaining([
+        'Request body property amount must be string',
+        "Request body must NOT have additional properties; found 'unexpected'",
+      ]),
+    );
   });
 });
 
-describe('Prism\'s server, through the time-outs preload', () => {
+describe("Prism's server, through the time-outs preload", () => {
   let server: PrismServer;
   beforeAll(async () => {
     const timeouts = { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 300 };
-    server = await startPrism({ spec: path.join(root, variants[0]!.spec.file), port: await getPort(), errors: true, timeouts });
+    server = await startPrism({
+      spec: path.join(root, variants[0]!.spec.file),
+      port: await getPort(),
+      errors: true,
+      timeouts,
+    });
   });
   afterAll(async () => {
     closeProbes();

@@ -10,7 +10,10 @@ import { assertPortFree } from '../../src/mock/ports.js';
 import { root } from '../../scripts/lib/tools.mjs';
 
 /** Flags for `node` that let it run src/ as it is (tsx), from any working directory. */
-export const fromSource = ['--import', pathToFileURL(createRequire(path.join(root, 'package.json')).resolve('tsx')).href];
+export const fromSource = [
+  '--import',
+  pathToFileURL(createRequire(path.join(root, 'package.json')).resolve('tsx')).href,
+];
 
 /** How long a command run by `runSource` may take: long, since a loaded machine starts processes slowly. */
 export const RUN_SOURCE_MS = 90_000;
@@ -49,7 +52,11 @@ export function runSource(
 export function descendants(pid: number): number[] {
   let children: number[];
   try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }

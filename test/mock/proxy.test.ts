@@ -15,7 +15,8 @@ import { fromSource } from './processes.js';
 const command = path.join(root, 'src/mock/command.ts');
 const spec = await BundledSpec.open('Variant B', 'variant-b');
 const credentials = { 'X-Public-Key': 'pk_live_1', 'X-Secret-Key': 'sk_live_1' };
-const example = (spec.expand(spec.doc.components.responses.PaymentRetrieved) as Node).content['application/json'].examples;
+const example = (spec.expand(spec.doc.components.responses.PaymentRetrieved) as Node).content['application/json']
+  .examples;
 const payment = (Object.values(example)[0] as Node).value as { data: Record<string, unknown> };
 
 /** A stand-in for a real server: answers the contract's payment, or a payment that breaks it. */
@@ -44,7 +45,9 @@ describe('merchant-payments-mock --upstream', () => {
     await once(upstream.server, 'listening');
     const target = `http://127.0.0.1:${(upstream.server.address() as AddressInfo).port}`;
     const port = await getPort();
-    proxy = spawnTiedNode(command, ['--variant', 'b', '--port', String(port), '--upstream', target], { nodeArgs: fromSource });
+    proxy = spawnTiedNode(command, ['--variant', 'b', '--port', String(port), '--upstream', target], {
+      nodeArgs: fromSource,
+    });
     const output = collectOutput(proxy);
     url = await new Promise<string>((resolve, reject) => {
       proxy.stdout?.on('data', (chunk: Buffer) => {
@@ -88,10 +91,14 @@ describe('merchant-payments-mock --upstream', () => {
   });
 
   it('refuses a bad --upstream with a clear message', async () => {
-    const child = spawnTiedNode(command, ['--variant', 'a', '--upstream', 'payments.internal'], { nodeArgs: fromSource });
+    const child = spawnTiedNode(command, ['--variant', 'a', '--upstream', 'payments.internal'], {
+      nodeArgs: fromSource,
+    });
     const output = collectOutput(child);
     const [code] = (await once(child, 'exit')) as [number];
     expect(code).toBe(2);
-    expect(output()).toContain('--upstream must be an absolute http(s) URL such as https://payments.internal, got "payments.internal"');
+    expect(output()).toContain(
+      '--upstream must be an absolute http(s) URL such as https://payments.internal, got "payments.internal"',
+    );
   });
 });

@@ -23,10 +23,27 @@ function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<string> {
 /** Starts `npm start` (through npm, or start.mjs directly) on four free ports; resolves once every server is ready. */
 async function start(through: 'npm' | 'node', pids: Set<number>) {
   const ports = await Promise.all(Array.from({ length: 4 }, () => getPort()));
-  const flags = ['--port-a', String(ports[0]), '--port-b', String(ports[1]), '--port-docs', String(ports[2]), '--port-sandbox', String(ports[3])];
-  const child = through === 'npm'
-    ? spawn('npm', ['start', '--', ...flags], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } })
-    : spawn(process.execPath, [...fromSource, 'scripts/start.mjs', ...flags], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+  const flags = [
+    '--port-a',
+    String(ports[0]),
+    '--port-b',
+    String(ports[1]),
+    '--port-docs',
+    String(ports[2]),
+    '--port-sandbox',
+    String(ports[3]),
+  ];
+  const child =
+    through === 'npm'
+      ? spawn('npm', ['start', '--', ...flags], {
+          cwd: root,
+          stdio: ['pipe', 'pipe', 'pipe'],
+          env: { ...process.env, npm_config_update_notifier: 'false' },
+        })
+      : spawn(process.execPath, [...fromSource, 'scripts/start.mjs', ...flags], {
+          cwd: root,
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
   pids.add(child.pid!);
   const out = await waitForOutput(child, /docs\s+http:\/\/\S+\n/);
   descendants(child.pid!).forEach((pid) => pids.add(pid));
@@ -45,15 +62,22 @@ describe('npm start', () => {
     const { child, ports, out } = await start('node', pids);
     const [portA, portB, portDocs, portSandbox] = ports;
 
-    for (const url of [`http://127.0.0.1:${portA}`, `http://127.0.0.1:${portB}`, `http://127.0.0.1:${portDocs}`]) expect(out).toContain(url);
+    for (const url of [`http://127.0.0.1:${portA}`, `http://127.0.0.1:${portB}`, `http://127.0.0.1:${portDocs}`])
+      expect(out).toContain(url);
     const a = await fetch(`http://127.0.0.1:${portA}/payments`);
     expect(a.status).toBe(401);
-    const b = await fetch(`http://127.0.0.1:${portB}/merchant/v1/payments`, { headers: { 'X-Public-Key': 'pk', 'X-Secret-Key': 'sk' } });
+    const b = await fetch(`http://127.0.0.1:${portB}/merchant/v1/payments`, {
+      headers: { 'X-Public-Key': 'pk', 'X-Secret-Key': 'sk' },
+    });
     expect(b.status).toBe(200);
     expect(((await b.json()) as { pagination: unknown }).pagination).toEqual({ total: 3, limit: 20, offset: 0 });
-    const sandbox = await fetch(`http://127.0.0.1:${portSandbox}/merchant/v1/payments`, { headers: { 'X-Public-Key': 'pk', 'X-Secret-Key': 'sk' } });
+    const sandbox = await fetch(`http://127.0.0.1:${portSandbox}/merchant/v1/payments`, {
+      headers: { 'X-Public-Key': 'pk', 'X-Secret-Key': 'sk' },
+    });
     expect(((await sandbox.json()) as { pagination: unknown }).pagination).toEqual({ total: 0, limit: 20, offset: 0 });
-    expect(out).toContain(`-d '{"amount":"42.50","currency":"EUR","requisite":{"type":"card"}}' http://127.0.0.1:${portSandbox}/payments`);
+    expect(out).toContain(
+      `-d '{"amount":"42.50","currency":"EUR","requisite":{"type":"card"}}' http://127.0.0.1:${portSandbox}/payments`,
+    );
     expect(out).toMatch(/webhooks: restart with --webhook-url/);
     const docs = await fetch(`http://127.0.0.1:${portDocs}/`);
     expect(docs.status).toBe(200);
@@ -88,7 +112,10 @@ describe('npm start', () => {
   });
 
   it('refuses a port that is not a TCP port, naming the flag', async () => {
-    const run = spawn(process.execPath, [...fromSource, 'scripts/start.mjs', '--port-a', 'http'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = spawn(process.execPath, [...fromSource, 'scripts/start.mjs', '--port-a', 'http'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     run.stderr.on('data', (chunk) => (err += chunk));
     const code = await new Promise((resolve) => run.once('exit', resolve));
@@ -96,4 +123,3 @@ describe('npm start', () => {
     expect(err).toContain('--port-a must be a TCP port, got "http"');
   });
 });
-

@@ -46,7 +46,12 @@ export function createDocRunner(cwd: () => string, env: () => NodeJS.ProcessEnv)
 
   // Note: a process group of its own, so that it can be stopped with everything it started.
   function start(script: string, section = ''): Running & { output: () => string } {
-    const child = spawn('bash', ['-e', '-c', script], { cwd: cwd(), env: env(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-e', '-c', script], {
+      cwd: cwd(),
+      env: env(),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     let stdoutSeen = '';
     let lineSeen: () => void = () => {};
@@ -58,7 +63,9 @@ export function createDocRunner(cwd: () => string, env: () => NodeJS.ProcessEnv)
       if (stdoutSeen.includes('\n')) lineSeen();
     });
     child.stderr.on('data', (chunk: Buffer) => keep(chunk.toString()));
-    const finished = new Promise<Finished>((resolve) => child.once('close', (code, signal) => resolve({ code, signal, output })));
+    const finished = new Promise<Finished>((resolve) =>
+      child.once('close', (code, signal) => resolve({ code, signal, output })),
+    );
     return { child, section, script, output: () => output, finished, firstLine };
   }
 
@@ -109,7 +116,9 @@ export function createDocRunner(cwd: () => string, env: () => NodeJS.ProcessEnv)
       if (outcome === 'ready') return;
       background.splice(background.indexOf(running), 1);
       const result = outcome === 'timeout' ? await stop(running) : outcome;
-      throw new Error(`${script.trim()} did not start serving (${outcome === 'timeout' ? `timed out after ${READY_MS / 1000} s` : `exited ${result.code}`}):\n${result.output}`);
+      throw new Error(
+        `${script.trim()} did not start serving (${outcome === 'timeout' ? `timed out after ${READY_MS / 1000} s` : `exited ${result.code}`}):\n${result.output}`,
+      );
     },
 
     async stopBackgroundOutside(section) {

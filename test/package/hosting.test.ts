@@ -25,8 +25,12 @@ let project: string;
 let cluster: Cluster | undefined;
 let moved: Record<number, number>;
 let env: NodeJS.ProcessEnv;
-const runner = createDocRunner(() => project, () => env);
-const movePorts = (text: string) => text.replace(new RegExp(`\\b(${GUIDE_PORTS.join('|')})\\b`, 'g'), (port) => String(moved[Number(port)]));
+const runner = createDocRunner(
+  () => project,
+  () => env,
+);
+const movePorts = (text: string) =>
+  text.replace(new RegExp(`\\b(${GUIDE_PORTS.join('|')})\\b`, 'g'), (port) => String(moved[Number(port)]));
 
 beforeAll(async () => {
   const [first, second] = await Promise.all([getPort(), getPort()]);
@@ -39,7 +43,14 @@ beforeAll(async () => {
   cluster = await startCluster();
   // Note: the operator's shell: none of this run's own variables, the secrets from the "secret store".
   env = {
-    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(SANDBOX_|MERCHANT_PAYMENTS_|WEBHOOK_SECRET$|DATABASE_URL$|PG|npm_(?!config_(registry|cache|userconfig)$))/.test(name))),
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([name]) =>
+          !/^(SANDBOX_|MERCHANT_PAYMENTS_|WEBHOOK_SECRET$|DATABASE_URL$|PG|npm_(?!config_(registry|cache|userconfig)$))/.test(
+            name,
+          ),
+      ),
+    ),
     DATABASE_URL: cluster.url,
     SANDBOX_ADMIN_TOKEN: randomBytes(32).toString('base64'),
     NO_UPDATE_NOTIFIER: '1',
@@ -60,7 +71,10 @@ describe('docs/hosting.md, followed from the packed tarball against a real Postg
     const scripts = steps.flatMap((step) => (step.kind === 'command' && step.mode !== 'skip' ? [step.script] : []));
     expect(steps.filter((step) => step.kind === 'command' && step.mode === 'background')).toHaveLength(2);
     for (const needed of ['sandbox tenant create', '/metrics', 'pg_dump', 'node rolling-stop.mjs', '/readyz']) {
-      expect(scripts.some((script) => script.includes(needed)), needed).toBe(true);
+      expect(
+        scripts.some((script) => script.includes(needed)),
+        needed,
+      ).toBe(true);
     }
   });
 
@@ -76,11 +90,15 @@ describe('docs/hosting.md, followed from the packed tarball against a real Postg
       it.skip(`${title} (${step.reason})`, () => {});
       continue;
     }
-    it(title, async () => {
-      const script = movePorts(step.script);
-      if (step.mode === 'background') await runner.startBackground(script, 'hosting');
-      else await runner.run(script);
-    }, BLOCK_MS);
+    it(
+      title,
+      async () => {
+        const script = movePorts(step.script);
+        if (step.mode === 'background') await runner.startBackground(script, 'hosting');
+        else await runner.run(script);
+      },
+      BLOCK_MS,
+    );
   }
 
   it('leaves nothing running: both ports are free again', async () => {

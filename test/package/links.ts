@@ -34,7 +34,11 @@ export function relativeLinks(file: string): { href: string; target: string; anc
     .filter((href) => !ABSOLUTE.test(href))
     .map((href) => {
       const [target = '', anchor] = href.split('#');
-      return { href, target: target === '' ? file : path.resolve(path.dirname(file), decodeURIComponent(target)), anchor };
+      return {
+        href,
+        target: target === '' ? file : path.resolve(path.dirname(file), decodeURIComponent(target)),
+        anchor,
+      };
     });
 }
 
@@ -46,7 +50,10 @@ export function brokenLinks(file: string, root: string): string[] {
     if (inside.startsWith('..') || path.isAbsolute(inside)) return [`${name} -> ${href}: outside ${root}`];
     if (!existsSync(target)) return [`${name} -> ${href}: no such file`];
     if (anchor === undefined) return [];
-    if (!statSync(target).isFile() || !target.endsWith('.md')) return [`${name} -> ${href}: an anchor into a file that is not Markdown`];
-    return anchorsOf(readFileSync(target, 'utf8')).has(anchor) ? [] : [`${name} -> ${href}: no heading #${anchor} in ${inside}`];
+    if (!statSync(target).isFile() || !target.endsWith('.md'))
+      return [`${name} -> ${href}: an anchor into a file that is not Markdown`];
+    return anchorsOf(readFileSync(target, 'utf8')).has(anchor)
+      ? []
+      : [`${name} -> ${href}: no heading #${anchor} in ${inside}`];
   });
 }

@@ -27,7 +27,12 @@ afterAll(async () => {
 
 /** Runs a command to completion in `cwd` (killed after two minutes); its exit code and output. */
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, NO_UPDATE_NOTIFIER: '1', ...env } });
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, NO_UPDATE_NOTIFIER: '1', ...env },
+  });
   if (result.error) throw result.error;
   return { code: result.status, output: `${result.stdout}\n${result.stderr}` };
 }
@@ -37,8 +42,12 @@ describe('the installed tarball', () => {
     const { tarball } = await packedTarball();
     const project = path.join(dir, 'consumer');
     mkdirSync(project);
-    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    const install = (packages: string[]) => run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...packages], project);
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    );
+    const install = (packages: string[]) =>
+      run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...packages], project);
     const installed = install([tarball]);
     expect(installed.code, installed.output).toBe(0);
     const bin = path.join(project, 'node_modules/.bin/merchant-payments');
@@ -49,18 +58,43 @@ describe('the installed tarball', () => {
     expect([without.code, without.output]).toEqual([2, expect.stringContaining('npm install pg node-pg-migrate')]);
 
     // Note: the versions the repository tests with, from its own node_modules, so that npm finds them in its cache.
-    const version = (name: string) => (JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    const version = (name: string) =>
+      (JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+        .version;
     const peers = install([`pg@${version('pg')}`, `node-pg-migrate@${version('node-pg-migrate')}`]);
     expect(peers.code, peers.output).toBe(0);
 
-    const sandbox = await startListening(bin, ['sandbox', '--store', 'postgres', '--clock', 'manual', '--port', '0'], { cwd: project, env: { ...process.env, ...env } }, started);
-    const headers = { authorization: 'Bearer tarball', 'content-type': 'application/json', 'idempotency-key': 'tarball-1' };
-    const created = await fetch(`${sandbox.url}/payments`, { method: 'POST', headers, body: JSON.stringify({ amount: '5.00', currency: 'EUR', requisite: { type: 'card' } }) });
+    const sandbox = await startListening(
+      bin,
+      ['sandbox', '--store', 'postgres', '--clock', 'manual', '--port', '0'],
+      { cwd: project, env: { ...process.env, ...env } },
+      started,
+    );
+    const headers = {
+      authorization: 'Bearer tarball',
+      'content-type': 'application/json',
+      'idempotency-key': 'tarball-1',
+    };
+    const created = await fetch(`${sandbox.url}/payments`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ amount: '5.00', currency: 'EUR', requisite: { type: 'card' } }),
+    });
     expect(created.status).toBe(200);
     const { data } = (await created.json()) as { data: { id: string } };
     await stopChild(sandbox.child);
     // What the stopped sandbox acknowledged is in the database.
-    const stored = run(process.execPath, ['--input-type=module', '-e', `import pg from 'pg'; const c = new pg.Client({ connectionString: process.env.DATABASE_URL }); await c.connect(); const r = await c.query('SELECT count(*)::int AS n FROM sandbox_objects WHERE id = $1', [process.argv[1]]); console.log('rows ' + r.rows[0].n); await c.end();`, data.id], project, env);
+    const stored = run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import pg from 'pg'; const c = new pg.Client({ connectionString: process.env.DATABASE_URL }); await c.connect(); const r = await c.query('SELECT count(*)::int AS n FROM sandbox_objects WHERE id = $1', [process.argv[1]]); console.log('rows ' + r.rows[0].n); await c.end();`,
+        data.id,
+      ],
+      project,
+      env,
+    );
     expect(stored.output).toContain('rows 1');
   });
 });

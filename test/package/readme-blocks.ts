@@ -39,7 +39,12 @@ function blocks(markdown: string): Block[] {
   for (const line of markdown.split('\n')) {
     if (open) {
       if (line === '```') {
-        found.push({ lang: open.lang, content: open.lines.map((l) => `${l}\n`).join(''), before: open.before, section });
+        found.push({
+          lang: open.lang,
+          content: open.lines.map((l) => `${l}\n`).join(''),
+          before: open.before,
+          section,
+        });
         open = undefined;
         before = '';
       } else open.lines.push(line);
@@ -59,19 +64,26 @@ export function readmeSteps(markdown: string): ReadmeStep[] {
   return blocks(markdown).flatMap((block): ReadmeStep[] => {
     if (block.lang === 'js') {
       const name = FILE_LINE.exec(block.before)?.[1];
-      if (!name) throw new Error(`README.md: a js block must follow a line holding only its file name, as \`name.mjs\`:, not "${block.before}"`);
+      if (!name)
+        throw new Error(
+          `README.md: a js block must follow a line holding only its file name, as \`name.mjs\`:, not "${block.before}"`,
+        );
       return [{ kind: 'file', name, content: block.content }];
     }
     if (block.lang !== 'sh') return [];
     const skip = SKIP_MARKER.exec(block.before);
     const mode = skip ? 'skip' : block.before === BACKGROUND_MARKER ? 'background' : 'run';
-    return [{ kind: 'command', script: block.content, section: block.section, mode, ...(skip ? { reason: skip[1] } : {}) }];
+    return [
+      { kind: 'command', script: block.content, section: block.section, mode, ...(skip ? { reason: skip[1] } : {}) },
+    ];
   });
 }
 
 /** The files the README tells the user to create. */
 export function readmeFiles(markdown: string): ReadmeFile[] {
-  return readmeSteps(markdown).flatMap((step) => (step.kind === 'file' ? [{ name: step.name, content: step.content }] : []));
+  return readmeSteps(markdown).flatMap((step) =>
+    step.kind === 'file' ? [{ name: step.name, content: step.content }] : [],
+  );
 }
 
 /** The commands of the README's ```yaml blocks (`- run: <command>`). */

@@ -22,12 +22,21 @@ let ports: PortMap;
 // Note: the user's shell, without anything of this test run that the README's commands read.
 const env: NodeJS.ProcessEnv = Object.fromEntries(
   Object.entries(process.env).filter(
-    ([name]) => !/^(MERCHANT_PAYMENTS_|PAYMENTS_|WEBHOOK_SECRET$|npm_(?!config_(registry|cache|userconfig)$))/.test(name),
+    ([name]) =>
+      !/^(MERCHANT_PAYMENTS_|PAYMENTS_|WEBHOOK_SECRET$|npm_(?!config_(registry|cache|userconfig)$))/.test(name),
   ),
 );
-Object.assign(env, { NO_UPDATE_NOTIFIER: '1', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_prefer_offline: 'true' });
+Object.assign(env, {
+  NO_UPDATE_NOTIFIER: '1',
+  npm_config_fund: 'false',
+  npm_config_audit: 'false',
+  npm_config_prefer_offline: 'true',
+});
 
-const runner = createDocRunner(() => project, () => ({ ...env, ...portEnv(ports) }));
+const runner = createDocRunner(
+  () => project,
+  () => ({ ...env, ...portEnv(ports) }),
+);
 
 async function takenPorts(): Promise<number[]> {
   const moved = Object.values(ports);
@@ -64,7 +73,9 @@ describe('README.md, followed in a new project that installs the packed tarball'
   });
 
   it('shows in its CI steps only commands it runs itself (npm ci aside)', () => {
-    const ran = commands.filter((command) => command.mode !== 'skip').flatMap((command) => command.script.split('\n').map((line) => line.trim()));
+    const ran = commands
+      .filter((command) => command.mode !== 'skip')
+      .flatMap((command) => command.script.split('\n').map((line) => line.trim()));
     const ci = yamlRunCommands(readme).filter((command) => command !== 'npm ci');
     expect(ci.length).toBeGreaterThan(0);
     for (const command of ci) expect(ran, command).toContain(command);
@@ -73,7 +84,9 @@ describe('README.md, followed in a new project that installs the packed tarball'
   it('runs every server it starts with `-- <command>` or as a marked background block, so nothing is left running', () => {
     for (const { script, mode } of commands) {
       if (mode !== 'run' || !/merchant-payments (mock|sandbox)\b/.test(script)) continue;
-      expect(script, 'a mock or sandbox run in the foreground never returns').toMatch(/merchant-payments (mock|sandbox)\b[^\n]* -- /);
+      expect(script, 'a mock or sandbox run in the foreground never returns').toMatch(
+        /merchant-payments (mock|sandbox)\b[^\n]* -- /,
+      );
     }
   });
 
@@ -89,12 +102,16 @@ describe('README.md, followed in a new project that installs the packed tarball'
       it.skip(`${title} (${step.reason})`, () => {});
       continue;
     }
-    it(title, async () => {
-      await runner.stopBackgroundOutside(step.section);
-      const script = moveCommandPorts(step.script, ports);
-      if (step.mode === 'background') await runner.startBackground(script, step.section);
-      else await runner.run(script);
-    }, BLOCK_MS);
+    it(
+      title,
+      async () => {
+        await runner.stopBackgroundOutside(step.section);
+        const script = moveCommandPorts(step.script, ports);
+        if (step.mode === 'background') await runner.startBackground(script, step.section);
+        else await runner.run(script);
+      },
+      BLOCK_MS,
+    );
   }
 
   it('leaves nothing running: every port the README uses is free again', async () => {

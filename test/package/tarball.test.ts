@@ -3,7 +3,17 @@
 // and vitest), and required from CommonJS. Its commands are run, as the README shows them, by
 // readme.test.ts.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +29,11 @@ let files: string[];
 /** Runs a command to completion (killed after two minutes) with a generous buffer; the output is returned, never inherited. */
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
   const result = spawnSync(command, args, {
-    cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 120_000, env: { ...process.env, NO_UPDATE_NOTIFIER: '1', ...env },
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 120_000,
+    env: { ...process.env, NO_UPDATE_NOTIFIER: '1', ...env },
   });
   if (result.error) throw result.error;
   return result;
@@ -39,21 +53,44 @@ describe('the packed tarball', () => {
     const targets = [
       pkg.main,
       pkg.types,
-      ...Object.values(pkg.exports as Record<string, string | Record<string, string>>).flatMap((t) => (typeof t === 'string' ? [t] : Object.values(t))),
+      ...Object.values(pkg.exports as Record<string, string | Record<string, string>>).flatMap((t) =>
+        typeof t === 'string' ? [t] : Object.values(t),
+      ),
       ...Object.values(pkg.bin as Record<string, string>),
     ].map((t: string) => t.replace(/^\.\//, ''));
     expect(files).toEqual(expect.arrayContaining(targets));
     // The generated types and validators the code imports are compiled along with it.
-    expect(files).toEqual(expect.arrayContaining([
-      'dist/generated/types/variant-a.js', 'dist/generated/types/variant-b.d.ts', 'dist/generated/types/sandbox.d.ts',
-      'dist/generated/operations/sandbox-validators.js', 'dist/generated/operations/admin-validators.js',
-      'dist/generated/validators/webhook-validators.js', 'dist/generated/validators/webhook-examples.d.ts',
-      'dist/generated/version.js', 'dist/src/cli/main.js', 'dist/src/cli/webhook/listen.js', 'dist/src/mock/command.js', 'dist/src/shared/exit-with-parent.js', 'dist/src/shared/run-in-group.js',
-      'LICENSE', 'README.md', 'CHANGELOG.md',
-      // The guides and examples the README links to, so that they can be read where the package is installed.
-      'docs/sandbox-guide.md', 'docs/typescript-errors.md', 'examples/quickstart-variant-a.mjs', 'examples/receiver.mjs',
-    ]));
-    const unexpected = files.filter((f) => !/^(dist\/.*\.(js|d\.ts)|bin\/.*\.mjs|generated\/openapi\/(variant-[ab]|sandbox|admin)\.yaml|openapi\/arazzo\/variant-[ab]\.arazzo\.yaml|docs\/[a-z-]+\.md|examples\/[a-z-]+(\.[a-z]+)?\.(mjs|ts)|LICENSE|README\.md|CHANGELOG\.md|package\.json)$/.test(f));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'dist/generated/types/variant-a.js',
+        'dist/generated/types/variant-b.d.ts',
+        'dist/generated/types/sandbox.d.ts',
+        'dist/generated/operations/sandbox-validators.js',
+        'dist/generated/operations/admin-validators.js',
+        'dist/generated/validators/webhook-validators.js',
+        'dist/generated/validators/webhook-examples.d.ts',
+        'dist/generated/version.js',
+        'dist/src/cli/main.js',
+        'dist/src/cli/webhook/listen.js',
+        'dist/src/mock/command.js',
+        'dist/src/shared/exit-with-parent.js',
+        'dist/src/shared/run-in-group.js',
+        'LICENSE',
+        'README.md',
+        'CHANGELOG.md',
+        // The guides and examples the README links to, so that they can be read where the package is installed.
+        'docs/sandbox-guide.md',
+        'docs/typescript-errors.md',
+        'examples/quickstart-variant-a.mjs',
+        'examples/receiver.mjs',
+      ]),
+    );
+    const unexpected = files.filter(
+      (f) =>
+        !/^(dist\/.*\.(js|d\.ts)|bin\/.*\.mjs|generated\/openapi\/(variant-[ab]|sandbox|admin)\.yaml|openapi\/arazzo\/variant-[ab]\.arazzo\.yaml|docs\/[a-z-]+\.md|examples\/[a-z-]+(\.[a-z]+)?\.(mjs|ts)|LICENSE|README\.md|CHANGELOG\.md|package\.json)$/.test(
+          f,
+        ),
+    );
     expect(unexpected).toEqual([]);
     // The API team's own page, and the built site, stay in the repository.
     expect(files.filter((f) => f === 'docs/benchmarks.md' || f.startsWith('docs/site/'))).toEqual([]);
@@ -61,7 +98,11 @@ describe('the packed tarball', () => {
 
   it('passes publint with nothing to report', () => {
     // Note: publint's exports hide its package.json, so its CLI is found through node_modules/.bin.
-    const lint = run(process.execPath, [realpathSync(path.join(root, 'node_modules/.bin/publint')), 'run', tarball, '--strict'], root);
+    const lint = run(
+      process.execPath,
+      [realpathSync(path.join(root, 'node_modules/.bin/publint')), 'run', tarball, '--strict'],
+      root,
+    );
     expect(output(lint)).toContain('All good!');
     expect(lint.status).toBe(0);
   });
@@ -73,14 +114,23 @@ describe('the packed tarball', () => {
     expect(attw.status, output(attw)).toBe(0);
     const { analysis } = JSON.parse(attw.stdout);
     const problems = Object.values(analysis.problems as Record<string, { resolutionKind?: string }[]>).flat();
-    expect(problems.filter((p) => p.resolutionKind === 'node16-esm' || p.resolutionKind === 'bundler' || !p.resolutionKind)).toEqual([]);
-    expect(Object.keys(analysis.entrypoints).sort()).toEqual(['.', './conformance', './package.json', './sandbox', './webhooks']);
+    expect(
+      problems.filter((p) => p.resolutionKind === 'node16-esm' || p.resolutionKind === 'bundler' || !p.resolutionKind),
+    ).toEqual([]);
+    expect(Object.keys(analysis.entrypoints).sort()).toEqual([
+      '.',
+      './conformance',
+      './package.json',
+      './sandbox',
+      './webhooks',
+    ]);
   });
 });
 
 describe('a project that installs the tarball', () => {
   let project: string;
-  const npmInstall = (args: string[]) => run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...args], project);
+  const npmInstall = (args: string[]) =>
+    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...args], project);
   const mockBin = () => path.join(project, 'node_modules/.bin/merchant-payments-mock');
   const modes = {
     node16: { module: 'node16', moduleResolution: 'node16', noEmit: true },
@@ -89,51 +139,85 @@ describe('a project that installs the tarball', () => {
   /** Type-checks consumer.ts in the project under one resolution mode. */
   const typecheck = (mode: keyof typeof modes) => {
     const tsconfig = {
-      compilerOptions: { target: 'ES2022', lib: ['ES2022'], types: ['node'], strict: true, skipLibCheck: false, ...modes[mode] },
+      compilerOptions: {
+        target: 'ES2022',
+        lib: ['ES2022'],
+        types: ['node'],
+        strict: true,
+        skipLibCheck: false,
+        ...modes[mode],
+      },
       files: ['consumer.ts'],
     };
     writeFileSync(path.join(project, `tsconfig.${mode}.json`), JSON.stringify(tsconfig));
-    return run(process.execPath, [path.join(project, 'node_modules/typescript/bin/tsc'), '-p', `tsconfig.${mode}.json`], project);
+    return run(
+      process.execPath,
+      [path.join(project, 'node_modules/typescript/bin/tsc'), '-p', `tsconfig.${mode}.json`],
+      project,
+    );
   };
 
   beforeAll(() => {
     project = path.join(dir, 'consumer');
     mkdirSync(project);
-    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    );
     const dev = pkg.devDependencies as Record<string, string>;
     // Note: vitest for the testing guide's vitest example, as a merchant who tests with it has it.
-    const installed = npmInstall([tarball, `typescript@${dev.typescript}`, `@types/node@${dev['@types/node']}`, `vitest@${dev.vitest}`]);
+    const installed = npmInstall([
+      tarball,
+      `typescript@${dev.typescript}`,
+      `@types/node@${dev['@types/node']}`,
+      `vitest@${dev.vitest}`,
+    ]);
     expect(installed.status, output(installed)).toBe(0);
     copyFileSync(path.join(root, 'test/package/consumer/consumer.ts'), path.join(project, 'consumer.ts'));
   }, 120_000);
 
   it('gets only openapi-fetch, secure-json-parse, hono, prom-client and pino (the sandbox), fast-check, yaml and junit-report-builder (the conformance kit) besides the package: Prism and Redocly are optional peers, and the mock says how to add Prism', () => {
-    expect(readFileSync(path.join(project, 'node_modules/@merchant-payments/contract/package.json'), 'utf8')).toContain('"version"');
+    expect(readFileSync(path.join(project, 'node_modules/@merchant-payments/contract/package.json'), 'utf8')).toContain(
+      '"version"',
+    );
     expect(existsSync(path.join(project, 'node_modules/openapi-fetch'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/secure-json-parse'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/hono'))).toBe(true);
     expect(existsSync(path.join(project, 'node_modules/@hono/node-server'))).toBe(true);
-    for (const signal of ['prom-client', 'pino']) expect(existsSync(path.join(project, 'node_modules', signal))).toBe(true);
-    for (const kit of ['fast-check', 'yaml', 'junit-report-builder']) expect(existsSync(path.join(project, 'node_modules', kit))).toBe(true);
-    for (const peer of ['@stoplight/prism-cli', '@redocly/cli']) expect(existsSync(path.join(project, 'node_modules', peer)), peer).toBe(false);
+    for (const signal of ['prom-client', 'pino'])
+      expect(existsSync(path.join(project, 'node_modules', signal))).toBe(true);
+    for (const kit of ['fast-check', 'yaml', 'junit-report-builder'])
+      expect(existsSync(path.join(project, 'node_modules', kit))).toBe(true);
+    for (const peer of ['@stoplight/prism-cli', '@redocly/cli'])
+      expect(existsSync(path.join(project, 'node_modules', peer)), peer).toBe(false);
     const mock = run(mockBin(), ['--variant', 'b'], project);
     expect(mock.status).toBe(1);
-    expect(mock.stderr).toContain(`npm install --save-dev @stoplight/prism-cli@${pkg.devDependencies['@stoplight/prism-cli']}`);
+    expect(mock.stderr).toContain(
+      `npm install --save-dev @stoplight/prism-cli@${pkg.devDependencies['@stoplight/prism-cli']}`,
+    );
   });
 
   it("skips the conformance kit's flows stage without @redocly/cli, saying how to install it, and sends nothing", () => {
     const bin = path.join(project, 'node_modules/.bin/merchant-payments');
     // Note: port 9 of 127.0.0.1 (discard) answers nothing here; a stage that sent a request would fail on it.
-    const kit = run(bin, ['conformance', '--variant', 'b', '--base-url', 'http://127.0.0.1:9', '--only', 'flows'], project, { PAYMENTS_PUBLIC_KEY: 'pk_tarball', PAYMENTS_SECRET_KEY: 'sk_tarball' });
+    const kit = run(
+      bin,
+      ['conformance', '--variant', 'b', '--base-url', 'http://127.0.0.1:9', '--only', 'flows'],
+      project,
+      { PAYMENTS_PUBLIC_KEY: 'pk_tarball', PAYMENTS_SECRET_KEY: 'sk_tarball' },
+    );
     expect(`${kit.stdout}${kit.stderr}`).toContain(`npm install @redocly/cli@${pkg.peerDependencies['@redocly/cli']}`);
     expect(kit.stdout).toContain('not run: flows');
   });
 
-  it.each(['node16', 'bundler'] as const)('type-checks a file using both clients and the webhook verifier under moduleResolution %s', (mode) => {
-    const tsc = typecheck(mode);
-    expect(output(tsc).trim()).toBe('');
-    expect(tsc.status).toBe(0);
-  });
+  it.each(['node16', 'bundler'] as const)(
+    'type-checks a file using both clients and the webhook verifier under moduleResolution %s',
+    (mode) => {
+      const tsc = typecheck(mode);
+      expect(output(tsc).trim()).toBe('');
+      expect(tsc.status).toBe(0);
+    },
+  );
 
   // Note: --port 0 takes a free port, since the README test may hold the default one at the same time.
   it('runs `npx merchant-payments-sandbox --clock manual -- <command>` with MERCHANT_PAYMENTS_SANDBOX_URL set, and exits with its code', () => {
@@ -146,37 +230,61 @@ describe('a project that installs the tarball', () => {
       'process.exit(3);',
     ].join('\n');
     writeFileSync(path.join(project, 'sandbox-check.mjs'), script);
-    const sandbox = run('npx', ['--no-install', 'merchant-payments-sandbox', '--port', '0', '--clock', 'manual', '--', 'node', 'sandbox-check.mjs'], project);
+    const sandbox = run(
+      'npx',
+      [
+        '--no-install',
+        'merchant-payments-sandbox',
+        '--port',
+        '0',
+        '--clock',
+        'manual',
+        '--',
+        'node',
+        'sandbox-check.mjs',
+      ],
+      project,
+    );
     expect(sandbox.stdout, output(sandbox)).toContain('42.50 created');
     expect(sandbox.status, output(sandbox)).toBe(3);
   });
 
   it('resolves every relative link of the installed README and guides to a file of the package, and every #anchor to a heading', () => {
     const installed = path.join(project, 'node_modules/@merchant-payments/contract');
-    const docs = readdirSync(path.join(installed, 'docs')).filter((f) => f.endsWith('.md')).map((f) => path.join('docs', f));
+    const docs = readdirSync(path.join(installed, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => path.join('docs', f));
     const readme = relativeLinks(path.join(installed, 'README.md'));
     // Every guide the README links to is there, and so are the examples.
-    expect(readme.map((link) => link.href)).toEqual(expect.arrayContaining(['docs/sandbox-guide.md', 'docs/typescript-errors.md', 'examples/']));
+    expect(readme.map((link) => link.href)).toEqual(
+      expect.arrayContaining(['docs/sandbox-guide.md', 'docs/typescript-errors.md', 'examples/']),
+    );
     expect(readme.length).toBeGreaterThan(15);
     expect(['README.md', ...docs].flatMap((file) => brokenLinks(path.join(installed, file), installed))).toEqual([]);
   });
 
-  it('runs the testing guide\'s examples as shipped: testing-node.test.mjs with node --test, testing-vitest.test.ts with vitest', () => {
+  it("runs the testing guide's examples as shipped: testing-node.test.mjs with node --test, testing-vitest.test.ts with vitest", () => {
     const installed = path.join(project, 'node_modules/@merchant-payments/contract');
-    for (const name of ['testing-node.test.mjs', 'testing-vitest.test.ts']) copyFileSync(path.join(installed, 'examples', name), path.join(project, name));
+    for (const name of ['testing-node.test.mjs', 'testing-vitest.test.ts'])
+      copyFileSync(path.join(installed, 'examples', name), path.join(project, name));
     const node = run(process.execPath, ['--test', 'testing-node.test.mjs'], project);
     expect(node.status, output(node)).toBe(0);
     expect(node.stdout).toMatch(/^# pass 6$/m);
-    const vitest = run(process.execPath, [path.join(project, 'node_modules/vitest/vitest.mjs'), 'run', 'testing-vitest.test.ts'], project);
+    const vitest = run(
+      process.execPath,
+      [path.join(project, 'node_modules/vitest/vitest.mjs'), 'run', 'testing-vitest.test.ts'],
+      project,
+    );
     expect(vitest.status, output(vitest)).toBe(0);
     // Note: vitest colours its output when this run's environment asks for colour.
     expect(vitest.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/Tests\s+6 passed \(6\)/);
   });
 
   it('can be required from CommonJS on Node 20.19 and later', () => {
-    const script = "const root = require('@merchant-payments/contract'); const hooks = require('@merchant-payments/contract/webhooks');" +
+    const script =
+      "const root = require('@merchant-payments/contract'); const hooks = require('@merchant-payments/contract/webhooks');" +
       "const sandbox = require('@merchant-payments/contract/sandbox');" +
-      "console.log(typeof root.createVariantAClient, typeof root.createVariantBClient, typeof hooks.verifyWebhook, typeof sandbox.createSandbox, typeof sandbox.createSandboxControlClient);";
+      'console.log(typeof root.createVariantAClient, typeof root.createVariantBClient, typeof hooks.verifyWebhook, typeof sandbox.createSandbox, typeof sandbox.createSandboxControlClient);';
     const required = run(process.execPath, ['--input-type=commonjs', '-e', script], project);
     expect(required.stdout.trim(), output(required)).toBe('function function function function function');
   });

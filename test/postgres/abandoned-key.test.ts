@@ -5,7 +5,15 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { IDEMPOTENCY_LEASE_MS } from '../../src/sandbox/core/index.js';
 import { openSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { tenantIdOf } from '../../src/sandbox/tenants.js';
-import { abandonedHold, call, expectRunsOnceThenReplays, heldReceiver, HOOK_URL, moveWall, paymentBody } from '../sandbox/fixtures.js';
+import {
+  abandonedHold,
+  call,
+  expectRunsOnceThenReplays,
+  heldReceiver,
+  HOOK_URL,
+  moveWall,
+  paymentBody,
+} from '../sandbox/fixtures.js';
 import { freshDatabase } from './database.js';
 
 const A = { authorization: 'Bearer token-a' };

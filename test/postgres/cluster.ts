@@ -51,12 +51,32 @@ export async function startCluster({ fsync = false }: ClusterOptions = {}): Prom
   };
   try {
     if (asRoot) await chown(dir, ...postgresIds());
-    await run('initdb', ['-D', data, '--auth=trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
+    await run('initdb', [
+      '-D',
+      data,
+      '--auth=trust',
+      '-U',
+      'postgres',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+      '--no-instructions',
+    ]);
     const port = await getPort();
     const server = `-p ${port} -k '${dir}' -c listen_addresses=127.0.0.1 -c fsync=${fsync ? 'on' : 'off'}`;
-    await run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', '-o', server, 'start']).catch(
-      (error: Error) => Promise.reject(new Error(`${error.message}\nserver.log:\n${readLog(dir)}`)),
-    );
+    await run('pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      path.join(dir, 'server.log'),
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      server,
+      'start',
+    ]).catch((error: Error) => Promise.reject(new Error(`${error.message}\nserver.log:\n${readLog(dir)}`)));
     pid = postmasterPid(data);
     if (pid === undefined) throw new Error(`pg_ctl started no postmaster:\n${readLog(dir)}`);
     unguard = guard(pid, dir);
@@ -71,10 +91,14 @@ export async function startCluster({ fsync = false }: ClusterOptions = {}): Prom
 function binaries(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const root = '/usr/lib/postgresql';
-  const majors = existsSync(root) ? readdirSync(root).filter((name) => existsSync(path.join(root, name, 'bin/initdb'))) : [];
+  const majors = existsSync(root)
+    ? readdirSync(root).filter((name) => existsSync(path.join(root, name, 'bin/initdb')))
+    : [];
   const highest = majors.sort((a, b) => Number(b) - Number(a))[0];
   if (highest === undefined) {
-    throw new Error(`No PostgreSQL under ${root}/<major>/bin: install Debian's postgresql (.ci/run does) or set PG_BIN.`);
+    throw new Error(
+      `No PostgreSQL under ${root}/<major>/bin: install Debian's postgresql (.ci/run does) or set PG_BIN.`,
+    );
   }
   return path.join(root, highest, 'bin');
 }
@@ -125,7 +149,10 @@ function runCommand(command: string, args: string[], cwd: string, asRoot: boolea
  * function that lets the watchdog go, once stop() does its job.
  */
 function guard(pid: number, dir: string): () => void {
-  const child = spawn(process.execPath, [watchdog, String(pid), dir], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+  const child = spawn(process.execPath, [watchdog, String(pid), dir], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    detached: true,
+  });
   child.stdin.on('error', () => {});
   // Note: the pipe is the lifeline, closed by the kernel when this process dies; unref'd, so it keeps nothing alive.
   child.unref();

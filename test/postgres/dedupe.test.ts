@@ -22,7 +22,8 @@ function poolOn(connectionString: string): pg.Pool {
   return created;
 }
 
-const tableExists = async (name: string) => (await pool.query('SELECT to_regclass($1) AS id', [name])).rows[0].id !== null;
+const tableExists = async (name: string) =>
+  (await pool.query('SELECT to_regclass($1) AS id', [name])).rows[0].id !== null;
 
 beforeAll(async () => {
   url = await freshDatabase();
@@ -89,7 +90,9 @@ describe('createPostgresDedupe', () => {
   });
 
   it('works for a role that may not create tables when the table already exists', async () => {
-    await pool.query('CREATE TABLE claims_migrated (event_id text PRIMARY KEY, claimed_at timestamptz NOT NULL DEFAULT now())');
+    await pool.query(
+      'CREATE TABLE claims_migrated (event_id text PRIMARY KEY, claimed_at timestamptz NOT NULL DEFAULT now())',
+    );
     await pool.query('CREATE ROLE receiver_app LOGIN');
     await pool.query('GRANT SELECT, INSERT, DELETE ON claims_migrated TO receiver_app');
     const app = new URL(url);
@@ -102,7 +105,16 @@ describe('createPostgresDedupe', () => {
   });
 
   it('rejects a table name that is not a plain identifier with a TypeError naming the option', () => {
-    for (const table of ['claims; DROP TABLE users', 'Claims', 'a.b.c', '', '.claims', '"claims"', 'x'.repeat(64), 42]) {
+    for (const table of [
+      'claims; DROP TABLE users',
+      'Claims',
+      'a.b.c',
+      '',
+      '.claims',
+      '"claims"',
+      'x'.repeat(64),
+      42,
+    ]) {
       expect(() => createPostgresDedupe(pool, { table: table as string })).toThrow(
         new TypeError(
           `table must be a lowercase SQL identifier ([a-z_][a-z0-9_]*, at most 63 characters), optionally "schema.table"; got ${JSON.stringify(table)}.`,
@@ -114,7 +126,9 @@ describe('createPostgresDedupe', () => {
   it('rejects a missing pool and a ttlSeconds that is not a positive integer', () => {
     expect(() => createPostgresDedupe(undefined as unknown as pg.Pool)).toThrow(/needs a pg Pool or Client/);
     for (const ttlSeconds of [0, -1, 1.5, Number.NaN]) {
-      expect(() => createPostgresDedupe(pool, { ttlSeconds })).toThrow(new TypeError('ttlSeconds must be a positive integer.'));
+      expect(() => createPostgresDedupe(pool, { ttlSeconds })).toThrow(
+        new TypeError('ttlSeconds must be a positive integer.'),
+      );
     }
   });
 });

@@ -11,7 +11,8 @@ import { clientA, HOOK_URL, paymentBody, receiver, SECRET } from '../sandbox/fix
 import { freshDatabase } from './database.js';
 
 const START = Date.UTC(2026, 0, 1);
-const newTenant = (id: string): TenantState => createTenant(id, { clock: 'manual', start: START, seed: 'due', retryCompression: 60, eventLogLimit: 1000 });
+const newTenant = (id: string): TenantState =>
+  createTenant(id, { clock: 'manual', start: START, seed: 'due', retryCompression: 60, eventLogLimit: 1000 });
 const closing: { close(): Promise<void> }[] = [];
 let url: string;
 
@@ -57,9 +58,19 @@ describe('an attempt whose sender died', () => {
     let wall = Date.now();
     let release!: () => void;
     const hooks = receiver();
-    const options = { store: 'postgres' as const, databaseUrl: url, webhookUrls: [HOOK_URL], webhookSecret: SECRET, now: () => wall, deliveryTimeoutMs: 60_000 };
+    const options = {
+      store: 'postgres' as const,
+      databaseUrl: url,
+      webhookUrls: [HOOK_URL],
+      webhookSecret: SECRET,
+      now: () => wall,
+      deliveryTimeoutMs: 60_000,
+    };
     // The first instance's send never comes back, as if its process had died mid-send.
-    const first: Sandbox = await openSandbox({ ...options, fetch: () => new Promise<Response>((resolve) => (release = () => resolve(new Response(null, { status: 204 })))) });
+    const first: Sandbox = await openSandbox({
+      ...options,
+      fetch: () => new Promise<Response>((resolve) => (release = () => resolve(new Response(null, { status: 204 })))),
+    });
     const second: Sandbox = await openSandbox({ ...options, fetch: hooks.fetch });
     closing.push(second, first);
     const payment = (await clientA(first).POST('/payments', { body: paymentBody() })).data!.data;
@@ -67,7 +78,11 @@ describe('an attempt whose sender died', () => {
     const tenant = first.tenantId({ accessToken: 'token-a' });
     // Note: the cancel's answer does not wait for its webhook; the first instance takes the attempt just after.
     const leased = () => second.store.transaction(tenant, (state) => state.sending.length);
-    for (const deadline = Date.now() + 30_000; (await leased()) === 0; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    for (
+      const deadline = Date.now() + 30_000;
+      (await leased()) === 0;
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    ) {
       if (Date.now() > deadline) expect.fail('the first instance never took the attempt');
     }
 

@@ -41,7 +41,14 @@ afterAll(async () => {
 const auth = (tenant: string) => ({ authorization: `Bearer ${tenant}`, 'content-type': 'application/json' });
 
 /** A request's status and body, or undefined when the instance could not be reached (killed). */
-async function call(base: string, tenant: string, method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; body: any } | undefined> {
+async function call(
+  base: string,
+  tenant: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  key?: string,
+): Promise<{ status: number; body: any } | undefined> {
   try {
     const response = await fetch(`${base}${path}`, {
       method,
@@ -69,8 +76,18 @@ async function controlLog(base: string, tenant: string, log: 'events' | 'deliver
 describe('two sandbox instances on one database', () => {
   it('lose nothing acknowledged when one is killed mid-traffic, share clocks, and deliver every event', async () => {
     const env = { DATABASE_URL: await freshDatabase(), WEBHOOK_SECRET: SECRET };
-    const args = ['--store', 'postgres', '--clock', 'manual', '--webhook-url', `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`];
-    const instances: (SandboxProcess | undefined)[] = await Promise.all([startSandbox(args, env, started), startSandbox(args, env, started)]);
+    const args = [
+      '--store',
+      'postgres',
+      '--clock',
+      'manual',
+      '--webhook-url',
+      `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+    ];
+    const instances: (SandboxProcess | undefined)[] = await Promise.all([
+      startSandbox(args, env, started),
+      startSandbox(args, env, started),
+    ]);
 
     /** The last status each payment was acknowledged in, by id, with its tenant. */
     const acknowledged = new Map<string, { tenant: string; status: string }>();
@@ -100,7 +117,14 @@ describe('two sandbox instances on one database', () => {
             figures.restarts += 1;
           });
         }
-        const created = await send(index, tenant, 'POST', '/payments', { amount: `${10 + index}.00`, currency: 'EUR', requisite: { type: 'card' } }, `create-${index}`);
+        const created = await send(
+          index,
+          tenant,
+          'POST',
+          '/payments',
+          { amount: `${10 + index}.00`, currency: 'EUR', requisite: { type: 'card' } },
+          `create-${index}`,
+        );
         if (created?.status !== 200) continue;
         const { id, status } = created.body.data as { id: string; status: string };
         acknowledged.set(id, { tenant, status });
@@ -129,7 +153,8 @@ describe('two sandbox instances on one database', () => {
     expect(acknowledged.size).toBeGreaterThan(CREATES / 2);
 
     // A clock advanced through the first instance moves what the second reads.
-    for (const tenant of TENANTS) expect((await call(a.url, tenant, 'POST', '/_sandbox/clock/advance', { seconds: 3600 }))?.status).toBe(200);
+    for (const tenant of TENANTS)
+      expect((await call(a.url, tenant, 'POST', '/_sandbox/clock/advance', { seconds: 3600 }))?.status).toBe(200);
     let moved = 0;
     for (const [id, { tenant, status }] of acknowledged) {
       if (status !== 'created') continue;
@@ -146,7 +171,10 @@ describe('two sandbox instances on one database', () => {
       const left: string[] = [];
       for (const tenant of TENANTS) {
         const log = await controlLog(a.url, tenant, 'events');
-        events.set(tenant, log.map((change) => change.event.id as string));
+        events.set(
+          tenant,
+          log.map((change) => change.event.id as string),
+        );
         left.push(...events.get(tenant)!.filter((id) => !received.has(id)));
       }
       return left;
@@ -156,7 +184,8 @@ describe('two sandbox instances on one database', () => {
       if (Date.now() > deadline) expect.fail(`events never received: ${(await missing()).join(', ')}`);
       await new Promise((resolve) => setTimeout(resolve, 2000));
       // Note: an advance of 0 s delivers what is due on the tenant, through each instance in turn.
-      for (const tenant of TENANTS) await call((round % 2 ? a : b).url, tenant, 'POST', '/_sandbox/clock/advance', { seconds: 0 });
+      for (const tenant of TENANTS)
+        await call((round % 2 ? a : b).url, tenant, 'POST', '/_sandbox/clock/advance', { seconds: 0 });
     }
 
     // Each delivery's attempts are numbered once each, and the receiver saw each attempt once, but for those the
@@ -168,7 +197,9 @@ describe('two sandbox instances on one database', () => {
       for (const delivery of await controlLog(b.url, tenant, 'deliveries')) {
         const numbers = (delivery.attempts as { number: number; outcome: string }[]).map((attempt) => attempt.number);
         expect(numbers, delivery.id).toEqual(numbers.map((_, index) => index + 1));
-        const made = (delivery.attempts as { outcome: string }[]).filter((attempt) => attempt.outcome !== 'pending').length;
+        const made = (delivery.attempts as { outcome: string }[]).filter(
+          (attempt) => attempt.outcome !== 'pending',
+        ).length;
         attempts += made;
         const seen = received.get(delivery.event_id) ?? 0;
         expect(seen, delivery.event_id).toBeGreaterThanOrEqual(made);

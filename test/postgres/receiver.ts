@@ -14,7 +14,8 @@ const handle = createNodeWebhookHandler({
   onEvent: async (_event, { id }) => {
     await pool.query('INSERT INTO events_handled (event_id, pid) VALUES ($1, $2)', [id, process.pid]);
   },
-  onError: (error, status) => process.stderr.write(`${status} ${error instanceof Error ? error.stack : String(error)}\n`),
+  onError: (error, status) =>
+    process.stderr.write(`${status} ${error instanceof Error ? error.stack : String(error)}\n`),
 });
 const server = createServer((req, res) => void handle(req, res));
 server.listen(0, '127.0.0.1', () => process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`));

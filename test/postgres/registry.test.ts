@@ -17,7 +17,8 @@ afterAll(async () => {
 async function storeOn(url: string): Promise<TenantStore> {
   const store = await createPostgresStore({
     connectionString: url,
-    newTenant: (id) => createTenant(id, { clock: 'manual', start: 0, seed: 's', retryCompression: 60, eventLogLimit: 100 }),
+    newTenant: (id) =>
+      createTenant(id, { clock: 'manual', start: 0, seed: 's', retryCompression: 60, eventLogLimit: 100 }),
   });
   stores.push(store);
   return store;
@@ -30,7 +31,10 @@ describe('the postgres registry', () => {
     const url = await freshDatabase();
     const registry = (await storeOn(url)).registry!;
     const issued = await registry.create(Date.UTC(2026, 0, 1));
-    const rotated = (await registry.rotate(issued.id, 60, Date.UTC(2026, 0, 1))) as { accessToken: string; secretKey: string };
+    const rotated = (await registry.rotate(issued.id, 60, Date.UTC(2026, 0, 1))) as {
+      accessToken: string;
+      secretKey: string;
+    };
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {

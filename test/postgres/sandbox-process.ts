@@ -19,18 +19,31 @@ export interface SandboxProcess {
 
 /** Starts `merchant-payments sandbox --port 0 …args` from its source with `env` over process.env; resolves once it listens. */
 export function startSandbox(args: string[], env: NodeJS.ProcessEnv, started: PipedChild[]): Promise<SandboxProcess> {
-  return startListening(SANDBOX_COMMAND, ['--port', '0', ...args], { cwd: root, nodeArgs: fromSource, env: { ...process.env, ...env } }, started);
+  return startListening(
+    SANDBOX_COMMAND,
+    ['--port', '0', ...args],
+    { cwd: root, nodeArgs: fromSource, env: { ...process.env, ...env } },
+    started,
+  );
 }
 
 /** Starts a script that runs the sandbox (its source, or an installed bin); resolves once it prints where it listens. */
-export function startListening(script: string, args: string[], options: TiedNodeOptions, started: PipedChild[]): Promise<SandboxProcess> {
+export function startListening(
+  script: string,
+  args: string[],
+  options: TiedNodeOptions,
+  started: PipedChild[],
+): Promise<SandboxProcess> {
   const child = spawnTiedNode(script, args, options);
   started.push(child);
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the sandbox did not listen within ${START_MS / 1000} s:\n${stdout}\n${stderr}`)), START_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`the sandbox did not listen within ${START_MS / 1000} s:\n${stdout}\n${stderr}`)),
+      START_MS,
+    );
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
       const url = /listening on (http:\/\/\S+) /.exec(stdout)?.[1];

@@ -1,8 +1,22 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beginIdempotent } from '../../src/sandbox/core/idempotency.js';
-import { addEndpoint, advance, clockNow, createTenant, execute, type Answer, type ClockMode, type Command, type TenantState } from '../../src/sandbox/core/index.js';
-import { createPostgresStore, MIGRATIONS_TABLE, type PostgresStoreOptions } from '../../src/sandbox/stores/postgres/index.js';
+import {
+  addEndpoint,
+  advance,
+  clockNow,
+  createTenant,
+  execute,
+  type Answer,
+  type ClockMode,
+  type Command,
+  type TenantState,
+} from '../../src/sandbox/core/index.js';
+import {
+  createPostgresStore,
+  MIGRATIONS_TABLE,
+  type PostgresStoreOptions,
+} from '../../src/sandbox/stores/postgres/index.js';
 import type { TenantStore } from '../../src/sandbox/stores/types.js';
 import { freshDatabase } from './database.js';
 
@@ -14,7 +28,13 @@ let url: string;
 /** A tenant as the sandbox makes it: `real-…` tenants follow the wall clock, others are manual; a small event log for `small-…`. */
 function newTenant(id: string): TenantState {
   const clock: ClockMode = id.startsWith('real') ? 'real' : 'manual';
-  return createTenant(id, { clock, start: clock === 'real' ? Date.now() : START, seed: 'pg', retryCompression: 60, eventLogLimit: id.startsWith('small') ? 10 : 10_000 });
+  return createTenant(id, {
+    clock,
+    start: clock === 'real' ? Date.now() : START,
+    seed: 'pg',
+    retryCompression: 60,
+    eventLogLimit: id.startsWith('small') ? 10 : 10_000,
+  });
 }
 
 /** A store on `database` (default: the file's), closed after the file. */
@@ -31,7 +51,8 @@ function poolOn(database = url): pg.Pool {
 }
 
 const body = (amount = '100.00') => ({ amount, currency: 'EUR', requisite: { type: 'card' } }) as never;
-const run = <C extends Command>(state: TenantState, command: C) => execute(state, command, clockNow(state.clock, Date.now())).answer;
+const run = <C extends Command>(state: TenantState, command: C) =>
+  execute(state, command, clockNow(state.clock, Date.now())).answer;
 const okBody = <T>(answer: Answer<T>): T => {
   if (!answer.ok) expect.fail(`expected success, got ${answer.status} ${answer.problem.code}`);
   return answer.body;
@@ -55,7 +76,12 @@ describe('createPostgresStore', () => {
     await Promise.all([storeOn(database), storeOn(database), storeOn(database)]);
     await storeOn(database);
     const { rows } = await poolOn(database).query(`SELECT name FROM ${MIGRATIONS_TABLE}`);
-    expect(rows.map((row) => row.name)).toEqual(['1767225600000_sandbox-tenants', '1776000000000_sandbox-idempotency-lease', '1780000000000_sandbox-issued-tenants', '1780000000001_sandbox-tenant-activity']);
+    expect(rows.map((row) => row.name)).toEqual([
+      '1767225600000_sandbox-tenants',
+      '1776000000000_sandbox-idempotency-lease',
+      '1780000000000_sandbox-issued-tenants',
+      '1780000000001_sandbox-tenant-activity',
+    ]);
   });
 
   it('round-trips a tenant through its lifecycles: a second instance loads a state deep-equal to one kept in memory, bigints included', async () => {
@@ -67,8 +93,24 @@ describe('createPostgresStore', () => {
       (s) => void advance(s, 60, Date.now()),
       (s) => {
         const [paid] = s.payments.byId.keys();
-        okBody(run(s, { type: 'createPayout', idempotency_key: 'payout-1', body: { amount: '10.00', currency: 'EUR', requisite: { type: 'card', card_number: '4111111111111111' } } as never }));
-        okBody(run(s, { type: 'createAppeal', idempotency_key: 'appeal-1', body: { transaction_id: paid!, amount: '5.00', currency: 'EUR' } as never }));
+        okBody(
+          run(s, {
+            type: 'createPayout',
+            idempotency_key: 'payout-1',
+            body: {
+              amount: '10.00',
+              currency: 'EUR',
+              requisite: { type: 'card', card_number: '4111111111111111' },
+            } as never,
+          }),
+        );
+        okBody(
+          run(s, {
+            type: 'createAppeal',
+            idempotency_key: 'appeal-1',
+            body: { transaction_id: paid!, amount: '5.00', currency: 'EUR' } as never,
+          }),
+        );
         run(s, { type: 'refundPayment', idempotency_key: 'refund-1', id: paid! });
         // Note: a key still in progress (a control call awaiting its advance) expires at Infinity with no answer, leased on the wall clock.
         beginIdempotent(s, 'forceStatus', 'in-progress', 'print', s.time, Date.parse('2026-01-01T00:00:00Z'));
@@ -108,7 +150,8 @@ describe('createPostgresStore', () => {
     }
     expect(memory.eventsDropped).toBeGreaterThan(0);
     const pool = poolOn();
-    const count = async (table: string) => Number((await pool.query(`SELECT count(*) FROM ${table} WHERE tenant_id = 'small-log'`)).rows[0].count);
+    const count = async (table: string) =>
+      Number((await pool.query(`SELECT count(*) FROM ${table} WHERE tenant_id = 'small-log'`)).rows[0].count);
     expect(await count('sandbox_events')).toBe(memory.events.length);
     expect(await count('sandbox_deliveries')).toBe(memory.deliveries.size);
     expect(await count('sandbox_events')).toBeLessThanOrEqual(10);
@@ -119,9 +162,12 @@ describe('createPostgresStore', () => {
     const store = await storeOn();
     for (let i = 0; i < 5; i++) await store.transaction('minimal', (state) => createPayment(state));
     const pool = poolOn();
-    const version = async () => (await pool.query("SELECT version FROM sandbox_tenants WHERE id = 'minimal'")).rows[0].version as string;
+    const version = async () =>
+      (await pool.query("SELECT version FROM sandbox_tenants WHERE id = 'minimal'")).rows[0].version as string;
     const before = await version();
-    await store.transaction('minimal', (state) => okBody(run(state, { type: 'listPayments', limit: 10, offset: 0 } as never)));
+    await store.transaction('minimal', (state) =>
+      okBody(run(state, { type: 'listPayments', limit: 10, offset: 0 } as never)),
+    );
     expect(await version()).toBe(before);
     await store.transaction('minimal', (state) => createPayment(state));
     // Note: the rows one transaction wrote carry its transaction id (xmin), the tenant row's included.
@@ -133,7 +179,11 @@ describe('createPostgresStore', () => {
 
   it('loses no update when 50 transactions on one tenant run at once across two instances', async () => {
     const [a, b] = [await storeOn(), await storeOn()];
-    const ids = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).transaction('contended', (state) => createPayment(state).id)));
+    const ids = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        (i % 2 ? a : b).transaction('contended', (state) => createPayment(state).id),
+      ),
+    );
     expect(new Set(ids).size).toBe(50);
     for (const store of [a, b]) {
       const state = await store.transaction('contended', (s) => s);
@@ -144,7 +194,8 @@ describe('createPostgresStore', () => {
 
   it('replays an Idempotency-Key used through another instance, and refuses it with another body', async () => {
     const [a, b] = [await storeOn(), await storeOn()];
-    const create = (amount: string) => (state: TenantState) => run(state, { type: 'createPayment', idempotency_key: 'shared-key', body: body(amount) });
+    const create = (amount: string) => (state: TenantState) =>
+      run(state, { type: 'createPayment', idempotency_key: 'shared-key', body: body(amount) });
     const first = await a.transaction('keys', create('12.00'));
     const replay = await b.transaction('keys', create('12.00'));
     expect(replay).toEqual({ ...first, replayed: true });
@@ -172,9 +223,13 @@ describe('createPostgresStore', () => {
     const store = await storeOn(database);
     for (let i = 0; i < 1000; i += 50) {
       // Note: idle real clocks have nothing scheduled; manual clocks with payments are never due on the ticker.
-      await Promise.all(Array.from({ length: 50 }, (_, j) => store.transaction(i + j < 500 ? `real-idle-${i + j}` : `manual-${i + j}`, (state) => {
-        if (state.clock.mode === 'manual') createPayment(state);
-      })));
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          store.transaction(i + j < 500 ? `real-idle-${i + j}` : `manual-${i + j}`, (state) => {
+            if (state.clock.mode === 'manual') createPayment(state);
+          }),
+        ),
+      );
     }
     await store.transaction('real-due', (state) => createPayment(state));
     const wall = Date.now();
@@ -185,7 +240,11 @@ describe('createPostgresStore', () => {
     expect(await store.dueTenants(wall)).toEqual(['real-due']);
     const pool = poolOn(database);
     await pool.query('ANALYZE sandbox_tenants');
-    const plan = (await pool.query('EXPLAIN SELECT id FROM sandbox_tenants WHERE due_wall_at <= $1 ORDER BY due_wall_at', [wall])).rows.map((row) => row['QUERY PLAN']).join('\n');
+    const plan = (
+      await pool.query('EXPLAIN SELECT id FROM sandbox_tenants WHERE due_wall_at <= $1 ORDER BY due_wall_at', [wall])
+    ).rows
+      .map((row) => row['QUERY PLAN'])
+      .join('\n');
     expect(plan).toContain('sandbox_tenants_due');
   });
 

@@ -16,7 +16,10 @@ export function startScript(script: string, env: NodeJS.ProcessEnv, started: Pip
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const name = path.relative(root, script);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} printed nothing within ${START_MS / 1000} s:\n${stderr}`)), START_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`${name} printed nothing within ${START_MS / 1000} s:\n${stderr}`)),
+      START_MS,
+    );
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
       const end = stdout.indexOf('\n');

@@ -23,7 +23,12 @@ const compiled = new Map<string, ValidateFunction>();
 
 /** The operation of the admin document a method and path are, by its paths' templates. */
 function operationOf(method: string, path: string) {
-  const found = spec.operations().find((op) => op.method === method.toUpperCase() && new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
+  const found = spec
+    .operations()
+    .find(
+      (op) =>
+        op.method === method.toUpperCase() && new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
+    );
   if (!found) throw new Error(`The admin document has no ${method} ${path}`);
   return found;
 }
@@ -40,14 +45,22 @@ function violations(method: string, path: string, status: number, body: unknown)
   if (!validate) compiled.set(key, (validate = ajv.compile(spec.expand(spec.bodySchema(response, mediaType)) as Node)));
   const found = validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
   if (status >= 400) {
-    const codes = Object.values((response.content?.[mediaType]?.examples ?? {}) as Node).map((e) => spec.resolve(e as Node).value?.code);
-    if (!codes.includes((body as { code: string }).code)) found.push(`${key} shows no example of ${(body as { code: string }).code}`);
+    const codes = Object.values((response.content?.[mediaType]?.examples ?? {}) as Node).map(
+      (e) => spec.resolve(e as Node).value?.code,
+    );
+    if (!codes.includes((body as { code: string }).code))
+      found.push(`${key} shows no example of ${(body as { code: string }).code}`);
   }
   return found;
 }
 
 /** An admin request: its status, challenge and JSON body, after checking the answer against the document. */
-async function admin(sandbox: Sandbox, method: string, path: string, options: { token?: string | null; body?: unknown; raw?: string } = {}) {
+async function admin(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  options: { token?: string | null; body?: unknown; raw?: string } = {},
+) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.token !== null) headers.authorization = `Bearer ${options.token ?? TOKEN}`;
   const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
@@ -62,7 +75,13 @@ async function admin(sandbox: Sandbox, method: string, path: string, options: { 
 function adminSandbox(options: SandboxOptions = {}) {
   const wall = { now: T0 };
   let memory: MemoryStore | undefined;
-  const sandbox = newSandbox({ auth: 'issued', adminToken: TOKEN, now: () => wall.now, store: (settings) => (memory = createMemoryStore(settings)), ...options });
+  const sandbox = newSandbox({
+    auth: 'issued',
+    adminToken: TOKEN,
+    now: () => wall.now,
+    store: (settings) => (memory = createMemoryStore(settings)),
+    ...options,
+  });
   return { sandbox, wall, memory: memory! };
 }
 
@@ -71,19 +90,31 @@ const keyed = (token: string) => ({ ...bearer(token), 'idempotency-key': `create
 
 describe('the admin API', () => {
   it('routes exactly the operations of its generated index', () => {
-    expect(Object.keys(ADMIN_OPERATIONS).sort()).toEqual(operationsOf('admin').map((op) => op.operationId).sort());
+    expect(Object.keys(ADMIN_OPERATIONS).sort()).toEqual(
+      operationsOf('admin')
+        .map((op) => op.operationId)
+        .sort(),
+    );
   });
 
   it('is the ordinary 404 without an admin token, whatever the request carries', async () => {
     const sandbox = newSandbox({ auth: 'issued' });
-    for (const [method, path] of [['POST', '/_admin/tenants'], ['GET', '/_admin/tenants'], ['DELETE', '/_admin/tenants/ten_AAAAAAAAAAAAAAAAAAAAAA']]) {
+    for (const [method, path] of [
+      ['POST', '/_admin/tenants'],
+      ['GET', '/_admin/tenants'],
+      ['DELETE', '/_admin/tenants/ten_AAAAAAAAAAAAAAAAAAAAAA'],
+    ]) {
       const response = await call(sandbox, method!, path!, bearer(TOKEN));
       const body = await response.json();
-      expect([response.status, body.code, body.detail], `${method} ${path}`).toEqual([404, 'not_found', `No operation of either variant is ${method} ${path}.`]);
+      expect([response.status, body.code, body.detail], `${method} ${path}`).toEqual([
+        404,
+        'not_found',
+        `No operation of either variant is ${method} ${path}.`,
+      ]);
     }
   });
 
-  it('answers 401 with its own challenge to no token, a wrong one, a longer or shorter one, and a tenant\'s', async () => {
+  it("answers 401 with its own challenge to no token, a wrong one, a longer or shorter one, and a tenant's", async () => {
     const { sandbox } = adminSandbox();
     const tenant = (await admin(sandbox, 'POST', '/_admin/tenants')).body.data;
     for (const token of [null, 'wrong', `${TOKEN}x`, TOKEN.slice(0, -1), tenant.access_token, '']) {
@@ -95,11 +126,15 @@ describe('the admin API', () => {
         'Send the admin token: Authorization: Bearer <SANDBOX_ADMIN_TOKEN>.',
       ]);
     }
-    const basic = await sandbox.fetch(new Request(`${ORIGIN}/_admin/tenants`, { headers: { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` } }));
+    const basic = await sandbox.fetch(
+      new Request(`${ORIGIN}/_admin/tenants`, {
+        headers: { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` },
+      }),
+    );
     expect(basic.status).toBe(401);
   });
 
-  it('is not a way into the merchant or control API: the admin token is no tenant\'s credential', async () => {
+  it("is not a way into the merchant or control API: the admin token is no tenant's credential", async () => {
     const { sandbox } = adminSandbox();
     expect((await call(sandbox, 'GET', '/payments', bearer(TOKEN))).status).toBe(401);
     expect((await call(sandbox, 'GET', '/_sandbox/clock', bearer(TOKEN))).status).toBe(401);
@@ -112,20 +147,33 @@ describe('the admin API', () => {
     const { id, access_token: accessToken, public_key: publicKey, secret_key: secretKey } = created.body.data;
     expect(Object.keys(created.body.data).sort()).toEqual(['access_token', 'id', 'public_key', 'secret_key']);
     expect((await call(sandbox, 'POST', '/payments', keyed(accessToken), paymentBody())).status).toBe(200);
-    const listed = await call(sandbox, 'GET', '/merchant/v1/payments', { 'x-public-key': publicKey, 'x-secret-key': secretKey });
+    const listed = await call(sandbox, 'GET', '/merchant/v1/payments', {
+      'x-public-key': publicKey,
+      'x-secret-key': secretKey,
+    });
     expect([listed.status, (await listed.json()).pagination.total]).toEqual([200, 1]);
     wall.now = T0 + 1000;
     const record = await admin(sandbox, 'GET', `/_admin/tenants/${id}`);
     expect(record).toEqual({
       status: 200,
       challenge: null,
-      body: { data: { id, public_key: publicKey, status: 'active', created_at: '2026-01-15T10:00:00Z', rotated_at: null, previous_credentials_expire_at: null, revoked_at: null } },
+      body: {
+        data: {
+          id,
+          public_key: publicKey,
+          status: 'active',
+          created_at: '2026-01-15T10:00:00Z',
+          rotated_at: null,
+          previous_credentials_expire_at: null,
+          revoked_at: null,
+        },
+      },
     });
     // An empty object is a body create takes too.
     expect((await admin(sandbox, 'POST', '/_admin/tenants', { body: {} })).status).toBe(201);
   });
 
-  it('answers the document\'s 400 and 422 to requests that break it', async () => {
+  it("answers the document's 400 and 422 to requests that break it", async () => {
     const { sandbox, memory } = adminSandbox();
     const id = (await admin(sandbox, 'POST', '/_admin/tenants')).body.data.id;
     const cases: [string, string, { body?: unknown; raw?: string }, number, string | undefined][] = [
@@ -143,11 +191,23 @@ describe('the admin API', () => {
     ];
     for (const [method, path, options, status, pointer] of cases) {
       const answer = await admin(sandbox, method, path, options);
-      expect([answer.status, answer.body.code], `${method} ${path}`).toEqual([status, status === 400 ? 'bad_request' : 'validation_failed']);
-      if (pointer !== undefined) expect(answer.body.errors.map((e: { pointer: string }) => e.pointer), `${method} ${path}`).toContain(pointer);
+      expect([answer.status, answer.body.code], `${method} ${path}`).toEqual([
+        status,
+        status === 400 ? 'bad_request' : 'validation_failed',
+      ]);
+      if (pointer !== undefined)
+        expect(
+          answer.body.errors.map((e: { pointer: string }) => e.pointer),
+          `${method} ${path}`,
+        ).toContain(pointer);
     }
     // None of them changed anything: one tenant, never rotated.
-    expect((await admin(sandbox, 'GET', '/_admin/tenants')).body.data.map((t: { id: string; rotated_at: null }) => [t.id, t.rotated_at])).toEqual([[id, null]]);
+    expect(
+      (await admin(sandbox, 'GET', '/_admin/tenants')).body.data.map((t: { id: string; rotated_at: null }) => [
+        t.id,
+        t.rotated_at,
+      ]),
+    ).toEqual([[id, null]]);
     expect(memory.tenantIds()).toEqual([]);
   });
 
@@ -170,7 +230,11 @@ describe('the admin API', () => {
     }
     expect(seen).toEqual(newestFirst);
     const unknown = await admin(sandbox, 'GET', '/_admin/tenants?starting_after=ten_AAAAAAAAAAAAAAAAAAAAAA');
-    expect([unknown.status, unknown.body.code, unknown.body.detail]).toEqual([404, 'not_found', 'No tenant has the id ten_AAAAAAAAAAAAAAAAAAAAAA.']);
+    expect([unknown.status, unknown.body.code, unknown.body.detail]).toEqual([
+      404,
+      'not_found',
+      'No tenant has the id ten_AAAAAAAAAAAAAAAAAAAAAA.',
+    ]);
   });
 
   it('rotates: new credentials, the replaced ones until previous_credentials_expire_at (a day by default), 404 and 409', async () => {
@@ -179,35 +243,57 @@ describe('the admin API', () => {
     wall.now = T0 + 60_000;
     const rotated = await admin(sandbox, 'POST', `/_admin/tenants/${tenant.id}/rotate`);
     expect(rotated.status).toBe(200);
-    expect(rotated.body.data).toMatchObject({ id: tenant.id, public_key: tenant.public_key, previous_credentials_expire_at: '2026-01-16T10:01:00Z' });
+    expect(rotated.body.data).toMatchObject({
+      id: tenant.id,
+      public_key: tenant.public_key,
+      previous_credentials_expire_at: '2026-01-16T10:01:00Z',
+    });
     expect(rotated.body.data.access_token).not.toBe(tenant.access_token);
-    expect((await admin(sandbox, 'GET', `/_admin/tenants/${tenant.id}`)).body.data).toMatchObject({ rotated_at: '2026-01-15T10:01:00Z', previous_credentials_expire_at: '2026-01-16T10:01:00Z' });
+    expect((await admin(sandbox, 'GET', `/_admin/tenants/${tenant.id}`)).body.data).toMatchObject({
+      rotated_at: '2026-01-15T10:01:00Z',
+      previous_credentials_expire_at: '2026-01-16T10:01:00Z',
+    });
     expect((await call(sandbox, 'GET', '/payments', bearer(tenant.access_token))).status).toBe(200);
     const now = await admin(sandbox, 'POST', `/_admin/tenants/${tenant.id}/rotate`, { body: { overlap_seconds: 0 } });
     expect(now.body.data.previous_credentials_expire_at).toBe('2026-01-15T10:01:00Z');
     // The second rotation ended the first pair and, with no overlap, the second one too.
-    for (const token of [tenant.access_token, rotated.body.data.access_token]) expect((await call(sandbox, 'GET', '/payments', bearer(token))).status).toBe(401);
+    for (const token of [tenant.access_token, rotated.body.data.access_token])
+      expect((await call(sandbox, 'GET', '/payments', bearer(token))).status).toBe(401);
     expect((await call(sandbox, 'GET', '/payments', bearer(now.body.data.access_token))).status).toBe(200);
     const unknown = await admin(sandbox, 'POST', '/_admin/tenants/ten_AAAAAAAAAAAAAAAAAAAAAA/rotate');
     expect([unknown.status, unknown.body.code]).toEqual([404, 'not_found']);
     expect((await admin(sandbox, 'DELETE', `/_admin/tenants/${tenant.id}`)).status).toBe(204);
-    const revoked = await admin(sandbox, 'POST', `/_admin/tenants/${tenant.id}/rotate`, { body: { overlap_seconds: 60 } });
-    expect([revoked.status, revoked.body.code, revoked.body.detail]).toEqual([409, 'tenant_revoked', `Tenant ${tenant.id} was revoked; create a new tenant instead.`]);
+    const revoked = await admin(sandbox, 'POST', `/_admin/tenants/${tenant.id}/rotate`, {
+      body: { overlap_seconds: 60 },
+    });
+    expect([revoked.status, revoked.body.code, revoked.body.detail]).toEqual([
+      409,
+      'tenant_revoked',
+      `Tenant ${tenant.id} was revoked; create a new tenant instead.`,
+    ]);
   });
 
-  it('revokes: every credential refused at once, the tenant\'s sandbox state deleted, the record kept; again 204, unknown 404', async () => {
+  it("revokes: every credential refused at once, the tenant's sandbox state deleted, the record kept; again 204, unknown 404", async () => {
     const { sandbox, wall, memory } = adminSandbox();
     const tenant = (await admin(sandbox, 'POST', '/_admin/tenants')).body.data;
     const other = (await admin(sandbox, 'POST', '/_admin/tenants')).body.data;
     const rotated = (await admin(sandbox, 'POST', `/_admin/tenants/${tenant.id}/rotate`)).body.data;
-    for (const token of [tenant.access_token, other.access_token]) expect((await call(sandbox, 'POST', '/payments', keyed(token), paymentBody())).status).toBe(200);
+    for (const token of [tenant.access_token, other.access_token])
+      expect((await call(sandbox, 'POST', '/payments', keyed(token), paymentBody())).status).toBe(200);
     expect(memory.tenantIds().sort()).toEqual([tenant.id, other.id].sort());
     wall.now = T0 + 5000;
-    expect(await admin(sandbox, 'DELETE', `/_admin/tenants/${tenant.id}`)).toEqual({ status: 204, challenge: null, body: undefined });
+    expect(await admin(sandbox, 'DELETE', `/_admin/tenants/${tenant.id}`)).toEqual({
+      status: 204,
+      challenge: null,
+      body: undefined,
+    });
     const refused = [
       await call(sandbox, 'GET', '/payments', bearer(tenant.access_token)),
       await call(sandbox, 'GET', '/payments', bearer(rotated.access_token)),
-      await call(sandbox, 'GET', '/merchant/v1/payments', { 'x-public-key': tenant.public_key, 'x-secret-key': rotated.secret_key }),
+      await call(sandbox, 'GET', '/merchant/v1/payments', {
+        'x-public-key': tenant.public_key,
+        'x-secret-key': rotated.secret_key,
+      }),
       await call(sandbox, 'GET', '/_sandbox/clock', bearer(rotated.access_token)),
     ];
     expect(refused.map((r) => r.status)).toEqual([401, 401, 401, 401]);
@@ -227,6 +313,8 @@ describe('the admin API', () => {
     const { sandbox } = adminSandbox({ auth: 'open' });
     const created = await admin(sandbox, 'POST', '/_admin/tenants');
     expect(created.status).toBe(201);
-    expect((await admin(sandbox, 'GET', '/_admin/tenants')).body.data.map((t: { id: string }) => t.id)).toEqual([created.body.data.id]);
+    expect((await admin(sandbox, 'GET', '/_admin/tenants')).body.data.map((t: { id: string }) => t.id)).toEqual([
+      created.body.data.id,
+    ]);
   });
 });

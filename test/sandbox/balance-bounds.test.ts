@@ -16,12 +16,28 @@ describe('the balance within the contract', () => {
     expect(currencies.length).toBeLessThanOrEqual(balanceLimit);
     const sandbox = newSandbox();
     for (const [i, currency] of currencies.entries()) {
-      const created = await call(sandbox, 'POST', '/payments', { ...A, 'idempotency-key': `c${i}` }, paymentBody({ currency }));
+      const created = await call(
+        sandbox,
+        'POST',
+        '/payments',
+        { ...A, 'idempotency-key': `c${i}` },
+        paymentBody({ currency }),
+      );
       expect(created.status, currency).toBe(200);
     }
-    const unlisted = await call(sandbox, 'POST', '/payments', { ...A, 'idempotency-key': 'unlisted' }, paymentBody({ currency: 'ABC' }));
+    const unlisted = await call(
+      sandbox,
+      'POST',
+      '/payments',
+      { ...A, 'idempotency-key': 'unlisted' },
+      paymentBody({ currency: 'ABC' }),
+    );
     const problem = await unlisted.json();
-    expect([unlisted.status, problem.code, problem.errors.map((e: { pointer: string }) => e.pointer)]).toEqual([422, 'validation_failed', ['/currency']]);
+    expect([unlisted.status, problem.code, problem.errors.map((e: { pointer: string }) => e.pointer)]).toEqual([
+      422,
+      'validation_failed',
+      ['/currency'],
+    ]);
     // Note: newSandbox checks every answer against the bundled spec, so a balance past maxItems would be a 500.
     const balance = await call(sandbox, 'GET', '/balance', A);
     const body = await balance.json();
@@ -33,20 +49,39 @@ describe('the balance within the contract', () => {
     const sandbox = controlSandbox();
     const ids: string[] = [];
     for (let i = 0; i < 11; i++) {
-      const created = await call(sandbox, 'POST', '/payments', { ...A, 'idempotency-key': `big${i}` }, paymentBody({ amount: largest }));
+      const created = await call(
+        sandbox,
+        'POST',
+        '/payments',
+        { ...A, 'idempotency-key': `big${i}` },
+        paymentBody({ amount: largest }),
+      );
       expect(created.status).toBe(200);
       ids.push((await created.json()).data.id);
     }
     const sum = (11n * BigInt(largest)).toString();
     const pending = await call(sandbox, 'GET', '/balance', A);
-    expect([pending.status, (await pending.json()).data.balances]).toEqual([200, [{ currency: 'EUR', available: '0.00', pending: sum }]]);
+    expect([pending.status, (await pending.json()).data.balances]).toEqual([
+      200,
+      [{ currency: 'EUR', available: '0.00', pending: sum }],
+    ]);
     const control = controlA(sandbox);
     for (const paymentId of ids) {
       for (const status of ['pending', 'succeeded'] as const) {
-        expect((await control.POST('/_sandbox/payments/{paymentId}/status', { params: { path: { paymentId } }, body: { status } })).response.status).toBe(200);
+        expect(
+          (
+            await control.POST('/_sandbox/payments/{paymentId}/status', {
+              params: { path: { paymentId } },
+              body: { status },
+            })
+          ).response.status,
+        ).toBe(200);
       }
     }
     const available = await call(sandbox, 'GET', '/balance', A);
-    expect([available.status, (await available.json()).data.balances]).toEqual([200, [{ currency: 'EUR', available: sum, pending: '0.00' }]]);
+    expect([available.status, (await available.json()).data.balances]).toEqual([
+      200,
+      [{ currency: 'EUR', available: sum, pending: '0.00' }],
+    ]);
   });
 });

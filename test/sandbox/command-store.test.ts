@@ -22,7 +22,11 @@ describe('merchant-payments sandbox --store', () => {
   it('exits 1 naming DATABASE_URL, never its password, when the database cannot be reached', async () => {
     const password = 'a-password-that-stays-secret';
     const url = `postgres://sandbox:${password}@127.0.0.1:${await getPort()}/sandbox`;
-    const { code, stdout, stderr } = await runMain(main, ['--port', '0', '--store', 'postgres'], { DATABASE_URL: url, PGPASSWORD: undefined, PGCONNECT_TIMEOUT: '30' });
+    const { code, stdout, stderr } = await runMain(main, ['--port', '0', '--store', 'postgres'], {
+      DATABASE_URL: url,
+      PGPASSWORD: undefined,
+      PGCONNECT_TIMEOUT: '30',
+    });
     expect(code).toBe(1);
     expect(stderr).toContain('cannot use the PostgreSQL database named by DATABASE_URL: ');
     expect(`${stdout}${stderr}`).not.toContain(password);
@@ -32,8 +36,12 @@ describe('merchant-payments sandbox --store', () => {
 describe('createSandbox and openSandbox', () => {
   it("refuses store: 'postgres' in createSandbox, which cannot wait for it, and the removed stateFile", () => {
     expect(() => createSandbox({ store: 'postgres' })).toThrow(/await openSandbox\(\{ store: 'postgres' \}\)/);
-    expect(() => createSandbox({ stateFile: 'sandbox.bin' } as never)).toThrow(/stateFile was removed: .* store: "postgres"/);
-    expect(() => createSandbox({ store: 'memory', databaseUrl: 'postgres://127.0.0.1/x' })).toThrow(/databaseUrl is the database of store: "postgres"/);
+    expect(() => createSandbox({ stateFile: 'sandbox.bin' } as never)).toThrow(
+      /stateFile was removed: .* store: "postgres"/,
+    );
+    expect(() => createSandbox({ store: 'memory', databaseUrl: 'postgres://127.0.0.1/x' })).toThrow(
+      /databaseUrl is the database of store: "postgres"/,
+    );
   });
 
   it('opens a memory sandbox as createSandbox makes one', async () => {

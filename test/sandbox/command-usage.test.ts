@@ -16,16 +16,28 @@ describe('merchant-payments sandbox: usage errors', () => {
 
   it('names the variable when the bad value came from the environment', async () => {
     const auth = await run(['--port', '0'], { SANDBOX_AUTH: 'closed' });
-    expect([auth.code, auth.stderr]).toEqual([2, expect.stringContaining('SANDBOX_AUTH must be "open" or "issued", got "closed"')]);
+    expect([auth.code, auth.stderr]).toEqual([
+      2,
+      expect.stringContaining('SANDBOX_AUTH must be "open" or "issued", got "closed"'),
+    ]);
     const tenants = await run(['--port', '0'], { SANDBOX_MAX_TENANTS: '1.5' });
-    expect([tenants.code, tenants.stderr]).toEqual([2, expect.stringContaining('SANDBOX_MAX_TENANTS must be a whole number from 1, got "1.5"')]);
+    expect([tenants.code, tenants.stderr]).toEqual([
+      2,
+      expect.stringContaining('SANDBOX_MAX_TENANTS must be a whole number from 1, got "1.5"'),
+    ]);
     const urls = await run(['--port', '0'], { SANDBOX_WEBHOOK_URLS: 'http://127.0.0.1:9/a,ftp://x' });
-    expect([urls.code, urls.stderr]).toEqual([2, expect.stringContaining('SANDBOX_WEBHOOK_URLS must be an absolute http:// or https:// URL, got "ftp://x"')]);
+    expect([urls.code, urls.stderr]).toEqual([
+      2,
+      expect.stringContaining('SANDBOX_WEBHOOK_URLS must be an absolute http:// or https:// URL, got "ftp://x"'),
+    ]);
   });
 
   it('lets a flag win over its variable', async () => {
     const { code, stderr } = await run(['--port', '0', '--event-retention', 'lots'], { SANDBOX_EVENT_RETENTION: '50' });
-    expect([code, stderr]).toEqual([2, expect.stringContaining('--event-retention must be a whole number of events from 1, got "lots"')]);
+    expect([code, stderr]).toEqual([
+      2,
+      expect.stringContaining('--event-retention must be a whole number of events from 1, got "lots"'),
+    ]);
   });
 
   it('refuses a short SANDBOX_ADMIN_TOKEN without quoting it', async () => {
@@ -37,8 +49,14 @@ describe('merchant-payments sandbox: usage errors', () => {
 
   it('refuses --tenant-idle-timeout 0 and --auth with another word', async () => {
     const idle = await run(['--port', '0', '--tenant-idle-timeout', '0']);
-    expect([idle.code, idle.stderr]).toEqual([2, expect.stringContaining('--tenant-idle-timeout must be a whole number of seconds from 1, got "0"')]);
+    expect([idle.code, idle.stderr]).toEqual([
+      2,
+      expect.stringContaining('--tenant-idle-timeout must be a whole number of seconds from 1, got "0"'),
+    ]);
     const auth = await run(['--port', '0', '--auth', 'token']);
-    expect([auth.code, auth.stderr]).toEqual([2, expect.stringContaining('--auth must be "open" or "issued", got "token"')]);
+    expect([auth.code, auth.stderr]).toEqual([
+      2,
+      expect.stringContaining('--auth must be "open" or "issued", got "token"'),
+    ]);
   });
 });

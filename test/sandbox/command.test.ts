@@ -41,7 +41,10 @@ describe('merchant-payments-sandbox', () => {
   it('runs a command with --clock manual and MERCHANT_PAYMENTS_SANDBOX_URL set, exits with its code, and frees the port', async () => {
     const port = await getPort();
     const env = { ...process.env, WEBHOOK_SECRET: undefined };
-    const { code, stdout } = await run(['--port', String(port), '--clock', 'manual', '--', process.execPath, '--input-type=module', '-e', script], env);
+    const { code, stdout } = await run(
+      ['--port', String(port), '--clock', 'manual', '--', process.execPath, '--input-type=module', '-e', script],
+      env,
+    );
     expect(stdout).toContain(`listening on http://127.0.0.1:${port} (clock manual`);
     // Only --webhook-url deliveries use the sandbox's secret, so with none it is not printed, but the command still gets it.
     expect(stdout).not.toContain('webhook signing secret');
@@ -53,51 +56,70 @@ describe('merchant-payments-sandbox', () => {
   it('prints no secret it was given', async () => {
     const port = await getPort();
     const secret = `whsec_${Buffer.from('a-secret-given-by-environment!!').toString('base64')}`;
-    const { code, stdout, stderr } = await run(['--port', String(port), '--', process.execPath, '-e', 'process.exit(0)'], { ...process.env, WEBHOOK_SECRET: secret });
+    const { code, stdout, stderr } = await run(
+      ['--port', String(port), '--', process.execPath, '-e', 'process.exit(0)'],
+      { ...process.env, WEBHOOK_SECRET: secret },
+    );
     expect(code).toBe(0);
     expect(`${stdout}${stderr}`).not.toContain(secret);
     expect(stdout).not.toContain('whsec_');
   });
 
-  it.skipIf(!existsSync('/proc/self/cmdline'))('keeps the secret out of every command line, its own and those of the processes it starts', async () => {
-    const secret = `whsec_${Buffer.from('a-secret-kept-out-of-the-ps-list').toString('base64')}`;
-    // Note: the command reads the command lines of itself and of each ancestor up to the test's own process, as ps would.
-    const walk = `
+  it.skipIf(!existsSync('/proc/self/cmdline'))(
+    'keeps the secret out of every command line, its own and those of the processes it starts',
+    async () => {
+      const secret = `whsec_${Buffer.from('a-secret-kept-out-of-the-ps-list').toString('base64')}`;
+      // Note: the command reads the command lines of itself and of each ancestor up to the test's own process, as ps would.
+      const walk = `
 const { readFileSync } = require('node:fs');
 const lines = [];
 for (let pid = process.pid; pid > 1 && pid !== ${process.pid}; pid = Number(readFileSync('/proc/' + pid + '/stat', 'utf8').split(') ')[1].split(' ')[1])) {
   lines.push(readFileSync('/proc/' + pid + '/cmdline', 'utf8').split('\\0').join(' '));
 }
 console.log(JSON.stringify(lines));`;
-    const { code, stdout } = await run(['--port', String(await getPort()), '--', process.execPath, '-e', walk], { ...process.env, WEBHOOK_SECRET: secret });
-    expect(code).toBe(0);
-    const lines = JSON.parse(stdout.trim().split('\n').at(-1)!) as string[];
-    expect(lines.some((line) => line.includes('command.ts'))).toBe(true);
-    expect(lines.join('\n')).not.toContain(secret);
-    expect(lines.join('\n')).not.toContain('whsec_');
-  });
+      const { code, stdout } = await run(['--port', String(await getPort()), '--', process.execPath, '-e', walk], {
+        ...process.env,
+        WEBHOOK_SECRET: secret,
+      });
+      expect(code).toBe(0);
+      const lines = JSON.parse(stdout.trim().split('\n').at(-1)!) as string[];
+      expect(lines.some((line) => line.includes('command.ts'))).toBe(true);
+      expect(lines.join('\n')).not.toContain(secret);
+      expect(lines.join('\n')).not.toContain('whsec_');
+    },
+  );
 
-  it.skipIf(!existsSync('/proc/self/stat'))('stops the command and its children when only the group runner is killed with SIGKILL', async () => {
-    const [port, grandchild] = await Promise.all([getPort(), getPort()]);
-    const stubborn = [process.execPath, listenerCommand, String(grandchild), 'wait', 'stubborn'];
-    const sandbox = spawnTiedNode(command, ['--port', String(port), '--', ...stubborn], { cwd: root, nodeArgs: fromSource });
-    started.push(sandbox);
-    const output = collectOutput(sandbox);
-    const exited = new Promise<number | null>((resolve) => sandbox.once('exit', (code) => resolve(code)));
-    await waitForPort(grandchild, '127.0.0.1', { timeoutMs: 20_000, isDead: () => sandbox.exitCode !== null });
-    const pids = descendants(sandbox.pid!);
-    pids.forEach((pid) => below.add(pid));
-    const runner = pids.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('run-in-group.js'));
-    expect(runner, `no group runner among ${pids.length} processes below the sandbox`).toBeDefined();
-    expect(pids.length).toBeGreaterThanOrEqual(3); // the runner, the command, its grandchild (and the group's leader)
-    process.kill(runner!, 'SIGKILL');
-    expect(await stillBound([grandchild])).toEqual([]);
-    expect(await stillAlive(pids)).toEqual([]);
-    const seconds = 10;
-    const code = await Promise.race([exited, new Promise<'timeout'>((resolve) => setTimeout(resolve, seconds * 1000, 'timeout'))]);
-    if (code === 'timeout') throw new Error(`timed out after ${seconds} s waiting for the sandbox to exit; its output:\n${output()}`);
-    expect(code).toBe(128 + 9);
-  });
+  it.skipIf(!existsSync('/proc/self/stat'))(
+    'stops the command and its children when only the group runner is killed with SIGKILL',
+    async () => {
+      const [port, grandchild] = await Promise.all([getPort(), getPort()]);
+      const stubborn = [process.execPath, listenerCommand, String(grandchild), 'wait', 'stubborn'];
+      const sandbox = spawnTiedNode(command, ['--port', String(port), '--', ...stubborn], {
+        cwd: root,
+        nodeArgs: fromSource,
+      });
+      started.push(sandbox);
+      const output = collectOutput(sandbox);
+      const exited = new Promise<number | null>((resolve) => sandbox.once('exit', (code) => resolve(code)));
+      await waitForPort(grandchild, '127.0.0.1', { timeoutMs: 20_000, isDead: () => sandbox.exitCode !== null });
+      const pids = descendants(sandbox.pid!);
+      pids.forEach((pid) => below.add(pid));
+      const runner = pids.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('run-in-group.js'));
+      expect(runner, `no group runner among ${pids.length} processes below the sandbox`).toBeDefined();
+      expect(pids.length).toBeGreaterThanOrEqual(3); // the runner, the command, its grandchild (and the group's leader)
+      process.kill(runner!, 'SIGKILL');
+      expect(await stillBound([grandchild])).toEqual([]);
+      expect(await stillAlive(pids)).toEqual([]);
+      const seconds = 10;
+      const code = await Promise.race([
+        exited,
+        new Promise<'timeout'>((resolve) => setTimeout(resolve, seconds * 1000, 'timeout')),
+      ]);
+      if (code === 'timeout')
+        throw new Error(`timed out after ${seconds} s waiting for the sandbox to exit; its output:\n${output()}`);
+      expect(code).toBe(128 + 9);
+    },
+  );
 
   it('on SIGTERM answers the request in flight, refuses new connections and exits 0 within its bound, having logged JSON lines without the credential', async () => {
     // Note: a receiver that holds every delivery, so that an advance (which waits for its deliveries) is in flight.
@@ -115,7 +137,11 @@ console.log(JSON.stringify(lines));`;
     try {
       const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
       const port = await getPort();
-      const sandbox = spawnTiedNode(command, ['--port', String(port), '--clock', 'manual', '--webhook-url', hook, '--log', 'json'], { cwd: root, nodeArgs: fromSource });
+      const sandbox = spawnTiedNode(
+        command,
+        ['--port', String(port), '--clock', 'manual', '--webhook-url', hook, '--log', 'json'],
+        { cwd: root, nodeArgs: fromSource },
+      );
       started.push(sandbox);
       let stdout = '';
       let stderr = '';
@@ -126,12 +152,21 @@ console.log(JSON.stringify(lines));`;
       const base = `http://127.0.0.1:${port}`;
       const token = 'tok_graceful_shutdown_secret';
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const created = await fetch(`${base}/payments`, { method: 'POST', headers: { ...headers, 'idempotency-key': 'k1' }, body: JSON.stringify({ amount: '1.00', currency: 'EUR', requisite: { type: 'card' } }) });
+      const created = await fetch(`${base}/payments`, {
+        method: 'POST',
+        headers: { ...headers, 'idempotency-key': 'k1' },
+        body: JSON.stringify({ amount: '1.00', currency: 'EUR', requisite: { type: 'card' } }),
+      });
       expect(created.ok).toBe(true);
       // Note: the create's own webhooks are let through first, so that the one held below is the advance's.
-      for (let quiet = 0; quiet < 3; quiet = received === answered ? quiet + 1 : 0) await new Promise((r) => setTimeout(r, 200));
+      for (let quiet = 0; quiet < 3; quiet = received === answered ? quiet + 1 : 0)
+        await new Promise((r) => setTimeout(r, 200));
       const before = received;
-      const advancing = fetch(`${base}/_sandbox/clock/advance`, { method: 'POST', headers, body: JSON.stringify({ seconds: 86_400 }) });
+      const advancing = fetch(`${base}/_sandbox/clock/advance`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ seconds: 86_400 }),
+      });
       while (received === before) await new Promise((r) => setTimeout(r, 20));
       const signalled = Date.now();
       process.kill(sandbox.pid!, 'SIGTERM');
@@ -147,12 +182,23 @@ console.log(JSON.stringify(lines));`;
       expect(refused).toBe('ECONNREFUSED');
       const advanced = await advancing;
       expect(advanced.status).toBe(200);
-      const code = await Promise.race([exited, new Promise<'timeout'>((resolve) => setTimeout(resolve, 20_000, 'timeout'))]);
+      const code = await Promise.race([
+        exited,
+        new Promise<'timeout'>((resolve) => setTimeout(resolve, 20_000, 'timeout')),
+      ]);
       expect(code, `output:\n${stdout}${stderr}`).toBe(0);
       expect(Date.now() - signalled).toBeLessThan(15_000);
       expect(stdout).toContain(`listening on ${base} (clock manual`);
-      const lines = stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(lines.find((line) => line.operation === 'advanceClock')).toMatchObject({ status: 200, method: 'POST', path: '/_sandbox/clock/advance', requestId: expect.stringMatching(/^req_/) });
+      const lines = stderr
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines.find((line) => line.operation === 'advanceClock')).toMatchObject({
+        status: 200,
+        method: 'POST',
+        path: '/_sandbox/clock/advance',
+        requestId: expect.stringMatching(/^req_/),
+      });
       expect(`${stdout}${stderr}`).not.toContain(token);
     } finally {
       receiver.closeAllConnections();
@@ -168,14 +214,26 @@ console.log(JSON.stringify(lines));`;
     expect([noCommand.code, noCommand.stderr]).toEqual([2, expect.stringContaining('a command must follow --')]);
     expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('Exit codes:')]);
     const withPassword = await run(['--port', '0', '--webhook-url', 'http://ops:ops-pass@127.0.0.1:9/hooks']);
-    expect([withPassword.code, withPassword.stderr]).toEqual([2, expect.stringContaining('--webhook-url must be without a user name or password')]);
+    expect([withPassword.code, withPassword.stderr]).toEqual([
+      2,
+      expect.stringContaining('--webhook-url must be without a user name or password'),
+    ]);
     expect(withPassword.stderr).not.toContain('ops-pass');
     const badRate = await run(['--port', '0', '--rate-limit', 'fast']);
     const badRateVariable = await run(['--port', '0'], { ...process.env, SANDBOX_RATE_LIMIT: '-1' });
-    expect([badRate.code, badRate.stderr]).toEqual([2, expect.stringContaining('--rate-limit must be a positive number')]);
-    expect([badRateVariable.code, badRateVariable.stderr]).toEqual([2, expect.stringContaining('SANDBOX_RATE_LIMIT must be a positive number')]);
+    expect([badRate.code, badRate.stderr]).toEqual([
+      2,
+      expect.stringContaining('--rate-limit must be a positive number'),
+    ]);
+    expect([badRateVariable.code, badRateVariable.stderr]).toEqual([
+      2,
+      expect.stringContaining('SANDBOX_RATE_LIMIT must be a positive number'),
+    ]);
     const badEndpoints = await run(['--port', '0', '--max-webhook-endpoints', '21']);
-    expect([badEndpoints.code, badEndpoints.stderr]).toEqual([2, expect.stringContaining('--max-webhook-endpoints must be a whole number from 1 to 20')]);
+    expect([badEndpoints.code, badEndpoints.stderr]).toEqual([
+      2,
+      expect.stringContaining('--max-webhook-endpoints must be a whole number from 1 to 20'),
+    ]);
   });
 
   it('refuses --webhook-secret, run as a process, with exit 2 and a message naming WEBHOOK_SECRET', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderPage, target } from '../../scripts/sandbox-config.mjs';
 import { readSettings, SETTINGS, settingOptions } from '../../src/sandbox/config.js';
 
-describe('the sandbox command\'s settings (src/sandbox/config.ts)', () => {
+describe("the sandbox command's settings (src/sandbox/config.ts)", () => {
   it('docs/cli.md holds the table rendered from them (npm run regenerate rewrites it)', async () => {
     const page = readFileSync(target, 'utf8');
     expect(page).toBe(await renderPage(page));
@@ -13,7 +13,12 @@ describe('the sandbox command\'s settings (src/sandbox/config.ts)', () => {
   it('takes the flag over its variable, the variable when no flag is given, and splits a list variable on commas', () => {
     const { values, source } = readSettings(
       { port: '5000', 'webhook-url': ['http://127.0.0.1:9/a'] },
-      { SANDBOX_PORT: '6000', SANDBOX_RATE_LIMIT: '50', SANDBOX_ALLOW_WEBHOOK_HOSTS: ' 10.0.0.0/8, hooks.internal ,', SANDBOX_WEBHOOK_URLS: 'http://127.0.0.1:9/b' },
+      {
+        SANDBOX_PORT: '6000',
+        SANDBOX_RATE_LIMIT: '50',
+        SANDBOX_ALLOW_WEBHOOK_HOSTS: ' 10.0.0.0/8, hooks.internal ,',
+        SANDBOX_WEBHOOK_URLS: 'http://127.0.0.1:9/b',
+      },
     );
     expect(values.port).toBe('5000');
     expect(source.port).toBe('--port');

@@ -9,7 +9,8 @@ import { DELIVERY_STATES } from '../../src/sandbox/control/logs.js';
 import { controlSandbox, controlSpec, controlValidator, controlViolations } from './control-fixtures.js';
 import { call, clientA, paymentBody } from './fixtures.js';
 
-const schema = (name: string) => controlSpec.doc.components.schemas[name] as { enum?: unknown[]; properties?: Record<string, unknown> };
+const schema = (name: string) =>
+  controlSpec.doc.components.schemas[name] as { enum?: unknown[]; properties?: Record<string, unknown> };
 const enumOf = (name: string) => controlSpec.expand(schema(name)) as { enum: unknown[] };
 const sorted = (values: Iterable<unknown>) => [...values].map(String).sort();
 const A = { authorization: 'Bearer token-a' };
@@ -34,11 +35,14 @@ describe('the control document’s enums', () => {
   });
 
   it('the forced statuses and reason codes are the lifecycle tables’', () => {
-    const statusEnum = (request: string) => (controlSpec.expand(schema(request).properties!.status) as { enum: unknown[] }).enum;
+    const statusEnum = (request: string) =>
+      (controlSpec.expand(schema(request).properties!.status) as { enum: unknown[] }).enum;
     expect(statusEnum('ForcePaymentStatusRequest')).toEqual([...LIFECYCLES.payment.statuses]);
     expect(statusEnum('ForcePayoutStatusRequest')).toEqual([...LIFECYCLES.payout.statuses]);
     expect(statusEnum('ForceAppealStatusRequest')).toEqual([...LIFECYCLES.appeal.statuses]);
-    expect((controlSpec.expand(schema('ForcePaymentStatusRequest').properties!.reason_code) as { enum: unknown[] }).enum).toEqual([...REASON_CODES]);
+    expect(
+      (controlSpec.expand(schema('ForcePaymentStatusRequest').properties!.reason_code) as { enum: unknown[] }).enum,
+    ).toEqual([...REASON_CODES]);
   });
 });
 
@@ -50,38 +54,101 @@ describe('the control routes', () => {
       const path = op.path.replace(/\{[^}]+\}/g, 'id_1');
       const response = await call(sandbox, op.method, path, A);
       const body = response.status === 204 ? {} : await response.json();
-      if (String(body.detail ?? '').startsWith('No operation of either variant')) unserved.push(`${op.method} ${op.path}`);
+      if (String(body.detail ?? '').startsWith('No operation of either variant'))
+        unserved.push(`${op.method} ${op.path}`);
     }
     expect(unserved).toEqual([]);
   });
 
   it('are checked by a helper that does find a body off the document', async () => {
     const request = new Request('http://sandbox.test/_sandbox/clock');
-    const wrong = new Response(JSON.stringify({ data: { now: 'yesterday' } }), { status: 200, headers: { 'content-type': 'application/json' } });
+    const wrong = new Response(JSON.stringify({ data: { now: 'yesterday' } }), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(await controlViolations(request, wrong)).toEqual([
       "retrieveClock 200 /data must have required property 'mode'",
       'retrieveClock 200 /data/now must match format "date-time"',
     ]);
-    expect(await controlViolations(request, new Response(null, { status: 418 }))).toEqual(['retrieveClock declares no 418']);
+    expect(await controlViolations(request, new Response(null, { status: 418 }))).toEqual([
+      'retrieveClock declares no 418',
+    ]);
   });
 });
 
 /** Request bodies on the edge of each schema; the routes must refuse (422 validation_failed) exactly those Ajv refuses. */
 const SAMPLES: [string, string, unknown[]][] = [
-  ['advanceClock', '/_sandbox/clock/advance', [{ seconds: 0 }, { seconds: 31_536_000 }, { seconds: 31_536_001 }, { seconds: -1 }, { seconds: 2.5 }, { seconds: '1' }, { seconds: null }, {}, { seconds: 1, more: 1 }, [], 'x']],
-  ['createWebhookEndpoint', '/_sandbox/webhook-endpoints', [
-    { url: 'http://127.0.0.1:3000/hooks' }, { url: 'https://merchant.example/h?x=1#y' }, { url: 'ftp://x.test/' }, { url: 'http://a b.test/' }, { url: 'http://u:p@x.test/' }, { url: 'http://u@x.test/h?at=a@b' }, { url: 'http://x.test/h?at=a@b' },
-    { url: 'http://x.test/', layout: 'earlier' }, { url: 'http://x.test/', layout: 'EARLIER' }, { url: 'http://x.test/', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
-    { url: 'http://x.test/', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaS' }, { url: 'http://x.test/', secret: 'sk_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ' }, { url: 42 }, {},
-  ]],
-  ['createFault', '/_sandbox/faults', [
-    { operation_id: 'createPayment', kind: 'rate_limit' }, { operation_id: 'createPayment', kind: 'rate_limit', count: 100, retry_after: 3600 },
-    { operation_id: 'createPayment', kind: 'rate_limit', retry_after: 0 }, { operation_id: 'createPayment', kind: 'rate_limit', retry_after: -1 },
-    { operation_id: 'confirmPayment', kind: 'timeout', count: 1 }, { operation_id: 'resetTenant', kind: 'timeout' }, { operation_id: 'createPayment', kind: 'server_error', count: 1.5 },
-    { operation_id: 'createPayment' }, { kind: 'timeout' }, { operation_id: 'createPayment', kind: 'timeout', extra: true },
-  ]],
-  ['forcePaymentStatus', '/_sandbox/payments/pay_1/status', [{ status: 'pending' }, { status: 'failed', reason_code: 'declined' }, { status: 'failed', reason_code: null }, { status: 'failed', reason_code: 'nope' }, { status: 'under_review' }, {}, { status: 'pending', when: 'now' }]],
-  ['forcePayoutStatus', '/_sandbox/payouts/po_1/status', [{ status: 'processing' }, { status: 'accepted' }, { status: 'pending', reason_code: null }]],
+  [
+    'advanceClock',
+    '/_sandbox/clock/advance',
+    [
+      { seconds: 0 },
+      { seconds: 31_536_000 },
+      { seconds: 31_536_001 },
+      { seconds: -1 },
+      { seconds: 2.5 },
+      { seconds: '1' },
+      { seconds: null },
+      {},
+      { seconds: 1, more: 1 },
+      [],
+      'x',
+    ],
+  ],
+  [
+    'createWebhookEndpoint',
+    '/_sandbox/webhook-endpoints',
+    [
+      { url: 'http://127.0.0.1:3000/hooks' },
+      { url: 'https://merchant.example/h?x=1#y' },
+      { url: 'ftp://x.test/' },
+      { url: 'http://a b.test/' },
+      { url: 'http://u:p@x.test/' },
+      { url: 'http://u@x.test/h?at=a@b' },
+      { url: 'http://x.test/h?at=a@b' },
+      { url: 'http://x.test/', layout: 'earlier' },
+      { url: 'http://x.test/', layout: 'EARLIER' },
+      { url: 'http://x.test/', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+      { url: 'http://x.test/', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaS' },
+      { url: 'http://x.test/', secret: 'sk_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ' },
+      { url: 42 },
+      {},
+    ],
+  ],
+  [
+    'createFault',
+    '/_sandbox/faults',
+    [
+      { operation_id: 'createPayment', kind: 'rate_limit' },
+      { operation_id: 'createPayment', kind: 'rate_limit', count: 100, retry_after: 3600 },
+      { operation_id: 'createPayment', kind: 'rate_limit', retry_after: 0 },
+      { operation_id: 'createPayment', kind: 'rate_limit', retry_after: -1 },
+      { operation_id: 'confirmPayment', kind: 'timeout', count: 1 },
+      { operation_id: 'resetTenant', kind: 'timeout' },
+      { operation_id: 'createPayment', kind: 'server_error', count: 1.5 },
+      { operation_id: 'createPayment' },
+      { kind: 'timeout' },
+      { operation_id: 'createPayment', kind: 'timeout', extra: true },
+    ],
+  ],
+  [
+    'forcePaymentStatus',
+    '/_sandbox/payments/pay_1/status',
+    [
+      { status: 'pending' },
+      { status: 'failed', reason_code: 'declined' },
+      { status: 'failed', reason_code: null },
+      { status: 'failed', reason_code: 'nope' },
+      { status: 'under_review' },
+      {},
+      { status: 'pending', when: 'now' },
+    ],
+  ],
+  [
+    'forcePayoutStatus',
+    '/_sandbox/payouts/po_1/status',
+    [{ status: 'processing' }, { status: 'accepted' }, { status: 'pending', reason_code: null }],
+  ],
   ['forceAppealStatus', '/_sandbox/appeals/apl_1/status', [{ status: 'under_review' }, { status: 'succeeded' }]],
 ];
 

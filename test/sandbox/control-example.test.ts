@@ -12,7 +12,11 @@ describe('examples/sandbox-control.ts', () => {
   it('advances its tenant’s clock by five minutes through the control client over HTTP, and prints what ran', async () => {
     const sandbox = newSandbox();
     const { url } = await sandbox.listen({ port: 0 });
-    Object.assign(process.env, { MERCHANT_PAYMENTS_SANDBOX_URL: url, PAYMENTS_PUBLIC_KEY: 'pk_example', PAYMENTS_SECRET_KEY: 'sk_example' });
+    Object.assign(process.env, {
+      MERCHANT_PAYMENTS_SANDBOX_URL: url,
+      PAYMENTS_PUBLIC_KEY: 'pk_example',
+      PAYMENTS_SECRET_KEY: 'sk_example',
+    });
     const lines: unknown[][] = [];
     vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args));
     await import('../../examples/sandbox-control.js');

@@ -21,7 +21,9 @@ export function controlValidator(key: string, schema: Node): ValidateFunction {
   return validate;
 }
 
-const routes = controlSpec.operations().map((op) => ({ op, pattern: new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
+const routes = controlSpec
+  .operations()
+  .map((op) => ({ op, pattern: new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
 
 /** Every way an answer breaks the control document: an undeclared status, a wrong media type, a body off its schema. */
 export async function controlViolations(request: Request, response: Response): Promise<string[]> {
@@ -35,9 +37,12 @@ export async function controlViolations(request: Request, response: Response): P
   const mediaType = response.status >= 400 ? 'application/problem+json' : 'application/json';
   const schema = controlSpec.bodySchema(declared, mediaType);
   if (!schema) return text === '' ? [] : [`${op.operationId} ${response.status} declares no body, but one was sent`];
-  if (response.headers.get('content-type') !== mediaType) return [`${op.operationId} ${response.status} is not ${mediaType}`];
+  if (response.headers.get('content-type') !== mediaType)
+    return [`${op.operationId} ${response.status} is not ${mediaType}`];
   const validate = controlValidator(`${op.operationId} ${response.status}`, schema);
-  return validate(JSON.parse(text)) ? [] : (validate.errors ?? []).map((e) => `${op.operationId} ${response.status} ${e.instancePath} ${e.message}`);
+  return validate(JSON.parse(text))
+    ? []
+    : (validate.errors ?? []).map((e) => `${op.operationId} ${response.status} ${e.instancePath} ${e.message}`);
 }
 
 /** A sandbox (fixtures.ts: seed `test`, both contract checks) whose every /_sandbox answer is held to the control document. */
@@ -60,7 +65,8 @@ function checked(sandbox: Sandbox): Sandbox {
   const fetch = async (request: Request) => {
     const copy = request.clone();
     const response = await handle(request);
-    if (new URL(request.url).pathname.startsWith('/_sandbox/')) found.push(...(await controlViolations(copy, response)));
+    if (new URL(request.url).pathname.startsWith('/_sandbox/'))
+      found.push(...(await controlViolations(copy, response)));
     return response;
   };
   return Object.assign(Object.create(sandbox) as Sandbox, { fetch });

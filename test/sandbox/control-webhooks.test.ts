@@ -31,10 +31,16 @@ describe('webhook endpoints', () => {
     const hooks = recorder();
     const sandbox = controlSandbox({ fetch: hooks.fetch });
     const control = controlA(sandbox);
-    const created = await control.POST('/_sandbox/webhook-endpoints', { body: { url: 'http://merchant.test/generated' } });
+    const created = await control.POST('/_sandbox/webhook-endpoints', {
+      body: { url: 'http://merchant.test/generated' },
+    });
     expect(created.response.status).toBe(201);
     const endpoint = created.data!.data;
-    expect(endpoint).toMatchObject({ url: 'http://merchant.test/generated', layout: 'later', created_at: '2026-01-01T00:00:00Z' });
+    expect(endpoint).toMatchObject({
+      url: 'http://merchant.test/generated',
+      layout: 'later',
+      created_at: '2026-01-01T00:00:00Z',
+    });
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(endpoint.secret).not.toBe(SECRET);
 
@@ -49,7 +55,9 @@ describe('webhook endpoints', () => {
     expect((verified as { type: string }).type).toBe('payment.status_changed');
 
     const listed = await control.GET('/_sandbox/webhook-endpoints');
-    expect(listed.data?.data).toEqual([{ id: endpoint.id, url: endpoint.url, source: 'tenant', layout: 'later', created_at: endpoint.created_at }]);
+    expect(listed.data?.data).toEqual([
+      { id: endpoint.id, url: endpoint.url, source: 'tenant', layout: 'later', created_at: endpoint.created_at },
+    ]);
     expect(JSON.stringify(listed.data)).not.toContain(endpoint.secret!);
     const deliveries = await call(sandbox, 'GET', '/_sandbox/deliveries', A);
     expect(await deliveries.text()).not.toContain(endpoint.secret!.slice('whsec_'.length));
@@ -58,7 +66,11 @@ describe('webhook endpoints', () => {
   it('never repeats a given secret, and signs the earlier layout with it', async () => {
     const hooks = receiver({ allowEarlierLayout: true });
     const sandbox = controlSandbox({ fetch: hooks.fetch });
-    const response = await call(sandbox, 'POST', '/_sandbox/webhook-endpoints', A, { url: HOOK_URL, secret: SECRET, layout: 'earlier' });
+    const response = await call(sandbox, 'POST', '/_sandbox/webhook-endpoints', A, {
+      url: HOOK_URL,
+      secret: SECRET,
+      layout: 'earlier',
+    });
     const text = await response.text();
     expect(response.status).toBe(201);
     expect(text).not.toContain(SECRET.slice('whsec_'.length));
@@ -74,14 +86,25 @@ describe('webhook endpoints', () => {
   it('lists newest first, the --webhook-url endpoints included, and deletes one (204, then 404) or all', async () => {
     const sandbox = controlSandbox({ webhookUrls: [HOOK_URL] });
     const control = controlA(sandbox);
-    const second = (await control.POST('/_sandbox/webhook-endpoints', { body: { url: 'http://merchant.test/2', secret: OTHER_SECRET } })).data!.data;
+    const second = (
+      await control.POST('/_sandbox/webhook-endpoints', {
+        body: { url: 'http://merchant.test/2', secret: OTHER_SECRET },
+      })
+    ).data!.data;
     const listed = (await control.GET('/_sandbox/webhook-endpoints')).data!.data;
     // Note: the --webhook-url endpoint is the operator's, whose URL tenants are not shown.
-    expect(listed.map((e) => [e.url, e.source])).toEqual([['http://merchant.test/2', 'tenant'], [null, 'operator']]);
+    expect(listed.map((e) => [e.url, e.source])).toEqual([
+      ['http://merchant.test/2', 'tenant'],
+      [null, 'operator'],
+    ]);
 
-    const removed = await control.DELETE('/_sandbox/webhook-endpoints/{endpointId}', { params: { path: { endpointId: second.id } } });
+    const removed = await control.DELETE('/_sandbox/webhook-endpoints/{endpointId}', {
+      params: { path: { endpointId: second.id } },
+    });
     expect([removed.response.status, await removed.response.text()]).toEqual([204, '']);
-    const gone = await control.DELETE('/_sandbox/webhook-endpoints/{endpointId}', { params: { path: { endpointId: second.id } } });
+    const gone = await control.DELETE('/_sandbox/webhook-endpoints/{endpointId}', {
+      params: { path: { endpointId: second.id } },
+    });
     expect([gone.response.status, gone.error?.code]).toEqual([404, 'not_found']);
     expect((await control.GET('/_sandbox/webhook-endpoints')).data!.data.map((e) => e.source)).toEqual(['operator']);
 
@@ -89,14 +112,22 @@ describe('webhook endpoints', () => {
     expect(all.response.status).toBe(204);
     expect((await control.GET('/_sandbox/webhook-endpoints')).data!.data).toEqual([]);
     // Only this tenant's endpoints went.
-    expect((await controlA(sandbox, 'token-other').GET('/_sandbox/webhook-endpoints')).data!.data.map((e) => e.source)).toEqual(['operator']);
+    expect(
+      (await controlA(sandbox, 'token-other').GET('/_sandbox/webhook-endpoints')).data!.data.map((e) => e.source),
+    ).toEqual(['operator']);
   });
 
   it('holds 20 endpoints at most: the 21st gets 422 limit_reached', async () => {
     const sandbox = controlSandbox();
     const control = controlA(sandbox);
     for (let i = 0; i < 20; i += 1) {
-      expect((await control.POST('/_sandbox/webhook-endpoints', { body: { url: `http://merchant.test/${i}`, secret: OTHER_SECRET } })).response.status).toBe(201);
+      expect(
+        (
+          await control.POST('/_sandbox/webhook-endpoints', {
+            body: { url: `http://merchant.test/${i}`, secret: OTHER_SECRET },
+          })
+        ).response.status,
+      ).toBe(201);
     }
     const refused = await control.POST('/_sandbox/webhook-endpoints', { body: { url: 'http://merchant.test/21' } });
     expect([refused.response.status, refused.error?.code]).toEqual([422, 'limit_reached']);
@@ -143,11 +174,17 @@ describe('listEvents', () => {
       [canceled.id, 'created', 'canceled', 'api:cancel'],
     ]);
     const event = all.data[0]!.event;
-    expect([event.type, event.data.status, 'requisite' in event.data && 'holder' in event.data.requisite]).toEqual(['payment.status_changed', 'succeeded', true]);
+    expect([event.type, event.data.status, 'requisite' in event.data && 'holder' in event.data.requisite]).toEqual([
+      'payment.status_changed',
+      'succeeded',
+      true,
+    ]);
 
-    const one = (await controlA(sandbox).GET('/_sandbox/events', { params: { query: { object_id: canceled.id } } })).data!;
+    const one = (await controlA(sandbox).GET('/_sandbox/events', { params: { query: { object_id: canceled.id } } }))
+      .data!;
     expect([one.pagination.total, one.data.map((c) => c.to)]).toEqual([1, ['canceled']]);
-    const page = (await controlA(sandbox).GET('/_sandbox/events', { params: { query: { limit: 1, offset: 1 } } })).data!;
+    const page = (await controlA(sandbox).GET('/_sandbox/events', { params: { query: { limit: 1, offset: 1 } } }))
+      .data!;
     expect([page.pagination, page.data.map((c) => c.to)]).toEqual([{ total: 3, limit: 1, offset: 1 }, ['pending']]);
     const past = (await controlA(sandbox).GET('/_sandbox/events', { params: { query: { offset: 10 } } })).data!;
     expect([past.pagination.total, past.data]).toEqual([3, []]);
@@ -166,21 +203,37 @@ describe('listEvents', () => {
 
 describe('listDeliveries and redeliverDelivery', () => {
   it('lists each delivery with its attempts; filters by event_id and state', async () => {
-    const fetch = async (request: Request) => new Response(null, { status: request.url.endsWith('/other') ? 503 : 200 });
+    const fetch = async (request: Request) =>
+      new Response(null, { status: request.url.endsWith('/other') ? 503 : 200 });
     const sandbox = controlSandbox({ webhookUrls: [HOOK_URL], fetch });
-    await controlA(sandbox).POST('/_sandbox/webhook-endpoints', { body: { url: 'http://merchant.test/other', secret: OTHER_SECRET } });
+    await controlA(sandbox).POST('/_sandbox/webhook-endpoints', {
+      body: { url: 'http://merchant.test/other', secret: OTHER_SECRET },
+    });
     await cancelPayment(sandbox);
     const control = controlA(sandbox);
     const all = (await control.GET('/_sandbox/deliveries')).data!;
     expect(all.pagination.total).toBe(2);
     const failedFirst = all.data.find((d) => d.attempts[0]!.outcome === 'failed')!;
     expect(failedFirst).toMatchObject({ state: 'scheduled', next_attempt_at: failedFirst.attempts[1]!.due_at });
-    expect(failedFirst.attempts[0]).toMatchObject({ number: 1, outcome: 'failed', response_status: 503, sent_at: '2026-01-01T00:00:00Z' });
-    expect(failedFirst.attempts[1]).toMatchObject({ number: 2, outcome: 'pending', sent_at: null, response_status: null, error: null });
+    expect(failedFirst.attempts[0]).toMatchObject({
+      number: 1,
+      outcome: 'failed',
+      response_status: 503,
+      sent_at: '2026-01-01T00:00:00Z',
+    });
+    expect(failedFirst.attempts[1]).toMatchObject({
+      number: 2,
+      outcome: 'pending',
+      sent_at: null,
+      response_status: null,
+      error: null,
+    });
 
     const scheduled = (await control.GET('/_sandbox/deliveries', { params: { query: { state: 'scheduled' } } })).data!;
     expect(scheduled.data.map((d) => d.id)).toEqual([failedFirst.id]);
-    const byEvent = (await control.GET('/_sandbox/deliveries', { params: { query: { event_id: failedFirst.event_id } } })).data!;
+    const byEvent = (
+      await control.GET('/_sandbox/deliveries', { params: { query: { event_id: failedFirst.event_id } } })
+    ).data!;
     expect(byEvent.pagination.total).toBe(2);
     const bad = await call(sandbox, 'GET', '/_sandbox/deliveries?state=lost', A);
     expect([bad.status, (await bad.json()).errors[0].pointer]).toEqual([422, '/state']);
@@ -193,10 +246,19 @@ describe('listDeliveries and redeliverDelivery', () => {
     const control = controlA(sandbox);
     const [delivery] = (await control.GET('/_sandbox/deliveries')).data!.data;
     expect(delivery!.state).toBe('delivered');
-    const again = await control.POST('/_sandbox/deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId: delivery!.id } } });
+    const again = await control.POST('/_sandbox/deliveries/{deliveryId}/redeliver', {
+      params: { path: { deliveryId: delivery!.id } },
+    });
     expect(again.response.status).toBe(200);
-    expect(again.data!.data).toMatchObject({ id: delivery!.id, state: 'scheduled', next_attempt_at: '2026-01-01T00:00:00Z' });
-    expect(again.data!.data.attempts.map((a) => [a.number, a.outcome])).toEqual([[1, 'succeeded'], [2, 'pending']]);
+    expect(again.data!.data).toMatchObject({
+      id: delivery!.id,
+      state: 'scheduled',
+      next_attempt_at: '2026-01-01T00:00:00Z',
+    });
+    expect(again.data!.data.attempts.map((a) => [a.number, a.outcome])).toEqual([
+      [1, 'succeeded'],
+      [2, 'pending'],
+    ]);
     await sandbox.settled();
     expect(hooks.requests.map((r) => r.headers.get('x-event-id'))).toEqual([delivery!.event_id, delivery!.event_id]);
     const after = (await control.GET('/_sandbox/deliveries')).data!.data[0]!;
@@ -219,9 +281,13 @@ describe('listDeliveries and redeliverDelivery', () => {
     const control = controlA(sandbox);
     const [sending] = (await control.GET('/_sandbox/deliveries')).data!.data;
     expect(sending!.state).toBe('due');
-    const busy = await control.POST('/_sandbox/deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId: sending!.id } } });
+    const busy = await control.POST('/_sandbox/deliveries/{deliveryId}/redeliver', {
+      params: { path: { deliveryId: sending!.id } },
+    });
     expect([busy.response.status, busy.error?.code]).toEqual([422, 'invalid_state']);
-    const unknown = await control.POST('/_sandbox/deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId: 'dlv_unknown' } } });
+    const unknown = await control.POST('/_sandbox/deliveries/{deliveryId}/redeliver', {
+      params: { path: { deliveryId: 'dlv_unknown' } },
+    });
     expect([unknown.response.status, unknown.error?.code]).toEqual([404, 'not_found']);
     release();
     await sandbox.settled();

@@ -13,12 +13,16 @@ const payout = { amount: '10.00', currency: 'EUR', requisite: { type: 'card', ca
 /** The problem codes the response `status` of `operationId` shows as examples. */
 function shownCodes(spec: BundledSpec, operationId: string, status: string): unknown[] {
   const response = spec.response(spec.operation(operationId)!, status);
-  return Object.values((response?.content?.['application/problem+json']?.examples ?? {}) as Node).map((e) => spec.resolve(e as Node).value?.code);
+  return Object.values((response?.content?.['application/problem+json']?.examples ?? {}) as Node).map(
+    (e) => spec.resolve(e as Node).value?.code,
+  );
 }
 
 /** The header names the response `status` of `operationId` declares, lower-cased. */
 function declaredHeaders(spec: BundledSpec, operationId: string, status: string): string[] {
-  return Object.keys((spec.response(spec.operation(operationId)!, status)?.headers ?? {}) as Node).map((name) => name.toLowerCase());
+  return Object.keys((spec.response(spec.operation(operationId)!, status)?.headers ?? {}) as Node).map((name) =>
+    name.toLowerCase(),
+  );
 }
 
 describe('insufficient_balance', () => {
@@ -32,14 +36,19 @@ describe('insufficient_balance', () => {
   it('answers a payout on an empty balance, a ProblemCode the typed client narrows to', async () => {
     const { error, response } = await clientB(newSandbox()).POST('/merchant/v1/payouts', { body: payout });
     expect(response.status).toBe(422);
-    if (!hasProblemCode(error, 'insufficient_balance')) throw new Error(`expected insufficient_balance, got ${JSON.stringify(error)}`);
-    expect([error.detail, error.errors]).toEqual(['The available balance in EUR does not cover this payout.', [{ pointer: '/amount', detail: 'Exceeds the available balance.' }]]);
+    if (!hasProblemCode(error, 'insufficient_balance'))
+      throw new Error(`expected insufficient_balance, got ${JSON.stringify(error)}`);
+    expect([error.detail, error.errors]).toEqual([
+      'The available balance in EUR does not cover this payout.',
+      [{ pointer: '/amount', detail: 'Exceeds the available balance.' }],
+    ]);
   });
 });
 
 describe('response headers', () => {
-  it('declares and sends WWW-Authenticate on Variant A\'s 401, and sends none on Variant B\'s', async () => {
-    for (const spec of specs) expect(declaredHeaders(spec, 'listPayments', '401'), spec.label).toContain('www-authenticate');
+  it("declares and sends WWW-Authenticate on Variant A's 401, and sends none on Variant B's", async () => {
+    for (const spec of specs)
+      expect(declaredHeaders(spec, 'listPayments', '401'), spec.label).toContain('www-authenticate');
     const sandbox = newSandbox();
     const a = await call(sandbox, 'GET', '/payments', {});
     expect([a.status, a.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="merchant-payments-sandbox"']);
@@ -51,7 +60,9 @@ describe('response headers', () => {
     for (const spec of specs) {
       for (const op of spec.operations().filter((o) => spec.parameters(o).some((p) => p.name === 'Idempotency-Key'))) {
         for (const status of ['200', '404', '422'].filter((s) => spec.response(op, s))) {
-          expect(declaredHeaders(spec, op.operationId, status), `${spec.label} ${op.operationId} ${status}`).toContain('idempotent-replayed');
+          expect(declaredHeaders(spec, op.operationId, status), `${spec.label} ${op.operationId} ${status}`).toContain(
+            'idempotent-replayed',
+          );
         }
       }
     }
@@ -67,7 +78,10 @@ describe('a replay', () => {
     const [firstText, againText] = [await first.text(), await again.text()];
     expect([first.status, again.status, JSON.parse(firstText).code]).toEqual([422, 422, 'insufficient_balance']);
     expect(againText).toBe(firstText);
-    expect([first.headers.get('idempotent-replayed'), again.headers.get('idempotent-replayed')]).toEqual([null, 'true']);
+    expect([first.headers.get('idempotent-replayed'), again.headers.get('idempotent-replayed')]).toEqual([
+      null,
+      'true',
+    ]);
   });
 
   it('repeats the first success byte for byte', async () => {
@@ -83,8 +97,19 @@ describe('a replay', () => {
 describe('Create Appeal', () => {
   it('answers an unknown transaction_id with 404 not_found naming it, as its contract declares', async () => {
     for (const spec of specs) expect(shownCodes(spec, 'createAppeal', '404'), spec.label).toContain('not_found');
-    const response = await call(newSandbox(), 'POST', '/appeals', { ...A, 'idempotency-key': 'appeal-1' }, { transaction_id: 'pay_unknown', amount: '1.00', currency: 'EUR' });
+    const response = await call(
+      newSandbox(),
+      'POST',
+      '/appeals',
+      { ...A, 'idempotency-key': 'appeal-1' },
+      { transaction_id: 'pay_unknown', amount: '1.00', currency: 'EUR' },
+    );
     const body = await response.json();
-    expect([response.status, body.code, body.detail, body.errors]).toEqual([404, 'not_found', 'No payment or payout with id pay_unknown exists for this merchant.', [{ pointer: '/transaction_id', detail: 'No payment or payout with this id.' }]]);
+    expect([response.status, body.code, body.detail, body.errors]).toEqual([
+      404,
+      'not_found',
+      'No payment or payout with id pay_unknown exists for this merchant.',
+      [{ pointer: '/transaction_id', detail: 'No payment or payout with this id.' }],
+    ]);
   });
 });

@@ -7,9 +7,12 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { clientA, HOOK_URL, openTestSandbox, paymentBody, receiver, STORE } from './fixtures.js';
 
 const TENANT = { accessToken: 'token-a' };
-const deliveriesOf = (sandbox: Sandbox) => sandbox.store.transaction(sandbox.tenantId(TENANT), (tenant) => [...tenant.deliveries.values()]);
+const deliveriesOf = (sandbox: Sandbox) =>
+  sandbox.store.transaction(sandbox.tenantId(TENANT), (tenant) => [...tenant.deliveries.values()]);
 const addHook = (sandbox: Sandbox, input: Parameters<typeof addEndpoint>[1]) =>
-  sandbox.store.transaction(sandbox.tenantId(TENANT), (tenant) => addEndpoint(tenant, input, sandbox.runtime.now(tenant)));
+  sandbox.store.transaction(sandbox.tenantId(TENANT), (tenant) =>
+    addEndpoint(tenant, input, sandbox.runtime.now(tenant)),
+  );
 
 async function cancelOne(sandbox: Sandbox) {
   const client = clientA(sandbox);
@@ -40,8 +43,15 @@ describe('webhook deliveries', () => {
     expect(delivery!.state).toBe('delivered');
     expect(delivery!.attempts.map((a) => a.outcome?.status)).toEqual([503, 503, 503, 200]);
     // Note: the core's schedule compressed 60 times: 1, 2 and 4 seconds between attempts.
-    expect(delivery!.attempts.map((a) => a.due_at.slice(11))).toEqual(['00:00:00Z', '00:00:01Z', '00:00:03Z', '00:00:07Z']);
-    expect(hooks.requests.every((r) => r.headers.get('user-agent')?.startsWith('merchant-payments-sandbox/'))).toBe(true);
+    expect(delivery!.attempts.map((a) => a.due_at.slice(11))).toEqual([
+      '00:00:00Z',
+      '00:00:01Z',
+      '00:00:03Z',
+      '00:00:07Z',
+    ]);
+    expect(hooks.requests.every((r) => r.headers.get('user-agent')?.startsWith('merchant-payments-sandbox/'))).toBe(
+      true,
+    );
   });
 
   it('dates an attempt when it was sent: a clock advanced while the receiver holds it moves neither the attempt nor its retry', async () => {
@@ -61,7 +71,11 @@ describe('webhook deliveries', () => {
     release!();
     await sandbox.settled();
     const [delivery] = await deliveriesOf(sandbox);
-    expect(delivery!.attempts[0]).toMatchObject({ due_at: expect.stringMatching(/T00:00:00/), sent_at: expect.stringMatching(/T00:00:00/), outcome: { status: 503 } });
+    expect(delivery!.attempts[0]).toMatchObject({
+      due_at: expect.stringMatching(/T00:00:00/),
+      sent_at: expect.stringMatching(/T00:00:00/),
+      outcome: { status: 503 },
+    });
     // Note: the retry falls due one compressed minute (1 s) after the attempt was sent, so the next advance sends it.
     expect(delivery!.attempts[1]?.due_at).toMatch(/T00:00:01/);
     await sandbox.advance(TENANT, 1);
@@ -88,15 +102,22 @@ describe('webhook deliveries', () => {
     await addHook(sandbox, { url: HOOK_URL, layout: 'earlier' });
     await client.POST('/appeals', { body: { transaction_id: payment.id, amount: '1.00', currency: 'EUR' } });
     await sandbox.advance(TENANT, 10);
-    const appealDelivery = (await deliveriesOf(sandbox)).find((d) => d.attempts[0]?.outcome?.error?.includes('appeal.status_changed'));
-    expect(appealDelivery?.attempts[0]?.outcome).toEqual({ ok: false, error: expect.stringContaining('earlier layout carries payment events only') });
+    const appealDelivery = (await deliveriesOf(sandbox)).find((d) =>
+      d.attempts[0]?.outcome?.error?.includes('appeal.status_changed'),
+    );
+    expect(appealDelivery?.attempts[0]?.outcome).toEqual({
+      ok: false,
+      error: expect.stringContaining('earlier layout carries payment events only'),
+    });
     expect(hooks.events.every((e) => e.type === 'payment.status_changed')).toBe(true);
   });
 
   it("signs with the endpoint's own secret when it has one", async () => {
     const secret = `whsec_${Buffer.from('another-endpoint-secret-24-bytes').toString('base64')}`;
     const got: { headers: Headers; body: string }[] = [];
-    const sandbox = await openTestSandbox({ fetch: async (r) => (got.push({ headers: r.headers, body: await r.text() }), new Response(null, { status: 204 })) });
+    const sandbox = await openTestSandbox({
+      fetch: async (r) => (got.push({ headers: r.headers, body: await r.text() }), new Response(null, { status: 204 })),
+    });
     await addHook(sandbox, { url: HOOK_URL, secret });
     await cancelOne(sandbox);
     const [delivery] = got;
@@ -112,20 +133,34 @@ describe('webhook deliveries', () => {
     const calls: string[] = [];
     const fetch = (request: Request) => {
       calls.push(request.url);
-      if (request.url.endsWith('/moved')) return Promise.resolve(new Response(null, { status: 302, headers: { location: 'http://elsewhere.test/' } }));
+      if (request.url.endsWith('/moved'))
+        return Promise.resolve(new Response(null, { status: 302, headers: { location: 'http://elsewhere.test/' } }));
       return new Promise<Response>(() => {});
     };
-    const sandbox = await openTestSandbox({ webhookUrls: ['http://merchant.test/moved', 'http://merchant.test/silent'], fetch, deliveryTimeoutMs: 50 });
+    const sandbox = await openTestSandbox({
+      webhookUrls: ['http://merchant.test/moved', 'http://merchant.test/silent'],
+      fetch,
+      deliveryTimeoutMs: 50,
+    });
     await cancelOne(sandbox);
     const outcomes = (await deliveriesOf(sandbox)).map((d) => d.attempts[0]!.outcome!.error);
-    expect(outcomes).toEqual(['redirect: the endpoint answered with a redirect, which deliveries do not follow.', 'timeout: no complete answer within 50 ms.']);
+    expect(outcomes).toEqual([
+      'redirect: the endpoint answered with a redirect, which deliveries do not follow.',
+      'timeout: no complete answer within 50 ms.',
+    ]);
     expect(calls).toEqual(['http://merchant.test/moved', 'http://merchant.test/silent']);
   });
 
   it('moves a real clock by itself: a payment is processed and its webhooks sent without an advance', async () => {
     let wall = Date.now();
     const hooks = receiver();
-    const sandbox = await openTestSandbox({ clock: 'real', tickMs: 5, now: () => wall, webhookUrls: [HOOK_URL], fetch: (r) => hooks.fetch(r) });
+    const sandbox = await openTestSandbox({
+      clock: 'real',
+      tickMs: 5,
+      now: () => wall,
+      webhookUrls: [HOOK_URL],
+      fetch: (r) => hooks.fetch(r),
+    });
     await clientA(sandbox).POST('/payments', { body: paymentBody() });
     wall += 60_000;
     for (let i = 0; i < 200 && hooks.events.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -136,26 +171,46 @@ describe('webhook deliveries', () => {
   // live between requests, which only the memory store promises (its tenants are the objects themselves); a postgres
   // store's cached copy is an implementation detail. The database-side bound is test/postgres/sandbox-store.test.ts's
   // "keeps the event log and its deliveries within their bound in the database".
-  it.skipIf(STORE === 'postgres')('keeps the event log, deliveries and timers within the limit while the endpoint answers 500 to everything', async () => {
-    const sandbox = await openTestSandbox({ webhookUrls: [HOOK_URL], fetch: async () => new Response('down', { status: 500 }) });
-    // Note: the memory store hands out the tenant's own state, so the test reads it as the sandbox changes it.
-    const state = await sandbox.store.transaction(sandbox.tenantId(TENANT), (tenant) => tenant);
-    state.eventLogLimit = 50;
-    const lastSeen = new Map<string, string>();
-    while (state.eventsDropped + state.events.length < 200) {
-      await cancelOne(sandbox);
-      await sandbox.advance(TENANT, 30);
-      await sandbox.settled();
-      const deliveries = await deliveriesOf(sandbox);
-      expect([state.events.length <= 50, deliveries.length <= 50]).toEqual([true, true]);
-      expect(state.timers.filter((t) => t.type === 'attempt').length).toBe(deliveries.filter((d) => d.state === 'scheduled').length);
-      for (const delivery of deliveries) lastSeen.set(delivery.id, delivery.state);
-      for (const [id, seen] of lastSeen) if (!state.deliveries.has(id)) expect(seen, id).toMatch(/^(failed|abandoned)$/);
-    }
-    // The control API lists the abandoned ones with no attempt pending.
-    const listed = await sandbox.fetch(new Request('http://sandbox.test/_sandbox/deliveries?state=abandoned&limit=100', { headers: { authorization: 'Bearer token-a' } }));
-    const { data } = (await listed.json()) as { data: { state: string; next_attempt_at: string | null; attempts: { outcome: string }[] }[] };
-    expect(data.length).toBeGreaterThan(0);
-    expect(data.every((d) => d.state === 'abandoned' && d.next_attempt_at === null && d.attempts.every((a) => a.outcome === 'failed'))).toBe(true);
-  });
+  it.skipIf(STORE === 'postgres')(
+    'keeps the event log, deliveries and timers within the limit while the endpoint answers 500 to everything',
+    async () => {
+      const sandbox = await openTestSandbox({
+        webhookUrls: [HOOK_URL],
+        fetch: async () => new Response('down', { status: 500 }),
+      });
+      // Note: the memory store hands out the tenant's own state, so the test reads it as the sandbox changes it.
+      const state = await sandbox.store.transaction(sandbox.tenantId(TENANT), (tenant) => tenant);
+      state.eventLogLimit = 50;
+      const lastSeen = new Map<string, string>();
+      while (state.eventsDropped + state.events.length < 200) {
+        await cancelOne(sandbox);
+        await sandbox.advance(TENANT, 30);
+        await sandbox.settled();
+        const deliveries = await deliveriesOf(sandbox);
+        expect([state.events.length <= 50, deliveries.length <= 50]).toEqual([true, true]);
+        expect(state.timers.filter((t) => t.type === 'attempt').length).toBe(
+          deliveries.filter((d) => d.state === 'scheduled').length,
+        );
+        for (const delivery of deliveries) lastSeen.set(delivery.id, delivery.state);
+        for (const [id, seen] of lastSeen)
+          if (!state.deliveries.has(id)) expect(seen, id).toMatch(/^(failed|abandoned)$/);
+      }
+      // The control API lists the abandoned ones with no attempt pending.
+      const listed = await sandbox.fetch(
+        new Request('http://sandbox.test/_sandbox/deliveries?state=abandoned&limit=100', {
+          headers: { authorization: 'Bearer token-a' },
+        }),
+      );
+      const { data } = (await listed.json()) as {
+        data: { state: string; next_attempt_at: string | null; attempts: { outcome: string }[] }[];
+      };
+      expect(data.length).toBeGreaterThan(0);
+      expect(
+        data.every(
+          (d) =>
+            d.state === 'abandoned' && d.next_attempt_at === null && d.attempts.every((a) => a.outcome === 'failed'),
+        ),
+      ).toBe(true);
+    },
+  );
 });

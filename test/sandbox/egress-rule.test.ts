@@ -94,9 +94,12 @@ describe('classifyAddress', () => {
     expect(classifyAddress(address)).toBe(expected);
   });
 
-  it.each(['localhost', '127.1', '0x7f000001', '', '[::1]', '10.0.0.0/8'])('throws a TypeError for %j, which is no address', (text) => {
-    expect(() => classifyAddress(text)).toThrow(TypeError);
-  });
+  it.each(['localhost', '127.1', '0x7f000001', '', '[::1]', '10.0.0.0/8'])(
+    'throws a TypeError for %j, which is no address',
+    (text) => {
+      expect(() => classifyAddress(text)).toThrow(TypeError);
+    },
+  );
 });
 
 describe('the classes each mode refuses', () => {
@@ -120,23 +123,47 @@ describe('the classes each mode refuses', () => {
   });
 
   it('lists every class once', () => {
-    expect(new Set([...REFUSED_CLASSES.issued, ...REFUSED_CLASSES.open, 'public'])).toEqual(new Set(table.map(([c]) => c)));
+    expect(new Set([...REFUSED_CLASSES.issued, ...REFUSED_CLASSES.open, 'public'])).toEqual(
+      new Set(table.map(([c]) => c)),
+    );
   });
 });
 
 describe('an egress rule', () => {
   const check = (mode: EgressMode, host: string, allow: string[] = [], table: Record<string, string[]> = {}) =>
-    createEgressRule({ mode, allow, resolve: stubResolve(table).resolve }).checkHost(host, { resolve: mode === 'issued' });
+    createEgressRule({ mode, allow, resolve: stubResolve(table).resolve }).checkHost(host, {
+      resolve: mode === 'issued',
+    });
 
   it('refuses an IP address by its class, without a lookup, in either mode', async () => {
     const stub = stubResolve({});
     for (const mode of ['issued', 'open'] as const) {
       const rule = createEgressRule({ mode, resolve: stub.resolve });
-      expect(await rule.checkHost('169.254.169.254', { resolve: true })).toEqual({ allowed: false, reason: 'forbidden', addressClass: 'metadata', by: 'address' });
-      expect(await rule.checkHost('[fe80::1]', { resolve: true })).toEqual({ allowed: false, reason: 'forbidden', addressClass: 'link_local', by: 'address' });
+      expect(await rule.checkHost('169.254.169.254', { resolve: true })).toEqual({
+        allowed: false,
+        reason: 'forbidden',
+        addressClass: 'metadata',
+        by: 'address',
+      });
+      expect(await rule.checkHost('[fe80::1]', { resolve: true })).toEqual({
+        allowed: false,
+        reason: 'forbidden',
+        addressClass: 'link_local',
+        by: 'address',
+      });
     }
-    expect(await check('issued', '127.0.0.1')).toEqual({ allowed: false, reason: 'forbidden', addressClass: 'loopback', by: 'address' });
-    expect(await check('issued', '[::ffff:7f00:1]')).toEqual({ allowed: false, reason: 'forbidden', addressClass: 'loopback', by: 'address' });
+    expect(await check('issued', '127.0.0.1')).toEqual({
+      allowed: false,
+      reason: 'forbidden',
+      addressClass: 'loopback',
+      by: 'address',
+    });
+    expect(await check('issued', '[::ffff:7f00:1]')).toEqual({
+      allowed: false,
+      reason: 'forbidden',
+      addressClass: 'loopback',
+      by: 'address',
+    });
     expect(await check('open', '127.0.0.1')).toEqual({ allowed: true });
     expect(await check('open', '192.168.0.10')).toEqual({ allowed: true });
     expect(stub.calls).toEqual([]);
@@ -147,21 +174,37 @@ describe('an egress rule', () => {
     for (const mode of ['issued', 'open'] as const) {
       const rule = createEgressRule({ mode, resolve: stub.resolve });
       for (const host of ['metadata.google.internal', 'METADATA.Google.Internal.', 'metadata']) {
-        expect(await rule.checkHost(host, { resolve: true }), `${mode} ${host}`).toEqual({ allowed: false, reason: 'forbidden', addressClass: 'metadata', by: 'name' });
+        expect(await rule.checkHost(host, { resolve: true }), `${mode} ${host}`).toEqual({
+          allowed: false,
+          reason: 'forbidden',
+          addressClass: 'metadata',
+          by: 'name',
+        });
       }
     }
     expect(stub.calls).toEqual([]);
   });
 
   it('in issued mode, allows a name whose every address is public, and refuses one with a single private address among them', async () => {
-    const table = { 'hooks.merchant.example': ['93.184.215.14', '2606:4700:4700::1111'], 'mixed.merchant.example': ['93.184.215.14', '10.0.0.7'] };
+    const table = {
+      'hooks.merchant.example': ['93.184.215.14', '2606:4700:4700::1111'],
+      'mixed.merchant.example': ['93.184.215.14', '10.0.0.7'],
+    };
     expect(await check('issued', 'hooks.merchant.example', [], table)).toEqual({ allowed: true });
-    expect(await check('issued', 'mixed.merchant.example', [], table)).toEqual({ allowed: false, reason: 'forbidden', addressClass: 'private', by: 'resolved' });
+    expect(await check('issued', 'mixed.merchant.example', [], table)).toEqual({
+      allowed: false,
+      reason: 'forbidden',
+      addressClass: 'private',
+      by: 'resolved',
+    });
   });
 
   it('takes a name that does not resolve, or resolves to nothing, as unresolvable', async () => {
     expect(await check('issued', 'nowhere.merchant.example')).toEqual({ allowed: false, reason: 'unresolvable' });
-    expect(await check('issued', 'empty.merchant.example', [], { 'empty.merchant.example': [] })).toEqual({ allowed: false, reason: 'unresolvable' });
+    expect(await check('issued', 'empty.merchant.example', [], { 'empty.merchant.example': [] })).toEqual({
+      allowed: false,
+      reason: 'unresolvable',
+    });
   });
 
   it('in open mode, leaves a name to the connection: no lookup when asked not to resolve', async () => {
@@ -176,10 +219,20 @@ describe('an egress rule', () => {
     expect(await check('issued', '127.0.0.1', ['127.0.0.0/8'])).toEqual({ allowed: true });
     expect(await check('issued', '[::ffff:127.0.0.1]', ['127.0.0.1'])).toEqual({ allowed: true });
     expect(await check('issued', '127.0.0.1', ['::ffff:127.0.0.0/104'])).toEqual({ allowed: true });
-    expect(await check('issued', '127.0.0.2', ['127.0.0.1'])).toMatchObject({ allowed: false, addressClass: 'loopback' });
-    expect(await check('issued', '127.0.0.1', ['10.0.0.0/8'])).toMatchObject({ allowed: false, addressClass: 'loopback' });
-    expect(await check('issued', 'relay.internal', ['10.0.0.0/8'], { 'relay.internal': ['10.2.3.4', '10.2.3.5'] })).toEqual({ allowed: true });
-    expect(await check('issued', 'relay.internal', ['10.0.0.0/8'], { 'relay.internal': ['10.2.3.4', '192.168.0.1'] })).toMatchObject({ allowed: false, addressClass: 'private' });
+    expect(await check('issued', '127.0.0.2', ['127.0.0.1'])).toMatchObject({
+      allowed: false,
+      addressClass: 'loopback',
+    });
+    expect(await check('issued', '127.0.0.1', ['10.0.0.0/8'])).toMatchObject({
+      allowed: false,
+      addressClass: 'loopback',
+    });
+    expect(
+      await check('issued', 'relay.internal', ['10.0.0.0/8'], { 'relay.internal': ['10.2.3.4', '10.2.3.5'] }),
+    ).toEqual({ allowed: true });
+    expect(
+      await check('issued', 'relay.internal', ['10.0.0.0/8'], { 'relay.internal': ['10.2.3.4', '192.168.0.1'] }),
+    ).toMatchObject({ allowed: false, addressClass: 'private' });
     expect(await check('open', '169.254.10.10', ['169.254.0.0/16'])).toEqual({ allowed: true });
     expect(await check('issued', 'metadata', ['metadata'])).toEqual({ allowed: true });
   });
@@ -189,15 +242,21 @@ describe('an egress rule', () => {
     const rule = createEgressRule({ mode: 'issued', allow: ['Hooks.Internal.Example'], resolve: stub.resolve });
     expect(await rule.checkHost('hooks.internal.example.', { resolve: true })).toEqual({ allowed: true });
     expect(await rule.checkHost('HOOKS.internal.example', { resolve: true })).toEqual({ allowed: true });
-    expect(await rule.checkHost('other.internal.example', { resolve: true })).toEqual({ allowed: false, reason: 'unresolvable' });
+    expect(await rule.checkHost('other.internal.example', { resolve: true })).toEqual({
+      allowed: false,
+      reason: 'unresolvable',
+    });
     expect(stub.calls).toEqual(['other.internal.example']);
   });
 
-  it.each(['not a host', '10.0.0.0/33', '127.1', 'hooks..example', '::1/129', 'http://hooks.example/'])('refuses the allow-list entry %j with a TypeError naming it', (entry) => {
-    expect(() => parseAllowEntry(entry)).toThrow(TypeError);
-    expect(() => parseAllowEntry(entry)).toThrow(entry);
-    expect(() => createSandbox({ webhookSecret: SECRET, allowWebhookHosts: [entry] })).toThrow(TypeError);
-  });
+  it.each(['not a host', '10.0.0.0/33', '127.1', 'hooks..example', '::1/129', 'http://hooks.example/'])(
+    'refuses the allow-list entry %j with a TypeError naming it',
+    (entry) => {
+      expect(() => parseAllowEntry(entry)).toThrow(TypeError);
+      expect(() => parseAllowEntry(entry)).toThrow(entry);
+      expect(() => createSandbox({ webhookSecret: SECRET, allowWebhookHosts: [entry] })).toThrow(TypeError);
+    },
+  );
 
   it('refuses a lookup option that is not a function', () => {
     expect(() => createSandbox({ webhookSecret: SECRET, lookup: 'dns' as never })).toThrow(/lookup must be a function/);
@@ -206,18 +265,34 @@ describe('an egress rule', () => {
 
 describe("an egress rule's connection lookup", () => {
   const lookup = (rule: ReturnType<typeof createEgressRule>, host: string, all: boolean) =>
-    new Promise<{ error: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family?: number }>((resolve) => {
-      rule.connectLookup(host, { all }, (error, address, family) => resolve({ error, address, family }));
-    });
+    new Promise<{ error: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family?: number }>(
+      (resolve) => {
+        rule.connectLookup(host, { all }, (error, address, family) => resolve({ error, address, family }));
+      },
+    );
 
   it('hands the connection the addresses it judged, all of them or the first', async () => {
-    const rule = createEgressRule({ mode: 'issued', allow: ['127.0.0.0/8', '::1'], resolve: stubResolve({ 'hooks.test': ['127.0.0.3', '::1'] }).resolve });
-    expect(await lookup(rule, 'hooks.test', true)).toEqual({ error: null, address: [{ address: '127.0.0.3', family: 4 }, { address: '::1', family: 6 }], family: undefined });
+    const rule = createEgressRule({
+      mode: 'issued',
+      allow: ['127.0.0.0/8', '::1'],
+      resolve: stubResolve({ 'hooks.test': ['127.0.0.3', '::1'] }).resolve,
+    });
+    expect(await lookup(rule, 'hooks.test', true)).toEqual({
+      error: null,
+      address: [
+        { address: '127.0.0.3', family: 4 },
+        { address: '::1', family: 6 },
+      ],
+      family: undefined,
+    });
     expect(await lookup(rule, 'hooks.test', false)).toEqual({ error: null, address: '127.0.0.3', family: 4 });
   });
 
   it('fails a refused address with an EgressRefusedError naming its class, not the address', async () => {
-    const rule = createEgressRule({ mode: 'issued', resolve: stubResolve({ 'hooks.test': ['93.184.215.14', '127.0.0.2'] }).resolve });
+    const rule = createEgressRule({
+      mode: 'issued',
+      resolve: stubResolve({ 'hooks.test': ['93.184.215.14', '127.0.0.2'] }).resolve,
+    });
     const { error } = await lookup(rule, 'hooks.test', true);
     expect(error).toBeInstanceOf(EgressRefusedError);
     expect((error as EgressRefusedError).addressClass).toBe('loopback');

@@ -30,10 +30,13 @@ async function loopbackReceiver(host = '127.0.0.1', port = 0) {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
-  onTestFinished(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { port: (server.address() as AddressInfo).port, events, connections: () => connections };
 }
 
@@ -48,12 +51,24 @@ async function tenantToken(sandbox: Sandbox): Promise<string> {
 
 /** Registers `url` for the tenant: the control API's answer. */
 async function register(sandbox: Sandbox, token: string, url: string) {
-  const response = await call(sandbox, 'POST', '/_sandbox/webhook-endpoints', { authorization: `Bearer ${token}` }, { url, secret: SECRET });
-  return { status: response.status, body: (await response.json()) as { code?: string; detail?: string; data?: { id: string } } };
+  const response = await call(
+    sandbox,
+    'POST',
+    '/_sandbox/webhook-endpoints',
+    { authorization: `Bearer ${token}` },
+    { url, secret: SECRET },
+  );
+  return {
+    status: response.status,
+    body: (await response.json()) as { code?: string; detail?: string; data?: { id: string } },
+  };
 }
 
 /** Makes one status change (a payment created, then canceled), waits for its deliveries, and returns the delivery log. */
-async function deliverOne(sandbox: Sandbox, token: string): Promise<{ text: string; attempts: { outcome: string; response_status: number | null; error: string | null }[] }> {
+async function deliverOne(
+  sandbox: Sandbox,
+  token: string,
+): Promise<{ text: string; attempts: { outcome: string; response_status: number | null; error: string | null }[] }> {
   const client = clientA(sandbox, token);
   const payment = (await client.POST('/payments', { body: paymentBody() })).data!.data;
   await client.POST('/payments/{id}/cancel', { params: { path: { id: payment.id } } });
@@ -82,20 +97,31 @@ function lookupAnswering(...answers: string[][]) {
 describe('registering a webhook endpoint in issued mode', () => {
   it.each([
     ['an IP address', (port: number) => `http://127.0.0.1:${port}/hooks`, 'The host of url is a loopback address'],
-    ['localhost, resolved by the system', (port: number) => `http://localhost:${port}/hooks`, 'The host of url resolves to a loopback address'],
-  ])('refuses a loopback host given as %s: 422 webhook_host_forbidden naming the class, never the address', async (_name, url, start) => {
-    const sandbox = sandboxIn('issued');
-    const receiver = await loopbackReceiver();
-    const { status, body } = await register(sandbox, await tenantToken(sandbox), url(receiver.port));
-    expect([status, body.code]).toEqual([422, 'webhook_host_forbidden']);
-    expect(body.detail).toBe(`${start}, which this sandbox does not deliver to (egress rule of --auth issued); its operator can allow it with --allow-webhook-host.`);
-    expect(JSON.stringify(body)).not.toContain('127.0.0.1');
-    expect(receiver.connections()).toBe(0);
-  });
+    [
+      'localhost, resolved by the system',
+      (port: number) => `http://localhost:${port}/hooks`,
+      'The host of url resolves to a loopback address',
+    ],
+  ])(
+    'refuses a loopback host given as %s: 422 webhook_host_forbidden naming the class, never the address',
+    async (_name, url, start) => {
+      const sandbox = sandboxIn('issued');
+      const receiver = await loopbackReceiver();
+      const { status, body } = await register(sandbox, await tenantToken(sandbox), url(receiver.port));
+      expect([status, body.code]).toEqual([422, 'webhook_host_forbidden']);
+      expect(body.detail).toBe(
+        `${start}, which this sandbox does not deliver to (egress rule of --auth issued); its operator can allow it with --allow-webhook-host.`,
+      );
+      expect(JSON.stringify(body)).not.toContain('127.0.0.1');
+      expect(receiver.connections()).toBe(0);
+    },
+  );
 
-  it('answers with a code and title the control document shows as an example of Create Webhook Endpoint\'s 422', async () => {
+  it("answers with a code and title the control document shows as an example of Create Webhook Endpoint's 422", async () => {
     const response = controlSpec.response(controlSpec.operation('createWebhookEndpoint')!, '422')!;
-    const examples = Object.values((response.content?.['application/problem+json']?.examples ?? {}) as Node).map((e) => controlSpec.resolve(e as Node).value);
+    const examples = Object.values((response.content?.['application/problem+json']?.examples ?? {}) as Node).map(
+      (e) => controlSpec.resolve(e as Node).value,
+    );
     const shown = examples.find((example) => example?.code === 'webhook_host_forbidden');
     const sandbox = sandboxIn('issued');
     const { body } = await register(sandbox, await tenantToken(sandbox), 'http://10.0.0.1/hooks');
@@ -110,12 +136,19 @@ describe('registering a webhook endpoint in issued mode', () => {
     const sandbox = sandboxIn('issued', { lookup });
     const token = await tenantToken(sandbox);
     const mixed = await register(sandbox, token, 'https://mixed.merchant.example/hooks');
-    expect([mixed.status, mixed.body.code, mixed.body.detail]).toEqual([422, 'webhook_host_forbidden', 'The host of url resolves to a private address, which this sandbox does not deliver to (egress rule of --auth issued); its operator can allow it with --allow-webhook-host.']);
+    expect([mixed.status, mixed.body.code, mixed.body.detail]).toEqual([
+      422,
+      'webhook_host_forbidden',
+      'The host of url resolves to a private address, which this sandbox does not deliver to (egress rule of --auth issued); its operator can allow it with --allow-webhook-host.',
+    ]);
     expect(JSON.stringify(mixed.body)).not.toContain('10.20.30.40');
     const nowhere = await register(sandbox, token, 'https://nowhere.merchant.example/hooks');
     expect([nowhere.status, nowhere.body.code]).toEqual([422, 'webhook_host_forbidden']);
-    expect(nowhere.body.detail).toBe('The host of url resolves to no address, so this sandbox cannot check where it would deliver (egress rule of --auth issued); register a host that resolves.');
-    for (const leak of ['ESERVFAIL', 'internal-resolver', '10.9.8.7']) expect(JSON.stringify(nowhere.body), leak).not.toContain(leak);
+    expect(nowhere.body.detail).toBe(
+      'The host of url resolves to no address, so this sandbox cannot check where it would deliver (egress rule of --auth issued); register a host that resolves.',
+    );
+    for (const leak of ['ESERVFAIL', 'internal-resolver', '10.9.8.7'])
+      expect(JSON.stringify(nowhere.body), leak).not.toContain(leak);
     const listed = await call(sandbox, 'GET', '/_sandbox/webhook-endpoints', { authorization: `Bearer ${token}` });
     expect((await listed.json()).data).toEqual([]);
   });
@@ -124,26 +157,39 @@ describe('registering a webhook endpoint in issued mode', () => {
     const { lookup, calls } = lookupAnswering([PUBLIC]);
     const sandbox = sandboxIn('issued', { lookup });
     const token = await tenantToken(sandbox);
-    for (const url of ['http://metadata.google.internal/computeMetadata/v1/', 'http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/latest/']) {
+    for (const url of [
+      'http://metadata.google.internal/computeMetadata/v1/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fd00:ec2::254]/latest/',
+    ]) {
       const { status, body } = await register(sandbox, token, url);
-      expect([status, body.code, body.detail], url).toEqual([422, 'webhook_host_forbidden', expect.stringMatching(/^The host of url (names a cloud metadata service|is a cloud metadata address), which this sandbox does not deliver to/)]);
+      expect([status, body.code, body.detail], url).toEqual([
+        422,
+        'webhook_host_forbidden',
+        expect.stringMatching(
+          /^The host of url (names a cloud metadata service|is a cloud metadata address), which this sandbox does not deliver to/,
+        ),
+      ]);
     }
     expect(calls).toEqual([]);
   });
 
-  it.each([['127.0.0.1'], ['127.0.0.0/8']])('lets --allow-webhook-host %s through: registered, and delivered over HTTP to a loopback receiver', async (allowed) => {
-    const receiver = await loopbackReceiver();
-    const sandbox = sandboxIn('issued', { allowWebhookHosts: [allowed] });
-    const token = await tenantToken(sandbox);
-    const { status } = await register(sandbox, token, `http://127.0.0.1:${receiver.port}/hooks`);
-    expect(status).toBe(201);
-    const { attempts } = await deliverOne(sandbox, token);
-    expect(attempts).toMatchObject([{ outcome: 'succeeded', response_status: 200, error: null }]);
-    expect(receiver.events.map((event) => event.type)).toEqual(['payment.status_changed']);
-    expect(await deliveriesByOutcome(sandbox)).toMatchObject({ ok: 1 });
-  });
+  it.each([['127.0.0.1'], ['127.0.0.0/8']])(
+    'lets --allow-webhook-host %s through: registered, and delivered over HTTP to a loopback receiver',
+    async (allowed) => {
+      const receiver = await loopbackReceiver();
+      const sandbox = sandboxIn('issued', { allowWebhookHosts: [allowed] });
+      const token = await tenantToken(sandbox);
+      const { status } = await register(sandbox, token, `http://127.0.0.1:${receiver.port}/hooks`);
+      expect(status).toBe(201);
+      const { attempts } = await deliverOne(sandbox, token);
+      expect(attempts).toMatchObject([{ outcome: 'succeeded', response_status: 200, error: null }]);
+      expect(receiver.events.map((event) => event.type)).toEqual(['payment.status_changed']);
+      expect(await deliveriesByOutcome(sandbox)).toMatchObject({ ok: 1 });
+    },
+  );
 
-  it('sends a name the system resolves (localhost) through the rule\'s own lookup, to the address it allowed', async () => {
+  it("sends a name the system resolves (localhost) through the rule's own lookup, to the address it allowed", async () => {
     const receiver = await loopbackReceiver();
     const sandbox = sandboxIn('issued', { allowWebhookHosts: ['127.0.0.1'] });
     const token = await tenantToken(sandbox);
@@ -153,9 +199,12 @@ describe('registering a webhook endpoint in issued mode', () => {
     expect(receiver.events).toHaveLength(1);
   });
 
-  it('leaves the operator\'s --webhook-url endpoints to the operator: delivered to loopback with no allow list', async () => {
+  it("leaves the operator's --webhook-url endpoints to the operator: delivered to loopback with no allow list", async () => {
     const receiver = await loopbackReceiver();
-    const sandbox = sandboxIn('issued', { webhookUrls: [`http://127.0.0.1:${receiver.port}/ops`], webhookSecret: SECRET });
+    const sandbox = sandboxIn('issued', {
+      webhookUrls: [`http://127.0.0.1:${receiver.port}/ops`],
+      webhookSecret: SECRET,
+    });
     const { attempts } = await deliverOne(sandbox, await tenantToken(sandbox));
     expect(attempts).toMatchObject([{ outcome: 'succeeded', response_status: 200 }]);
     expect(receiver.events).toHaveLength(1);
@@ -171,7 +220,9 @@ describe('delivering in issued mode', () => {
     const token = await tenantToken(sandbox);
     expect((await register(sandbox, token, `http://hooks.rebind.example:${rebound.port}/hooks`)).status).toBe(201);
     const { text, attempts } = await deliverOne(sandbox, token);
-    expect(attempts).toEqual([expect.objectContaining({ outcome: 'failed', response_status: null, error: ISSUED_DETAIL })]);
+    expect(attempts).toEqual([
+      expect.objectContaining({ outcome: 'failed', response_status: null, error: ISSUED_DETAIL }),
+    ]);
     for (const leak of ['127.0.0.2', String(rebound.port), 'loopback', 'ECONN']) expect(text, leak).not.toContain(leak);
     expect(rebound.connections()).toBe(0);
     expect(calls).toEqual(['hooks.rebind.example', 'hooks.rebind.example']);
@@ -216,7 +267,9 @@ describe('delivering in issued mode', () => {
     const token = await tenantToken(sandbox);
     expect((await register(sandbox, token, `http://127.0.0.1:${port}/hooks`)).status).toBe(201);
     const { text, attempts } = await deliverOne(sandbox, token);
-    expect(attempts).toEqual([expect.objectContaining({ outcome: 'failed', response_status: null, error: NO_CONNECTION })]);
+    expect(attempts).toEqual([
+      expect.objectContaining({ outcome: 'failed', response_status: null, error: NO_CONNECTION }),
+    ]);
     for (const leak of ['ECONNREFUSED', String(port), '127.0.0.1']) expect(text, leak).not.toContain(leak);
     expect(await deliveriesByOutcome(sandbox)).toMatchObject({ unanswered: 1 });
   });
@@ -229,7 +282,10 @@ describe('open mode', () => {
     expect((await register(sandbox, 'token-a', `http://127.0.0.1:${receiver.port}/hooks`)).status).toBe(201);
     expect((await register(sandbox, 'token-a', `http://localhost:${receiver.port}/hooks`)).status).toBe(201);
     const { attempts } = await deliverOne(sandbox, 'token-a');
-    expect(attempts).toMatchObject([{ outcome: 'succeeded', response_status: 200 }, { outcome: 'succeeded', response_status: 200 }]);
+    expect(attempts).toMatchObject([
+      { outcome: 'succeeded', response_status: 200 },
+      { outcome: 'succeeded', response_status: 200 },
+    ]);
     expect(receiver.events).toHaveLength(2);
   });
 
@@ -251,12 +307,22 @@ describe('open mode', () => {
       ['http://metadata.google.internal/', 'The host of url names a cloud metadata service'],
     ]) {
       const { status, body } = await register(sandbox, 'token-a', url!);
-      expect([status, body.code, body.detail], url).toEqual([422, 'webhook_host_forbidden', `${start}, which this sandbox does not deliver to (egress rule of --auth open); its operator can allow it with --allow-webhook-host.`]);
+      expect([status, body.code, body.detail], url).toEqual([
+        422,
+        'webhook_host_forbidden',
+        `${start}, which this sandbox does not deliver to (egress rule of --auth open); its operator can allow it with --allow-webhook-host.`,
+      ]);
     }
     // Note: open mode looks a name up only when a delivery connects to it.
     expect((await register(sandbox, 'token-a', 'http://hooks.link-local.example/hooks')).status).toBe(201);
     const { attempts } = await deliverOne(sandbox, 'token-a');
-    expect(attempts).toEqual([expect.objectContaining({ outcome: 'failed', error: "forbidden_address: the endpoint's host resolves to a link-local address, which this sandbox does not deliver to." })]);
+    expect(attempts).toEqual([
+      expect.objectContaining({
+        outcome: 'failed',
+        error:
+          "forbidden_address: the endpoint's host resolves to a link-local address, which this sandbox does not deliver to.",
+      }),
+    ]);
     expect(await deliveriesByOutcome(sandbox)).toMatchObject({ forbidden: 1 });
   });
 });
@@ -264,8 +330,18 @@ describe('open mode', () => {
 describe('merchant-payments sandbox --allow-webhook-host', () => {
   it('stops with exit 2 on an entry that is no host name, IP address or CIDR range, naming where it came from', async () => {
     const flag = await runMain(main, ['--port', '0', '--allow-webhook-host', '10.0.0.0/33']);
-    expect([flag.code, flag.stderr]).toEqual([2, expect.stringContaining('--allow-webhook-host must be a host name, an IP address or a CIDR range such as 10.0.0.0/8, got "10.0.0.0/33"')]);
+    expect([flag.code, flag.stderr]).toEqual([
+      2,
+      expect.stringContaining(
+        '--allow-webhook-host must be a host name, an IP address or a CIDR range such as 10.0.0.0/8, got "10.0.0.0/33"',
+      ),
+    ]);
     const variable = await runMain(main, ['--port', '0'], { SANDBOX_ALLOW_WEBHOOK_HOSTS: '127.0.0.1, not a host' });
-    expect([variable.code, variable.stderr]).toEqual([2, expect.stringContaining('SANDBOX_ALLOW_WEBHOOK_HOSTS must be a host name, an IP address or a CIDR range such as 10.0.0.0/8, got "not a host"')]);
+    expect([variable.code, variable.stderr]).toEqual([
+      2,
+      expect.stringContaining(
+        'SANDBOX_ALLOW_WEBHOOK_HOSTS must be a host name, an IP address or a CIDR range such as 10.0.0.0/8, got "not a host"',
+      ),
+    ]);
   });
 });

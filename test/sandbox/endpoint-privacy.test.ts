@@ -10,7 +10,7 @@ const A = { authorization: 'Bearer token-a' };
 const TOKEN = 'opstoken-3f9a';
 
 describe('webhook endpoints as a tenant sees them', () => {
-  it('list the operator\'s --webhook-url as source operator with no URL, and fail its deliveries without naming it', async () => {
+  it("list the operator's --webhook-url as source operator with no URL, and fail its deliveries without naming it", async () => {
     // Note: nothing listens on this port, so every attempt fails with a refused connection.
     const port = await getPort();
     const operatorUrl = `http://127.0.0.1:${port}/ops-hooks/relay?token=${TOKEN}`;
@@ -22,21 +22,29 @@ describe('webhook endpoints as a tenant sees them', () => {
 
     const listed = await call(sandbox, 'GET', '/_sandbox/webhook-endpoints', A);
     const endpoints = await listed.json();
-    expect(endpoints.data).toEqual([{ id: expect.any(String), url: null, source: 'operator', layout: 'later', created_at: expect.any(String) }]);
+    expect(endpoints.data).toEqual([
+      { id: expect.any(String), url: null, source: 'operator', layout: 'later', created_at: expect.any(String) },
+    ]);
     const deliveries = await (await call(sandbox, 'GET', '/_sandbox/deliveries', A)).text();
-    const attempts = JSON.parse(deliveries).data.flatMap((delivery: { attempts: { error: string | null }[] }) => delivery.attempts);
+    const attempts = JSON.parse(deliveries).data.flatMap(
+      (delivery: { attempts: { error: string | null }[] }) => delivery.attempts,
+    );
     expect(attempts[0]).toMatchObject({ outcome: 'failed', response_status: null, error: 'network: ECONNREFUSED.' });
     for (const text of [JSON.stringify(endpoints), deliveries]) {
       for (const leak of [TOKEN, String(port), 'ops-hooks', '127.0.0.1']) expect(text, leak).not.toContain(leak);
     }
   });
 
-  it('list a tenant\'s own URL without its query string and fragment', async () => {
+  it("list a tenant's own URL without its query string and fragment", async () => {
     const sandbox = controlSandbox();
-    const created = await controlA(sandbox).POST('/_sandbox/webhook-endpoints', { body: { url: `http://merchant.test/hooks?key=${TOKEN}#frag` } });
+    const created = await controlA(sandbox).POST('/_sandbox/webhook-endpoints', {
+      body: { url: `http://merchant.test/hooks?key=${TOKEN}#frag` },
+    });
     expect(created.data?.data).toMatchObject({ url: 'http://merchant.test/hooks', source: 'tenant' });
     const listed = await controlA(sandbox).GET('/_sandbox/webhook-endpoints');
-    expect(listed.data?.data.map((endpoint) => [endpoint.url, endpoint.source])).toEqual([['http://merchant.test/hooks', 'tenant']]);
+    expect(listed.data?.data.map((endpoint) => [endpoint.url, endpoint.source])).toEqual([
+      ['http://merchant.test/hooks', 'tenant'],
+    ]);
     expect(JSON.stringify(listed.data)).not.toContain(TOKEN);
   });
 
@@ -48,12 +56,19 @@ describe('webhook endpoints as a tenant sees them', () => {
     const text = await response.text();
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toContain('application/problem+json');
-    expect(JSON.parse(text)).toMatchObject({ code: 'validation_failed', errors: [{ pointer: '/url', detail: expect.stringContaining('user name or password') }] });
+    expect(JSON.parse(text)).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ pointer: '/url', detail: expect.stringContaining('user name or password') }],
+    });
     expect(text).not.toContain('hook-pass');
   });
 
   it('refuse an operator URL with a user name or password at start, without quoting it', () => {
-    expect(() => createSandbox({ webhookSecret: SECRET, webhookUrls: ['http://ops:ops-pass@merchant.test/'] })).toThrow(/without a user name or password/);
-    expect(() => createSandbox({ webhookSecret: SECRET, webhookUrls: ['http://ops:ops-pass@merchant.test/'] })).not.toThrow(/ops-pass/);
+    expect(() => createSandbox({ webhookSecret: SECRET, webhookUrls: ['http://ops:ops-pass@merchant.test/'] })).toThrow(
+      /without a user name or password/,
+    );
+    expect(() =>
+      createSandbox({ webhookSecret: SECRET, webhookUrls: ['http://ops:ops-pass@merchant.test/'] }),
+    ).not.toThrow(/ops-pass/);
   });
 });

@@ -7,7 +7,14 @@ import addFormats from 'ajv-formats';
 import { expect, inject, onTestFinished, vi } from 'vitest';
 import { createVariantAClient, createVariantBClient } from '../../src/index.js';
 import { createFetchWebhookHandler, type VerifiedWebhookEvent, type WebhookEvent } from '../../src/webhooks/index.js';
-import { contractValidators, createSandbox, openSandbox, type Sandbox, type SandboxOptions, type SandboxValidators } from '../../src/sandbox/index.js';
+import {
+  contractValidators,
+  createSandbox,
+  openSandbox,
+  type Sandbox,
+  type SandboxOptions,
+  type SandboxValidators,
+} from '../../src/sandbox/index.js';
 import { beginIdempotent, fingerprint } from '../../src/sandbox/core/index.js';
 import { tenantIdOf } from '../../src/sandbox/tenants.js';
 import { COMMANDS } from '../../src/sandbox/variants/operation.js';
@@ -20,7 +27,10 @@ export const HOOK_URL = 'http://merchant.test/webhooks';
 /** A fixed webhook secret. */
 export const SECRET = `whsec_${Buffer.from('sandbox-test-secret-24-bytes-long').toString('base64')}`;
 
-const specs = { A: await BundledSpec.open('Variant A', 'variant-a'), B: await BundledSpec.open('Variant B', 'variant-b') };
+const specs = {
+  A: await BundledSpec.open('Variant A', 'variant-a'),
+  B: await BundledSpec.open('Variant B', 'variant-b'),
+};
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormats as unknown as (a: Ajv2020) => void)(ajv);
 const compiled = new Map<string, ValidateFunction>();
@@ -31,21 +41,36 @@ function validator(spec: BundledSpec, key: string, schema: Node): ValidateFuncti
   return validate;
 }
 
-const issues = (validate: ValidateFunction) => (validate.errors ?? []).map((e) => ({ pointer: e.instancePath || '/', detail: `${e.message ?? 'invalid'} (${e.schemaPath})` }));
+const issues = (validate: ValidateFunction) =>
+  (validate.errors ?? []).map((e) => ({
+    pointer: e.instancePath || '/',
+    detail: `${e.message ?? 'invalid'} (${e.schemaPath})`,
+  }));
 
 // Note: sent by every answer, or by the HTTP layer whatever the operation, so no operation needs to declare them.
 const UNDECLARED_HEADERS = new Set(['content-type', 'content-length']);
 
 /** What an answer sends that its declared response does not list: a problem `code` none of its examples shows, a header. */
-function undeclared(spec: BundledSpec, response: Node, operationId: string, status: number, headers: Headers, body: unknown) {
+function undeclared(
+  spec: BundledSpec,
+  response: Node,
+  operationId: string,
+  status: number,
+  headers: Headers,
+  body: unknown,
+) {
   const found: { pointer: string; detail: string }[] = [];
   const declared = new Set(Object.keys((response.headers ?? {}) as Node).map((name) => name.toLowerCase()));
   headers.forEach((_value, name) => {
-    if (!UNDECLARED_HEADERS.has(name) && !declared.has(name)) found.push({ pointer: '/', detail: `${operationId} ${status} does not declare the header ${name}` });
+    if (!UNDECLARED_HEADERS.has(name) && !declared.has(name))
+      found.push({ pointer: '/', detail: `${operationId} ${status} does not declare the header ${name}` });
   });
   const code = status >= 400 ? (body as { code?: string }).code : undefined;
-  const examples = Object.values((response.content?.['application/problem+json']?.examples ?? {}) as Node).map((e) => spec.resolve(e as Node).value?.code);
-  if (code !== undefined && !examples.includes(code)) found.push({ pointer: '/code', detail: `${operationId} ${status} shows no example of ${code}` });
+  const examples = Object.values((response.content?.['application/problem+json']?.examples ?? {}) as Node).map(
+    (e) => spec.resolve(e as Node).value?.code,
+  );
+  if (code !== undefined && !examples.includes(code))
+    found.push({ pointer: '/code', detail: `${operationId} ${status} shows no example of ${code}` });
   return found.length > 0 ? found : undefined;
 }
 
@@ -74,16 +99,27 @@ export const contractChecks: SandboxValidators = {
 export const bothChecks: SandboxValidators = {
   request: contractValidators.request,
   async response(check) {
-    const found = [...((await contractValidators.response?.(check)) ?? []), ...((await contractChecks.response?.(check)) ?? [])];
+    const found = [
+      ...((await contractValidators.response?.(check)) ?? []),
+      ...((await contractChecks.response?.(check)) ?? []),
+    ];
     return found.length > 0 ? found : undefined;
   },
   async webhook(check) {
-    const found = [...((await contractValidators.webhook?.(check)) ?? []), ...((await contractChecks.webhook?.(check)) ?? [])];
+    const found = [
+      ...((await contractValidators.webhook?.(check)) ?? []),
+      ...((await contractChecks.webhook?.(check)) ?? []),
+    ];
     return found.length > 0 ? found : undefined;
   },
 };
 
-const defaults = (options: SandboxOptions): SandboxOptions => ({ seed: 'test', webhookSecret: SECRET, validate: bothChecks, ...options });
+const defaults = (options: SandboxOptions): SandboxOptions => ({
+  seed: 'test',
+  webhookSecret: SECRET,
+  validate: bothChecks,
+  ...options,
+});
 
 /** A sandbox on the memory store with a fixed seed and secret and both contract checks, closed after the test. */
 export function newSandbox(options: SandboxOptions = {}): Sandbox {
@@ -158,14 +194,25 @@ export function receiver(options: { allowEarlierLayout?: boolean; answer?: (n: n
 }
 
 /** A JSON request to the sandbox. */
-export function call(sandbox: Sandbox, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Response> {
+export function call(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<Response> {
   const init: RequestInit = { method, headers: { 'content-type': 'application/json', ...headers } };
   if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
   return sandbox.fetch(new Request(`${ORIGIN}${path}`, init));
 }
 
 /** A create-payment body. */
-export const paymentBody = (over: Record<string, unknown> = {}) => ({ amount: '42.50', currency: 'EUR', requisite: { type: 'card' }, ...over });
+export const paymentBody = (over: Record<string, unknown> = {}) => ({
+  amount: '42.50',
+  currency: 'EUR',
+  requisite: { type: 'card' },
+  ...over,
+});
 
 /**
  * Holds `key` for a create-payment of `body` on token-a's tenant as a request whose process then died would have: the
@@ -174,7 +221,8 @@ export const paymentBody = (over: Record<string, unknown> = {}) => ({ amount: '4
 export async function abandonedHold(sandbox: Sandbox, key: string, body: unknown): Promise<void> {
   const print = fingerprint(COMMANDS.createPayment({ id: '', query: new URLSearchParams(), body }));
   const taken = await sandbox.store.transaction(tenantIdOf('a', 'token-a'), (state) =>
-    beginIdempotent(state, 'createPayment', key, print, sandbox.runtime.now(state), sandbox.runtime.wallNow()));
+    beginIdempotent(state, 'createPayment', key, print, sandbox.runtime.now(state), sandbox.runtime.wallNow()),
+  );
   if (taken.kind !== 'proceed') throw new Error(`the key ${key} was taken already`);
 }
 
@@ -207,7 +255,15 @@ export async function moveWall(move: (ms: number) => void, by: number, step: num
 export async function expectRunsOnceThenReplays(sandbox: Sandbox, headers: Record<string, string>): Promise<void> {
   const ran = await call(sandbox, 'POST', '/payments', headers, paymentBody());
   const again = await call(sandbox, 'POST', '/payments', headers, paymentBody());
-  expect([ran.status, ran.headers.get('idempotent-replayed'), again.status, again.headers.get('idempotent-replayed')]).toEqual([200, null, 200, 'true']);
+  expect([
+    ran.status,
+    ran.headers.get('idempotent-replayed'),
+    again.status,
+    again.headers.get('idempotent-replayed'),
+  ]).toEqual([200, null, 200, 'true']);
   expect(await again.json()).toEqual(await ran.json());
-  expect((await (await call(sandbox, 'GET', '/payments', { authorization: headers.authorization! })).json()).pagination.total).toBe(1);
+  expect(
+    (await (await call(sandbox, 'GET', '/payments', { authorization: headers.authorization! })).json()).pagination
+      .total,
+  ).toBe(1);
 }

@@ -20,7 +20,13 @@ describe('Idempotency-Key over HTTP', () => {
   it('answers 422 idempotency_key_reused to the same key with another body', async () => {
     const sandbox = await openTestSandbox();
     await call(sandbox, 'POST', '/payments', { ...A, 'idempotency-key': 'k-2' }, paymentBody());
-    const other = await call(sandbox, 'POST', '/payments', { ...A, 'idempotency-key': 'k-2' }, paymentBody({ amount: '1.00' }));
+    const other = await call(
+      sandbox,
+      'POST',
+      '/payments',
+      { ...A, 'idempotency-key': 'k-2' },
+      paymentBody({ amount: '1.00' }),
+    );
     expect([other.status, (await other.json()).code]).toEqual([422, 'idempotency_key_reused']);
   });
 
@@ -39,12 +45,22 @@ describe('Idempotency-Key over HTTP', () => {
     expect([second.status, (await second.json()).code]).toEqual([409, 'idempotency_request_in_progress']);
     expect(done.status).toBe(200);
     const third = await call(sandbox, 'POST', '/payments', headers, paymentBody());
-    expect([third.status, third.headers.get('idempotent-replayed'), (await third.json()).data.id]).toEqual([200, 'true', (await done.json()).data.id]);
+    expect([third.status, third.headers.get('idempotent-replayed'), (await third.json()).data.id]).toEqual([
+      200,
+      'true',
+      (await done.json()).data.id,
+    ]);
   });
 
   it('answers 400 idempotency_key_missing to a state-changing request without a key', async () => {
     const sandbox = await openTestSandbox();
-    const response = await call(sandbox, 'POST', '/merchant/v1/payments', { 'x-public-key': 'p', 'x-secret-key': 's' }, paymentBody());
+    const response = await call(
+      sandbox,
+      'POST',
+      '/merchant/v1/payments',
+      { 'x-public-key': 'p', 'x-secret-key': 's' },
+      paymentBody(),
+    );
     expect([response.status, (await response.json()).code]).toEqual([400, 'idempotency_key_missing']);
   });
 
@@ -52,24 +68,40 @@ describe('Idempotency-Key over HTTP', () => {
     const sandbox = await openTestSandbox({
       validate: {
         request: ({ body }) =>
-          (body as { amount?: string }).amount === 'bad' ? { status: 422, detail: 'See errors.', errors: [{ pointer: '/amount', detail: 'Must be a decimal string.' }] } : undefined,
+          (body as { amount?: string }).amount === 'bad'
+            ? {
+                status: 422,
+                detail: 'See errors.',
+                errors: [{ pointer: '/amount', detail: 'Must be a decimal string.' }],
+              }
+            : undefined,
       },
     });
     const headers = { ...A, 'idempotency-key': 'k-5' };
     const rejected = await call(sandbox, 'POST', '/payments', headers, paymentBody({ amount: 'bad' }));
-    expect([rejected.status, await rejected.json()]).toEqual([422, expect.objectContaining({ code: 'validation_failed', errors: [{ pointer: '/amount', detail: 'Must be a decimal string.' }] })]);
+    expect([rejected.status, await rejected.json()]).toEqual([
+      422,
+      expect.objectContaining({
+        code: 'validation_failed',
+        errors: [{ pointer: '/amount', detail: 'Must be a decimal string.' }],
+      }),
+    ]);
     const corrected = await call(sandbox, 'POST', '/payments', headers, paymentBody());
     expect([corrected.status, corrected.headers.get('idempotent-replayed')]).toEqual([200, null]);
   });
 
   it('scopes a key to its tenant and operation', async () => {
     const sandbox = await openTestSandbox();
-    const create = (auth: Record<string, string>) => call(sandbox, 'POST', '/payments', { ...auth, 'idempotency-key': 'shared' }, paymentBody());
+    const create = (auth: Record<string, string>) =>
+      call(sandbox, 'POST', '/payments', { ...auth, 'idempotency-key': 'shared' }, paymentBody());
     await create(A);
     const otherTenant = await create({ authorization: 'Bearer token-b' });
     expect(otherTenant.headers.get('idempotent-replayed')).toBeNull();
     const payment = await (await create(A)).json();
-    const cancel = await call(sandbox, 'POST', `/payments/${payment.data.id}/cancel`, { ...A, 'idempotency-key': 'shared' });
+    const cancel = await call(sandbox, 'POST', `/payments/${payment.data.id}/cancel`, {
+      ...A,
+      'idempotency-key': 'shared',
+    });
     expect([cancel.status, cancel.headers.get('idempotent-replayed')]).toEqual([200, null]);
   });
 

@@ -8,7 +8,17 @@ import { MAGIC_VALUES, type MagicValue } from '../../src/sandbox/core/magic-valu
 import { DEFAULT_OUTCOMES, OUTCOMES, STEP_DELAY_SECONDS } from '../../src/sandbox/core/outcomes.js';
 import { createSandboxControlClient, type SandboxControlClient } from '../../src/sandbox/index.js';
 import { openOnStore } from './fixtures.js';
-import { callOperation, findOperation, newCredentials, typedClient, unique, VARIANTS, type AnyClient, type Result, type Variant } from './operations.js';
+import {
+  callOperation,
+  findOperation,
+  newCredentials,
+  typedClient,
+  unique,
+  VARIANTS,
+  type AnyClient,
+  type Result,
+  type Variant,
+} from './operations.js';
 
 type Kind = keyof typeof LIFECYCLES;
 const KINDS = Object.keys(LIFECYCLES) as Kind[];
@@ -44,7 +54,12 @@ function outcomesOf(kind: Kind): Outcome[] {
   const stepsOf = (name: string) => (OUTCOMES[kind] as Record<string, readonly Step[]>)[name]!;
   return [
     { kind, label: `any other value (${DEFAULT_OUTCOMES[kind]})`, steps: stepsOf(DEFAULT_OUTCOMES[kind]) },
-    ...MAGIC_VALUES.filter((m) => m.kind === kind).map((magic) => ({ kind, label: `${magic.field} ${magic.value} (${magic.outcome})`, magic, steps: stepsOf(magic.outcome) })),
+    ...MAGIC_VALUES.filter((m) => m.kind === kind).map((magic) => ({
+      kind,
+      label: `${magic.field} ${magic.value} (${magic.outcome})`,
+      magic,
+      steps: stepsOf(magic.outcome),
+    })),
   ];
 }
 const delayOf = (kind: Kind, to: string) => {
@@ -54,7 +69,8 @@ const delayOf = (kind: Kind, to: string) => {
 };
 
 /** The status an object of this outcome has after its first `taken` steps. */
-const statusAfter = (outcome: Outcome, taken: number) => (taken === 0 ? creationStatus(outcome.kind) : outcome.steps[taken - 1]!.to);
+const statusAfter = (outcome: Outcome, taken: number) =>
+  taken === 0 ? creationStatus(outcome.kind) : outcome.steps[taken - 1]!.to;
 
 /** How to bring an object to a status: create it with an outcome, let the clock take `taken` steps, then maybe one row more. */
 interface Plan {
@@ -111,7 +127,12 @@ class Tenant {
   constructor(readonly variant: Variant) {
     const credentials = newCredentials(variant, 'life');
     this.client = typedClient(credentials, { baseUrl: 'http://sandbox.test', fetch: sandbox.fetch });
-    this.control = createSandboxControlClient({ baseUrl: 'http://sandbox.test', fetch: sandbox.fetch, retry: false, ...credentials });
+    this.control = createSandboxControlClient({
+      baseUrl: 'http://sandbox.test',
+      fetch: sandbox.fetch,
+      retry: false,
+      ...credentials,
+    });
   }
 
   call(operationId: string, parts: { id?: string; body?: unknown } = {}): Promise<Result> {
@@ -139,10 +160,17 @@ class Tenant {
 
   /** The object's status changes, oldest first, from the control API's event log. */
   async changes(id: string): Promise<Change[]> {
-    const { data, error } = await this.control.GET('/_sandbox/events', { params: { query: { object_id: id, limit: 100 } } });
+    const { data, error } = await this.control.GET('/_sandbox/events', {
+      params: { query: { object_id: id, limit: 100 } },
+    });
     expect(error).toBeUndefined();
     return data!.data
-      .map((c) => ({ from: c.from, to: c.to, trigger: c.trigger, reason_code: ((c.event.data as { reason_code?: string | null }).reason_code ?? null) }))
+      .map((c) => ({
+        from: c.from,
+        to: c.to,
+        trigger: c.trigger,
+        reason_code: (c.event.data as { reason_code?: string | null }).reason_code ?? null,
+      }))
       .reverse();
   }
 
@@ -160,7 +188,8 @@ class Tenant {
   /** Creates an object with the outcome's request value, after what it needs: funds for a payout, a payment to appeal. */
   async create(outcome: Outcome): Promise<{ id: string; status: string }> {
     const { kind, magic } = outcome;
-    const value = (field: MagicValue['field']) => (magic?.field === field ? { [field.slice(field.indexOf('.') + 1)]: magic.value } : {});
+    const value = (field: MagicValue['field']) =>
+      magic?.field === field ? { [field.slice(field.indexOf('.') + 1)]: magic.value } : {};
     const amount = magic?.field === 'amount' ? magic.value : '100.00';
     let body: Record<string, unknown>;
     if (kind === 'payment') body = { amount, currency: 'EUR', requisite: { type: 'card', ...value('requisite.bank') } };
@@ -169,9 +198,15 @@ class Tenant {
       await this.ok('createPayment', { body: { amount: '1000.00', currency: 'EUR', requisite: { type: 'card' } } });
       const succeeds = outcomesOf('payment').find((o) => !o.magic)!;
       await this.advance(succeeds.steps.reduce((sum, step) => sum + delayOf('payment', step.to), 0));
-      body = { amount, currency: 'EUR', requisite: { type: 'card', card_number: '4111111111111111', ...value('requisite.card_holder') } };
+      body = {
+        amount,
+        currency: 'EUR',
+        requisite: { type: 'card', card_number: '4111111111111111', ...value('requisite.card_holder') },
+      };
     } else {
-      const payment = await this.ok('createPayment', { body: { amount: '100.00', currency: 'EUR', requisite: { type: 'card' } } });
+      const payment = await this.ok('createPayment', {
+        body: { amount: '100.00', currency: 'EUR', requisite: { type: 'card' } },
+      });
       body = { transaction_id: payment.id, amount, currency: 'EUR' };
     }
     return this.ok(`create${capitalised(kind)}`, { body });
@@ -191,7 +226,8 @@ class Tenant {
       const body = row.trigger === 'api:confirm' ? { reference: unique('transfer-') } : undefined;
       return this.call(operationIdOf(kind, row.trigger), { id, body });
     }
-    if (row.trigger !== 'clock:expires_at') throw new Error(`${row.trigger} is not a trigger a plan takes as its last row`);
+    if (row.trigger !== 'clock:expires_at')
+      throw new Error(`${row.trigger} is not a trigger a plan takes as its last row`);
     const object = await this.ok(`retrieve${capitalised(kind)}`, { id });
     const left = (Date.parse(object.expires_at) - (await this.now())) / 1000;
     // Note: one second short of expires_at nothing may happen yet; the expiry comes exactly at it.
@@ -219,8 +255,17 @@ class Tenant {
 function expectLegalHistory(kind: Kind, changes: Change[]): void {
   changes.forEach((change, i) => {
     if (i > 0) expect(change.from, `change ${i} starts where change ${i - 1} ended`).toBe(changes[i - 1]!.to);
-    const row = rowsOf(kind).find((r) => r.from?.includes(change.from) && r.to === change.to && r.reason_code === change.reason_code && (change.trigger === 'control' || r.trigger === change.trigger));
-    expect(row, `${kind} ${change.from} → ${change.to} (${change.trigger}, ${change.reason_code}) is a row of the table`).toBeDefined();
+    const row = rowsOf(kind).find(
+      (r) =>
+        r.from?.includes(change.from) &&
+        r.to === change.to &&
+        r.reason_code === change.reason_code &&
+        (change.trigger === 'control' || r.trigger === change.trigger),
+    );
+    expect(
+      row,
+      `${kind} ${change.from} → ${change.to} (${change.trigger}, ${change.reason_code}) is a row of the table`,
+    ).toBeDefined();
   });
 }
 
@@ -286,7 +331,9 @@ async function byTrigger(variant: Variant, c: Case): Promise<number> {
   }
   if (row.trigger === 'clock:processing') {
     for (const outcome of outcomesOf(kind)) {
-      const at = outcome.steps.findIndex((step, i) => step.to === row.to && step.reason_code === row.reason_code && statusAfter(outcome, i) === from);
+      const at = outcome.steps.findIndex(
+        (step, i) => step.to === row.to && step.reason_code === row.reason_code && statusAfter(outcome, i) === from,
+      );
       if (at === -1) continue;
       const t = new Tenant(variant);
       const { id } = await t.create(outcome);
@@ -324,11 +371,16 @@ for (const variant of VARIANTS) {
       describe(c.name, () => {
         const operation = isApi(c.row.trigger) ? operationIdOf(c.kind, c.row.trigger) : undefined;
         const callable = operation === undefined || findOperation(variant, operation) !== undefined;
-        it(callable ? `by ${isApi(c.row.trigger) ? 'the API call' : 'the clock'}, with each magic value that leads there` : `not by ${operation}, which Variant ${variant} does not have`, async () => {
-          const runs = await byTrigger(variant, c);
-          if (callable) expect(runs, 'at least one outcome or plan reaches this row').toBeGreaterThan(0);
-          else expect(runs).toBe(0);
-        });
+        it(
+          callable
+            ? `by ${isApi(c.row.trigger) ? 'the API call' : 'the clock'}, with each magic value that leads there`
+            : `not by ${operation}, which Variant ${variant} does not have`,
+          async () => {
+            const runs = await byTrigger(variant, c);
+            if (callable) expect(runs, 'at least one outcome or plan reaches this row').toBeGreaterThan(0);
+            else expect(runs).toBe(0);
+          },
+        );
         if (c.from !== null) {
           const from = c.from;
           it('by the control API, forced', async () => {
@@ -345,11 +397,16 @@ for (const variant of VARIANTS) {
 
     for (const kind of KINDS) {
       describe(`${kind}: transitions the table lacks are refused`, () => {
-        const apiTriggers = [...new Set(rowsOf(kind).map((row) => row.trigger))].filter((trigger) => isApi(trigger) && trigger !== 'api:create');
+        const apiTriggers = [...new Set(rowsOf(kind).map((row) => row.trigger))].filter(
+          (trigger) => isApi(trigger) && trigger !== 'api:create',
+        );
         for (const status of statusesOf(kind)) {
           const rowsFrom = rowsOf(kind).filter((row) => row.from?.includes(status));
 
-          const refusedCalls = apiTriggers.filter((trigger) => !rowsFrom.some((row) => row.trigger === trigger) && findOperation(variant, operationIdOf(kind, trigger)));
+          const refusedCalls = apiTriggers.filter(
+            (trigger) =>
+              !rowsFrom.some((row) => row.trigger === trigger) && findOperation(variant, operationIdOf(kind, trigger)),
+          );
           if (refusedCalls.length > 0) {
             it(`from ${status}, ${refusedCalls.map((trigger) => operationIdOf(kind, trigger)).join(', ')} answer 422 invalid_state and change nothing`, async () => {
               const t = new Tenant(variant);
@@ -358,7 +415,10 @@ for (const variant of VARIANTS) {
               for (const trigger of refusedCalls) {
                 const body = trigger === 'api:confirm' ? { reference: unique('transfer-') } : undefined;
                 const { response, error } = await t.call(operationIdOf(kind, trigger), { id, body });
-                expect([response.status, error?.code], `${operationIdOf(kind, trigger)} from ${status}`).toEqual([422, 'invalid_state']);
+                expect([response.status, error?.code], `${operationIdOf(kind, trigger)} from ${status}`).toEqual([
+                  422,
+                  'invalid_state',
+                ]);
               }
               expect(await t.status(kind, id)).toBe(status);
               expect(await t.changes(id)).toEqual(before);
@@ -375,12 +435,16 @@ for (const variant of VARIANTS) {
               if (rows.length === 0) refused.push([to, null]);
               // Note: only payments carry a reason_code, so only theirs can name a row that does not exist.
               else if (kind === 'payment') {
-                for (const reason of REASON_CODES) if (reason && !rows.some((row) => row.reason_code === reason)) refused.push([to, reason]);
+                for (const reason of REASON_CODES)
+                  if (reason && !rows.some((row) => row.reason_code === reason)) refused.push([to, reason]);
               }
             }
             for (const [to, reason] of refused) {
               const { response, error } = await t.force(kind, id, to, reason);
-              expect([response.status, error?.code], `forcing ${status} → ${to}${reason ? ` (${reason})` : ''}`).toEqual([422, 'invalid_state']);
+              expect(
+                [response.status, error?.code],
+                `forcing ${status} → ${to}${reason ? ` (${reason})` : ''}`,
+              ).toEqual([422, 'invalid_state']);
             }
             expect(await t.status(kind, id)).toBe(status);
             expect(await t.changes(id)).toEqual(before);
@@ -406,7 +470,11 @@ for (const variant of VARIANTS) {
  * Rows that only the default outcome takes: the catalogue documents no magic value for "any other value", so these are
  * reached with an ordinary request. Checked to be exact: a row here that a magic value reaches fails the test.
  */
-const DEFAULT_ONLY = ['payment pending → succeeded by clock:processing', 'payout processing → succeeded by clock:processing', 'appeal under_review → accepted by clock:processing'];
+const DEFAULT_ONLY = [
+  'payment pending → succeeded by clock:processing',
+  'payout processing → succeeded by clock:processing',
+  'appeal under_review → accepted by clock:processing',
+];
 
 describe('coverage', () => {
   it('exercised every row of every table by its trigger, with a magic value and by the control API, in each variant that has its operation', () => {
@@ -414,8 +482,12 @@ describe('coverage', () => {
     for (const variant of VARIANTS) {
       for (const c of CASES) {
         const got = exercised.get(`${variant} ${c.name}`) ?? new Set<Means>();
-        const callable = !isApi(c.row.trigger) || findOperation(variant, operationIdOf(c.kind, c.row.trigger)) !== undefined;
-        const needed: Means[] = [...(callable ? [isApi(c.row.trigger) ? ('api' as const) : ('clock' as const)] : []), ...(c.from !== null ? ['control' as const] : [])];
+        const callable =
+          !isApi(c.row.trigger) || findOperation(variant, operationIdOf(c.kind, c.row.trigger)) !== undefined;
+        const needed: Means[] = [
+          ...(callable ? [isApi(c.row.trigger) ? ('api' as const) : ('clock' as const)] : []),
+          ...(c.from !== null ? ['control' as const] : []),
+        ];
         for (const means of needed) if (!got.has(means)) missing.push(`${variant} ${c.name}: ${means}`);
       }
     }
@@ -424,16 +496,32 @@ describe('coverage', () => {
     for (const c of CASES) {
       const magic = VARIANTS.some((variant) => exercised.get(`${variant} ${c.name}`)?.has('magic'));
       if (!magic && !DEFAULT_ONLY.includes(c.name)) missing.push(`${c.name}: no magic value reached it`);
-      if (magic && DEFAULT_ONLY.includes(c.name)) missing.push(`${c.name} is in DEFAULT_ONLY but a magic value reached it`);
+      if (magic && DEFAULT_ONLY.includes(c.name))
+        missing.push(`${c.name} is in DEFAULT_ONLY but a magic value reached it`);
     }
     expect(missing).toEqual([]);
-    expect(DEFAULT_ONLY.filter((name) => !CASES.some((c) => c.name === name)), 'DEFAULT_ONLY names rows of the table').toEqual([]);
-    expect(MAGIC_VALUES.filter((m) => !usedMagic.has(m)).map((m) => `${m.kind} ${m.field} ${m.value}`), 'every magic value was used').toEqual([]);
-    const reasons = new Set(CASES.filter((c) => VARIANTS.some((v) => exercised.get(`${v} ${c.name}`)?.has('magic'))).map((c) => c.row.reason_code));
-    expect(REASON_CODES.filter((reason) => reason !== null && !reasons.has(reason)), 'every reason_code is reached with a magic value').toEqual([]);
+    expect(
+      DEFAULT_ONLY.filter((name) => !CASES.some((c) => c.name === name)),
+      'DEFAULT_ONLY names rows of the table',
+    ).toEqual([]);
+    expect(
+      MAGIC_VALUES.filter((m) => !usedMagic.has(m)).map((m) => `${m.kind} ${m.field} ${m.value}`),
+      'every magic value was used',
+    ).toEqual([]);
+    const reasons = new Set(
+      CASES.filter((c) => VARIANTS.some((v) => exercised.get(`${v} ${c.name}`)?.has('magic'))).map(
+        (c) => c.row.reason_code,
+      ),
+    );
+    expect(
+      REASON_CODES.filter((reason) => reason !== null && !reasons.has(reason)),
+      'every reason_code is reached with a magic value',
+    ).toEqual([]);
     for (const variant of VARIANTS) {
       const count = (means: Means) => CASES.filter((c) => exercised.get(`${variant} ${c.name}`)?.has(means)).length;
-      console.info(`Variant ${variant}: ${CASES.length} lifecycle rows × from-statuses; by API call ${count('api')}, by the clock ${count('clock')}, with a magic value ${count('magic')}, forced by the control API ${count('control')}`);
+      console.info(
+        `Variant ${variant}: ${CASES.length} lifecycle rows × from-statuses; by API call ${count('api')}, by the clock ${count('clock')}, with a magic value ${count('magic')}, forced by the control API ${count('control')}`,
+      );
     }
   });
 });

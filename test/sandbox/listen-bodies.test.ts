@@ -28,14 +28,21 @@ const { Request, Response } = globalThis;
 afterAll(() => {
   Object.defineProperty(globalThis, 'Request', { value: Request });
   Object.defineProperty(globalThis, 'Response', { value: Response });
-  expect([new globalThis.Request('http://x.test/') instanceof Request, new globalThis.Response() instanceof Response]).toEqual([true, true]);
+  expect([
+    new globalThis.Request('http://x.test/') instanceof Request,
+    new globalThis.Response() instanceof Response,
+  ]).toEqual([true, true]);
 });
 
 describe.each([false, true])('request bodies over HTTP (overrideGlobalObjects: %s)', (overrideGlobalObjects) => {
   let url = '';
   let key = 0;
   const post = (init: { body: string | ReadableStream<Uint8Array>; duplex?: 'half' }) =>
-    fetch(`${url}/payments`, { method: 'POST', headers: { ...headers, 'idempotency-key': `k-${overrideGlobalObjects}-${key++}` }, ...init });
+    fetch(`${url}/payments`, {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': `k-${overrideGlobalObjects}-${key++}` },
+      ...init,
+    });
 
   // Note: newSandbox closes it after each test.
   beforeEach(async () => {

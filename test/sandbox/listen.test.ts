@@ -13,7 +13,11 @@ describe('sandbox.listen', () => {
     const created = await a.POST('/payments', { body: paymentBody() });
     expect(created.data?.data.status).toBe('created');
     expect((await b.GET('/merchant/v1/payments')).data?.pagination.total).toBe(0);
-    const malformed = await fetch(`${url}/payments`, { method: 'POST', headers: { authorization: 'Bearer t', 'idempotency-key': 'k' }, body: '{' });
+    const malformed = await fetch(`${url}/payments`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'idempotency-key': 'k' },
+      body: '{',
+    });
     expect([malformed.status, malformed.headers.get('content-type')]).toEqual([400, 'application/problem+json']);
     await expect(sandbox.listen({ port: 0 })).rejects.toThrow(/already listening/);
     await sandbox.close();

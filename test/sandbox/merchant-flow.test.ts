@@ -18,10 +18,16 @@ describe('the merchant flow', () => {
     const hooks = receiver();
     const sandbox = await openTestSandbox({ webhookUrls: [HOOK_URL], fetch: hooks.fetch });
     const client = clientA(sandbox);
-    const created = await client.POST('/payments', { body: { amount: '42.50', currency: 'EUR', requisite: { type: 'card' } } });
+    const created = await client.POST('/payments', {
+      body: { amount: '42.50', currency: 'EUR', requisite: { type: 'card' } },
+    });
     expect(created.error).toBeUndefined();
     const payment = created.data!.data;
-    expect([payment.status, payment.requested, payment.reason_code]).toEqual(['created', { amount: '42.50', currency: 'EUR' }, null]);
+    expect([payment.status, payment.requested, payment.reason_code]).toEqual([
+      'created',
+      { amount: '42.50', currency: 'EUR' },
+      null,
+    ]);
     expect(hooks.requests).toEqual([]);
 
     await sandbox.advance({ accessToken: 'token-a' }, 60);
@@ -35,23 +41,37 @@ describe('the merchant flow', () => {
       expect(event.id).toBe(request.headers.get('x-event-id'));
     }
     const retrieved = await client.GET('/payments/{id}', { params: { path: { id: payment.id } } });
-    expect([retrieved.data?.data.status, retrieved.data?.data.processed]).toEqual(['succeeded', { amount: '42.50', currency: 'EUR' }]);
+    expect([retrieved.data?.data.status, retrieved.data?.data.processed]).toEqual([
+      'succeeded',
+      { amount: '42.50', currency: 'EUR' },
+    ]);
   });
 
   it('Variant B: create, advance, receive the verified webhooks, retrieve the new status', async () => {
     const hooks = receiver();
     const sandbox = await openTestSandbox({ webhookUrls: [HOOK_URL], fetch: hooks.fetch });
     const client = clientB(sandbox);
-    const created = await client.POST('/merchant/v1/payments', { body: { amount: '9.01', currency: 'USD', requisite: { type: 'card' } } });
+    const created = await client.POST('/merchant/v1/payments', {
+      body: { amount: '9.01', currency: 'USD', requisite: { type: 'card' } },
+    });
     const payment = created.data!.data;
     expect(payment.status).toBe('created');
 
     await sandbox.advance({ publicKey: 'pk_test' }, 60);
 
     const last = hooks.later.at(-1)!;
-    expect([last.type, last.data.id, 'reason_code' in last.data && last.data.reason_code]).toEqual(['payment.status_changed', payment.id, 'declined']);
-    expect(hooks.requests.map((r) => (standardVerify(r) as { data: { status: string } }).data.status)).toEqual(['pending', 'failed']);
-    const retrieved = await client.GET('/merchant/v1/payments/{paymentId}', { params: { path: { paymentId: payment.id } } });
+    expect([last.type, last.data.id, 'reason_code' in last.data && last.data.reason_code]).toEqual([
+      'payment.status_changed',
+      payment.id,
+      'declined',
+    ]);
+    expect(hooks.requests.map((r) => (standardVerify(r) as { data: { status: string } }).data.status)).toEqual([
+      'pending',
+      'failed',
+    ]);
+    const retrieved = await client.GET('/merchant/v1/payments/{paymentId}', {
+      params: { path: { paymentId: payment.id } },
+    });
     expect(retrieved.data?.data.status).toBe('failed');
   });
 
@@ -59,7 +79,9 @@ describe('the merchant flow', () => {
     const hooks = receiver();
     const sandbox = await openTestSandbox({ webhookUrls: [HOOK_URL], fetch: hooks.fetch });
     const client = clientA(sandbox);
-    const payment = (await client.POST('/payments', { body: { amount: '10.00', currency: 'EUR', requisite: { type: 'card' } } })).data!.data;
+    const payment = (
+      await client.POST('/payments', { body: { amount: '10.00', currency: 'EUR', requisite: { type: 'card' } } })
+    ).data!.data;
     const canceled = await client.POST('/payments/{id}/cancel', { params: { path: { id: payment.id } } });
     expect([canceled.data?.data.status, canceled.data?.data.reason_code]).toEqual(['canceled', 'canceled_by_merchant']);
     await sandbox.settled();
@@ -75,7 +97,9 @@ describe('the merchant flow', () => {
       return new Response(null, { status: 204 });
     };
     const sandbox: Sandbox = await openTestSandbox({ webhookUrls: [HOOK_URL], fetch });
-    await clientA(sandbox).POST('/payments', { body: { amount: '10.00', currency: 'EUR', requisite: { type: 'card' } } });
+    await clientA(sandbox).POST('/payments', {
+      body: { amount: '10.00', currency: 'EUR', requisite: { type: 'card' } },
+    });
     await sandbox.advance({ accessToken: 'token-a' }, 60);
     expect(seen).toEqual(['pending', 'succeeded']);
   });

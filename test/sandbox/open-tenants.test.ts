@@ -41,9 +41,14 @@ describe('tenants.max in open mode', () => {
     }
     const refused = await call(sandbox, 'GET', '/payments', bearer('t4'));
     const problem = await refused.json();
-    expect([refused.status, refused.headers.get('retry-after'), refused.headers.get('content-type'), problem.code, problem.title, problem.status]).toEqual([
-      429, '570', 'application/problem+json', 'tenant_limit_reached', 'Too many tenants', 429,
-    ]);
+    expect([
+      refused.status,
+      refused.headers.get('retry-after'),
+      refused.headers.get('content-type'),
+      problem.code,
+      problem.title,
+      problem.status,
+    ]).toEqual([429, '570', 'application/problem+json', 'tenant_limit_reached', 'Too many tenants', 429]);
     expect(problem.detail).toBe(
       'The sandbox holds its most tenants (3), and these credentials would make a new one. A tenant no request has used for 600 s ' +
         'is forgotten with its state, the next in 570 s: retry after 570 s (Retry-After), or use credentials the sandbox already knows.',
@@ -54,14 +59,18 @@ describe('tenants.max in open mode', () => {
 
   it('never refuses a tenant that exists, whatever it asks, and counts a use as keeping it', async () => {
     const { sandbox, move } = bounded(2, 600);
-    expect((await call(sandbox, 'POST', '/payments', { ...bearer('t1'), 'idempotency-key': 'p1' }, paymentBody())).status).toBe(200);
+    expect(
+      (await call(sandbox, 'POST', '/payments', { ...bearer('t1'), 'idempotency-key': 'p1' }, paymentBody())).status,
+    ).toBe(200);
     expect((await call(sandbox, 'GET', '/payments', bearer('t2'))).status).toBe(200);
     expect((await call(sandbox, 'GET', '/payments', bearer('t3'))).status).toBe(429);
     move(360);
     // Note: t1 is used again at 360 s, so t2 (used at 0 s) is the one unused the longest: forgotten 600 s after its use.
     expect((await call(sandbox, 'GET', '/payments', bearer('t1'))).status).toBe(200);
     expect((await call(sandbox, 'GET', '/_sandbox/clock', bearer('t1'))).status).toBe(200);
-    expect((await call(sandbox, 'POST', '/payments', { ...bearer('t1'), 'idempotency-key': 'p2' }, paymentBody())).status).toBe(200);
+    expect(
+      (await call(sandbox, 'POST', '/payments', { ...bearer('t1'), 'idempotency-key': 'p2' }, paymentBody())).status,
+    ).toBe(200);
     const refused = await call(sandbox, 'GET', '/payments', bearer('t3'));
     expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, '240']);
     move(239);
@@ -79,7 +88,11 @@ describe('tenants.max in open mode', () => {
     move(240);
     const refused = await call(sandbox, 'GET', '/merchant/v1/payments', keyPair('pk_2', 'sk_2'));
     const problem = await refused.json();
-    expect([refused.status, refused.headers.get('retry-after'), problem.code]).toEqual([429, '360', 'tenant_limit_reached']);
+    expect([refused.status, refused.headers.get('retry-after'), problem.code]).toEqual([
+      429,
+      '360',
+      'tenant_limit_reached',
+    ]);
     expect(problem.detail).toContain('most tenants (1)');
     expect((await call(sandbox, 'GET', '/merchant/v1/payments', keyPair('pk_1', 'sk_1'))).status).toBe(200);
   });
@@ -90,15 +103,22 @@ describe('tenants.max in open mode', () => {
     move(25);
     const refused = await call(sandbox, 'POST', '/_sandbox/webhook-endpoints', bearer('t2'), { url: HOOK_URL });
     const problem = await refused.json();
-    expect([refused.status, problem.code, refused.headers.get('www-authenticate'), refused.headers.get('retry-after')]).toEqual([
-      401, 'unauthorized', 'Bearer realm="merchant-payments-sandbox"', null,
-    ]);
+    expect([
+      refused.status,
+      problem.code,
+      refused.headers.get('www-authenticate'),
+      refused.headers.get('retry-after'),
+    ]).toEqual([401, 'unauthorized', 'Bearer realm="merchant-payments-sandbox"', null]);
     expect(problem.detail).toBe(
       'The sandbox holds its most tenants (1), and these credentials would make a new one. A tenant no request has used for 600 s ' +
         'is forgotten with its state, the next in 575 s: retry then, or use credentials the sandbox already knows.',
     );
     const pair = await call(sandbox, 'GET', '/_sandbox/events', keyPair('pk_c', 'sk_c'));
-    expect([pair.status, pair.headers.get('www-authenticate'), (await pair.json()).code]).toEqual([401, null, 'unauthorized']);
+    expect([pair.status, pair.headers.get('www-authenticate'), (await pair.json()).code]).toEqual([
+      401,
+      null,
+      'unauthorized',
+    ]);
   });
 
   it('rejects sandbox.now() past the bound with TenantLimitError from the JS API', async () => {
@@ -106,7 +126,11 @@ describe('tenants.max in open mode', () => {
     await sandbox.now({ accessToken: 't1' });
     const error = await sandbox.now({ accessToken: 't2' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TenantLimitError);
-    expect([(error as TenantLimitError).max, (error as TenantLimitError).idleSeconds, (error as TenantLimitError).retryAfter]).toEqual([1, 600, 600]);
+    expect([
+      (error as TenantLimitError).max,
+      (error as TenantLimitError).idleSeconds,
+      (error as TenantLimitError).retryAfter,
+    ]).toEqual([1, 600, 600]);
   });
 
   it('keeps the memory store at 1,000 tenants through 30,000 distinct bearer tokens, forgetting idle ones as the wall clock moves', async () => {
@@ -117,7 +141,9 @@ describe('tenants.max in open mode', () => {
     let most = 0;
     for (let batch = 0; batch < 300; batch += 1) {
       // Note: 100 new tokens every 10 s, so about 6,000 arrive in the idle time against room for 1,000.
-      const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => call(sandbox, 'GET', '/payments', bearer(`burst-${batch}-${i}`))));
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => call(sandbox, 'GET', '/payments', bearer(`burst-${batch}-${i}`))),
+      );
       for (const answer of answers) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
       most = Math.max(most, store.tenantIds().length);
       wall += 10_000;
@@ -137,7 +163,13 @@ describe('tenants.max in open mode', () => {
 describe('tenants.idleSeconds in open mode', () => {
   it('forgets a tenant unused for the idle time with its state, keeps one used meanwhile, and counts what it forgot', async () => {
     const { sandbox, move, store } = bounded(10, 600);
-    const created = await call(sandbox, 'POST', '/payments', { ...bearer('idle'), 'idempotency-key': 'k' }, paymentBody());
+    const created = await call(
+      sandbox,
+      'POST',
+      '/payments',
+      { ...bearer('idle'), 'idempotency-key': 'k' },
+      paymentBody(),
+    );
     const { data: payment } = await created.json();
     expect((await call(sandbox, 'GET', '/payments', bearer('busy'))).status).toBe(200);
     move(360);
@@ -147,12 +179,24 @@ describe('tenants.idleSeconds in open mode', () => {
     move(1);
     expect(await store.evictIdle!()).toBe(1);
     expect(store.tenantIds()).toEqual([sandbox.tenantId({ accessToken: 'busy' })]);
-    expect([await metric(sandbox, 'sandbox_tenants'), await metric(sandbox, 'sandbox_tenants_evicted_total')]).toEqual([1, 1]);
+    expect([await metric(sandbox, 'sandbox_tenants'), await metric(sandbox, 'sandbox_tenants_evicted_total')]).toEqual([
+      1, 1,
+    ]);
     const gone = await call(sandbox, 'GET', `/payments/${payment.id}`, bearer('idle'));
     expect(gone.status).toBe(404);
     // Note: the tenant starts afresh: its Idempotency-Key is free again, and the same seed gives the same first id.
-    const again = await call(sandbox, 'POST', '/payments', { ...bearer('idle'), 'idempotency-key': 'k' }, paymentBody({ amount: '1.00' }));
-    expect([again.status, again.headers.get('idempotent-replayed'), (await again.json()).data.id]).toEqual([200, null, payment.id]);
+    const again = await call(
+      sandbox,
+      'POST',
+      '/payments',
+      { ...bearer('idle'), 'idempotency-key': 'k' },
+      paymentBody({ amount: '1.00' }),
+    );
+    expect([again.status, again.headers.get('idempotent-replayed'), (await again.json()).data.id]).toEqual([
+      200,
+      null,
+      payment.id,
+    ]);
   });
 
   it("frees an evicted Variant B tenant's public key for another secret key", async () => {
@@ -165,7 +209,7 @@ describe('tenants.idleSeconds in open mode', () => {
     expect((await call(sandbox, 'GET', '/merchant/v1/payments', keyPair('pk_evicted', 'sk_first'))).status).toBe(401);
   });
 
-  it('forgets the evicted tenant\'s faults, so that a fresh tenant under the same credentials gets none', async () => {
+  it("forgets the evicted tenant's faults, so that a fresh tenant under the same credentials gets none", async () => {
     const { sandbox, move, store } = bounded(10, 600);
     const fault = { operation_id: 'listPayments', kind: 'server_error', count: 1 };
     expect((await call(sandbox, 'POST', '/_sandbox/faults', bearer('faulty'), fault)).status).toBe(201);
@@ -216,14 +260,18 @@ describe('tenants.idleSeconds in open mode', () => {
 });
 
 describe('quotas.events', () => {
-  it('keeps each new tenant\'s event log to the quota, and answers a redelivery of a dropped delivery with 404 naming the retention', async () => {
+  it("keeps each new tenant's event log to the quota, and answers a redelivery of a dropped delivery with 404 naming the retention", async () => {
     const hooks = receiver();
     const sandbox = newSandbox({ quotas: { events: 5 }, webhookUrls: [HOOK_URL], fetch: hooks.fetch });
     const A = bearer('retained');
     /** A payment created and canceled: one status change, one event, one delivery. */
     const canceled = async (i: number) => {
-      const { data } = await (await call(sandbox, 'POST', '/payments', { ...A, 'idempotency-key': `p${i}` }, paymentBody())).json();
-      expect((await call(sandbox, 'POST', `/payments/${data.id}/cancel`, { ...A, 'idempotency-key': `c${i}` })).status).toBe(200);
+      const { data } = await (
+        await call(sandbox, 'POST', '/payments', { ...A, 'idempotency-key': `p${i}` }, paymentBody())
+      ).json();
+      expect(
+        (await call(sandbox, 'POST', `/payments/${data.id}/cancel`, { ...A, 'idempotency-key': `c${i}` })).status,
+      ).toBe(200);
       await sandbox.settled();
     };
     await canceled(1);
@@ -235,7 +283,11 @@ describe('quotas.events', () => {
     const dropped = await call(sandbox, 'POST', `/_sandbox/deliveries/${first.id}/redeliver`, A);
     const problem = await dropped.json();
     expect([dropped.status, problem.code]).toEqual([404, 'not_found']);
-    expect(problem.detail).toMatch(new RegExp(`^Delivery ${first.id} was dropped by the event-log retention: this tenant's log keeps its latest 5 events and drops older ones with their deliveries \\(\\d+ dropped so far\\)\\.$`));
+    expect(problem.detail).toMatch(
+      new RegExp(
+        `^Delivery ${first.id} was dropped by the event-log retention: this tenant's log keeps its latest 5 events and drops older ones with their deliveries \\(\\d+ dropped so far\\)\\.$`,
+      ),
+    );
     const unknown = await call(sandbox, 'POST', '/_sandbox/deliveries/dlv_zzzzzzzzzzzz/redeliver', A);
     expect((await unknown.json()).detail).toBe('No delivery with id dlv_zzzzzzzzzzzz exists for this tenant.');
     const kept = (await (await call(sandbox, 'GET', '/_sandbox/deliveries?limit=1', A)).json()).data[0];
@@ -245,6 +297,9 @@ describe('quotas.events', () => {
   it('leaves a tenant that dropped nothing answering the plain 404', async () => {
     const sandbox = newSandbox({ quotas: { events: 5 } });
     const answer = await call(sandbox, 'POST', '/_sandbox/deliveries/dlv_000000000001/redeliver', bearer('fresh'));
-    expect([answer.status, (await answer.json()).detail]).toEqual([404, 'No delivery with id dlv_000000000001 exists for this tenant.']);
+    expect([answer.status, (await answer.json()).detail]).toEqual([
+      404,
+      'No delivery with id dlv_000000000001 exists for this tenant.',
+    ]);
   });
 });

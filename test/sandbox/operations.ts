@@ -5,7 +5,10 @@ import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 
 export type Variant = 'A' | 'B';
 export const VARIANTS: readonly Variant[] = ['A', 'B'];
-const SPECS: Record<Variant, BundledSpec> = { A: await BundledSpec.open('Variant A', 'variant-a'), B: await BundledSpec.open('Variant B', 'variant-b') };
+const SPECS: Record<Variant, BundledSpec> = {
+  A: await BundledSpec.open('Variant A', 'variant-a'),
+  B: await BundledSpec.open('Variant B', 'variant-b'),
+};
 
 /** One operation as a bundled spec declares it: where it is, its one path parameter, and its response statuses. */
 export interface Operation {
@@ -41,7 +44,8 @@ function operationsOf(variant: Variant): Operation[] {
 export const OPERATIONS: readonly Operation[] = VARIANTS.flatMap(operationsOf);
 
 /** The operation of a variant with this operationId, if the variant has it. */
-export const findOperation = (variant: Variant, operationId: string) => OPERATIONS.find((o) => o.variant === variant && o.operationId === operationId);
+export const findOperation = (variant: Variant, operationId: string) =>
+  OPERATIONS.find((o) => o.variant === variant && o.operationId === operationId);
 
 /** What the typed clients' methods resolve to. */
 export interface Result {
@@ -79,11 +83,16 @@ export const unique = (prefix: string) => `${prefix}${++sequence}`;
 
 /** New credentials, so that each test has a tenant of its own. */
 export const newCredentials = (variant: Variant, label: string): Credentials =>
-  variant === 'A' ? { accessToken: unique(`tok_${label}_`) } : { publicKey: unique(`pk_${label}_`), secretKey: unique(`sk_${label}_`) };
+  variant === 'A'
+    ? { accessToken: unique(`tok_${label}_`) }
+    : { publicKey: unique(`pk_${label}_`), secretKey: unique(`sk_${label}_`) };
 
 /** The typed client of the variant the credentials belong to (no retries: each answer is the one under test). */
 export function typedClient(credentials: Credentials, options: ClientOptions): AnyClient {
   const shared = { retry: false as const, ...options };
-  const client = 'accessToken' in credentials ? createVariantAClient({ ...shared, ...credentials }) : createVariantBClient({ ...shared, ...credentials });
+  const client =
+    'accessToken' in credentials
+      ? createVariantAClient({ ...shared, ...credentials })
+      : createVariantBClient({ ...shared, ...credentials });
   return client as unknown as AnyClient;
 }

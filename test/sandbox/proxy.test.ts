@@ -8,13 +8,36 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientOptions } from '../../src/index.js';
 import { collectOutput, hasExited, spawnTiedNode, stopChild } from '../../src/shared/children.js';
 import { waitForPort } from '../../src/mock/ports.js';
-import { contractValidators, createSandbox, createSandboxControlClient, type Sandbox, type SandboxControlClient, type SandboxTenant, type SandboxValidators } from '../../src/sandbox/index.js';
+import {
+  contractValidators,
+  createSandbox,
+  createSandboxControlClient,
+  type Sandbox,
+  type SandboxControlClient,
+  type SandboxTenant,
+  type SandboxValidators,
+} from '../../src/sandbox/index.js';
 import { LIFECYCLES } from '../../generated/sandbox/lifecycles.js';
 import { root } from '../../scripts/lib/tools.mjs';
 import { fromSource, stillAlive, stillBound } from '../mock/processes.js';
-import { callOperation, findOperation, newCredentials, OPERATIONS, typedClient, unique, VARIANTS, type AnyClient, type Credentials, type Operation, type Parts, type Result, type Variant } from './operations.js';
+import {
+  callOperation,
+  findOperation,
+  newCredentials,
+  OPERATIONS,
+  typedClient,
+  unique,
+  VARIANTS,
+  type AnyClient,
+  type Credentials,
+  type Operation,
+  type Parts,
+  type Result,
+  type Variant,
+} from './operations.js';
 
-const pairName = (variant: Variant, operationId: string, status: string | number) => `${variant} ${operationId} ${status}`;
+const pairName = (variant: Variant, operationId: string, status: string | number) =>
+  `${variant} ${operationId} ${status}`;
 
 /**
  * The declared pairs no request can draw from the sandbox through the proxy, in both variants, and why. Each entry
@@ -23,7 +46,15 @@ const pairName = (variant: Variant, operationId: string, status: string | number
 const UNREACHABLE: { status: string; operations: string[]; reason: string }[] = [
   {
     status: '400',
-    operations: ['listPayments', 'retrievePayment', 'listPayouts', 'retrievePayout', 'listAppeals', 'retrieveAppeal', 'retrieveBalance'],
+    operations: [
+      'listPayments',
+      'retrievePayment',
+      'listPayouts',
+      'retrievePayout',
+      'listAppeals',
+      'retrieveAppeal',
+      'retrieveBalance',
+    ],
     reason:
       'the contract answers 400 for an unreadable body or a missing Idempotency-Key (src/validation/README.md), and a GET has ' +
       'neither: Prism refuses to forward a GET with a body (501), and the sandbox never reads one. Anything else wrong with a GET is 422.',
@@ -31,7 +62,8 @@ const UNREACHABLE: { status: string; operations: string[]; reason: string }[] = 
   {
     status: '404',
     operations: ['listPayments', 'listPayouts', 'listAppeals'],
-    reason: 'a list names no object that could be missing: a filter that matches nothing is an empty page (200, total 0).',
+    reason:
+      'a list names no object that could be missing: a filter that matches nothing is an empty page (200, total 0).',
   },
   {
     status: '422',
@@ -40,7 +72,9 @@ const UNREACHABLE: { status: string; operations: string[]; reason: string }[] = 
   },
 ];
 const UNREACHABLE_PAIRS = new Map(
-  UNREACHABLE.flatMap(({ status, operations, reason }) => VARIANTS.flatMap((v) => operations.map((id) => [pairName(v, id, status), reason] as const))),
+  UNREACHABLE.flatMap(({ status, operations, reason }) =>
+    VARIANTS.flatMap((v) => operations.map((id) => [pairName(v, id, status), reason] as const)),
+  ),
 );
 
 /** The pairs whose answer came from the sandbox, passed Prism without a violation and had the expected status and code. */
@@ -93,7 +127,10 @@ async function startProxy(variant: Variant, upstream: string) {
     await waitForPort(port, '127.0.0.1', { timeoutMs: 30_000, isDead: () => hasExited(child) });
   } catch (error) {
     await stopChild(child);
-    throw new Error(`merchant-payments-mock --upstream for Variant ${variant} did not start: ${(error as Error).message}\n${output()}`, { cause: error });
+    throw new Error(
+      `merchant-payments-mock --upstream for Variant ${variant} did not start: ${(error as Error).message}\n${output()}`,
+      { cause: error },
+    );
   }
   return { url: `http://127.0.0.1:${port}`, port, child };
 }
@@ -125,15 +162,28 @@ class Tenant {
 
   constructor(readonly variant: Variant) {
     this.credentials = newCredentials(variant, 'proxy');
-    this.name = 'accessToken' in this.credentials ? { accessToken: this.credentials.accessToken } : { publicKey: this.credentials.publicKey };
-    this.control = createSandboxControlClient({ baseUrl: 'http://sandbox.test', fetch: sandbox.fetch, retry: false, ...this.credentials });
+    this.name =
+      'accessToken' in this.credentials
+        ? { accessToken: this.credentials.accessToken }
+        : { publicKey: this.credentials.publicKey };
+    this.control = createSandboxControlClient({
+      baseUrl: 'http://sandbox.test',
+      fetch: sandbox.fetch,
+      retry: false,
+      ...this.credentials,
+    });
   }
 
   /** A typed client of this tenant: through the proxy, or `direct` to the sandbox in-process (for set-up). */
   client(options: Partial<ClientOptions> & { direct?: boolean; secretKey?: string } = {}): AnyClient {
     const { direct = false, secretKey, ...rest } = options;
-    const where = direct ? { baseUrl: 'http://sandbox.test', fetch: sandbox.fetch } : { baseUrl: proxies[this.variant].url };
-    const credentials = secretKey !== undefined && 'secretKey' in this.credentials ? { ...this.credentials, secretKey } : this.credentials;
+    const where = direct
+      ? { baseUrl: 'http://sandbox.test', fetch: sandbox.fetch }
+      : { baseUrl: proxies[this.variant].url };
+    const credentials =
+      secretKey !== undefined && 'secretKey' in this.credentials
+        ? { ...this.credentials, secretKey }
+        : this.credentials;
     return typedClient(credentials, { ...where, ...rest });
   }
 
@@ -158,8 +208,18 @@ class Tenant {
 
 // The set-up the operations need, on the tenant's manual clock: a payment succeeds 7 s after it is created, and the
 // magic amount 9.05 keeps a payment or payout pending (docs/sandbox-values.md); 60 s passes every step.
-const paymentBody = (amount = '100.00') => ({ amount, currency: 'EUR', requisite: { type: 'card' }, metadata: { order_id: unique('order-') } });
-const payoutBody = (amount = '10.00') => ({ amount, currency: 'EUR', requisite: { type: 'card', card_number: '4111111111111111' }, metadata: { order_id: unique('order-') } });
+const paymentBody = (amount = '100.00') => ({
+  amount,
+  currency: 'EUR',
+  requisite: { type: 'card' },
+  metadata: { order_id: unique('order-') },
+});
+const payoutBody = (amount = '10.00') => ({
+  amount,
+  currency: 'EUR',
+  requisite: { type: 'card', card_number: '4111111111111111' },
+  metadata: { order_id: unique('order-') },
+});
 
 const payment = async (t: Tenant, amount?: string, seconds = 0) => {
   const { id } = await t.setUp('createPayment', { body: paymentBody(amount) });
@@ -176,7 +236,9 @@ const payout = async (t: Tenant, amount?: string, seconds = 0) => {
 };
 const pendingPayout = (t: Tenant) => payout(t, '9.05', 60);
 const appeal = async (t: Tenant) => {
-  const { id } = await t.setUp('createAppeal', { body: { transaction_id: await payment(t), amount: '1.00', currency: 'EUR' } });
+  const { id } = await t.setUp('createAppeal', {
+    body: { transaction_id: await payment(t), amount: '1.00', currency: 'EUR' },
+  });
   return id as string;
 };
 const canceled = async (t: Tenant, operationId: string, id: Promise<string>) => {
@@ -238,7 +300,10 @@ const RECIPES: Record<string, Recipe> = {
   },
   createPayout: {
     ok: async (t) => (await succeededPayment(t), { body: payoutBody() }),
-    invalid: { at: ['/requisite/card_number'], parts: async () => ({ body: { ...payoutBody(), requisite: { type: 'card' } } }) },
+    invalid: {
+      at: ['/requisite/card_number'],
+      parts: async () => ({ body: { ...payoutBody(), requisite: { type: 'card' } } }),
+    },
     others: [{ status: 422, code: 'insufficient_balance', parts: async () => ({ body: payoutBody() }) }],
   },
   listPayouts: {
@@ -256,9 +321,20 @@ const RECIPES: Record<string, Recipe> = {
     wrongState: async (t) => ({ id: await payout(t) }),
   },
   createAppeal: {
-    ok: async (t) => ({ body: { transaction_id: await payment(t), amount: '1.00', currency: 'EUR', metadata: { case: unique('case-') } } }),
-    invalid: { at: ['/currency'], parts: async (t) => ({ body: { transaction_id: await payment(t), amount: '1.00', currency: 'eur' } }) },
-    others: [{ status: 404, code: 'not_found', parts: async () => ({ body: { transaction_id: MISSING, amount: '1.00', currency: 'EUR' } }) }],
+    ok: async (t) => ({
+      body: { transaction_id: await payment(t), amount: '1.00', currency: 'EUR', metadata: { case: unique('case-') } },
+    }),
+    invalid: {
+      at: ['/currency'],
+      parts: async (t) => ({ body: { transaction_id: await payment(t), amount: '1.00', currency: 'eur' } }),
+    },
+    others: [
+      {
+        status: 404,
+        code: 'not_found',
+        parts: async () => ({ body: { transaction_id: MISSING, amount: '1.00', currency: 'EUR' } }),
+      },
+    ],
   },
   listAppeals: {
     ok: async (t) => (await appeal(t), { query: { status: 'pending', offset: 0 } }),
@@ -295,7 +371,12 @@ function expectAnswer(op: Operation, result: Result, status: number, code?: stri
     violations: response.headers.get('sl-violations'),
     prism: body?.validation,
   };
-  expect(seen, `${op.variant} ${op.operationId}: ${JSON.stringify(body)}`).toEqual({ status, code, violations: null, prism: undefined });
+  expect(seen, `${op.variant} ${op.operationId}: ${JSON.stringify(body)}`).toEqual({
+    status,
+    code,
+    violations: null,
+    prism: undefined,
+  });
   if (status >= 400) expect(body.request_id, 'the sandbox writes every problem, with its request_id').toMatch(/^req_/);
   else expect(body).toHaveProperty('data');
   covered.add(pairName(op.variant, op.operationId, status));
@@ -312,7 +393,12 @@ interface Scenario {
 /** A fault of `kind` on the tenant's next request to the operation, made through the control API. */
 async function fault(t: Tenant, op: Operation, kind: 'rate_limit' | 'server_error') {
   const { response, error } = await t.control.POST('/_sandbox/faults', {
-    body: { operation_id: op.operationId as never, kind, count: 1, ...(kind === 'rate_limit' ? { retry_after: 2 } : {}) },
+    body: {
+      operation_id: op.operationId as never,
+      kind,
+      count: 1,
+      ...(kind === 'rate_limit' ? { retry_after: 2 } : {}),
+    },
   });
   expect(response.status, JSON.stringify(error)).toBe(201);
 }
@@ -339,12 +425,15 @@ function scenariosOf(op: Operation, recipe: Recipe): Scenario[] {
         // one the tenant first used (the set-up may not have used it yet, so it does now); Variant A's Authorization
         // has a second word after the token.
         if (t.variant === 'B') await t.setUp('retrieveBalance');
-        const client = t.variant === 'B'
-          ? t.client({ secretKey: 'sk_not_the_first_one' })
-          : t.client({ fetch: (request) => {
-            request.headers.set('authorization', `${request.headers.get('authorization')} extra`);
-            return fetch(request);
-          } });
+        const client =
+          t.variant === 'B'
+            ? t.client({ secretKey: 'sk_not_the_first_one' })
+            : t.client({
+                fetch: (request) => {
+                  request.headers.set('authorization', `${request.headers.get('authorization')} extra`);
+                  return fetch(request);
+                },
+              });
         expectAnswer(op, await t.call(op.operationId, parts, client), 401, 'unauthorized');
       },
     },
@@ -393,7 +482,12 @@ function scenariosOf(op: Operation, recipe: Recipe): Scenario[] {
         title: 'refuses a request without an Idempotency-Key',
         async run(t) {
           const parts = await recipe.ok(t);
-          expectAnswer(op, await t.call(op.operationId, parts, t.client({ generateIdempotencyKey: false })), 400, 'idempotency_key_missing');
+          expectAnswer(
+            op,
+            await t.call(op.operationId, parts, t.client({ generateIdempotencyKey: false })),
+            400,
+            'idempotency_key_missing',
+          );
         },
       },
       {
@@ -429,7 +523,12 @@ function scenariosOf(op: Operation, recipe: Recipe): Scenario[] {
           const replay = await t.call(op.operationId, first);
           expectAnswer(op, replay, 200);
           expect([replay.response.headers.get('idempotent-replayed'), replay.data]).toEqual(['true', answer.data]);
-          expectAnswer(op, await t.call(op.operationId, { ...(await recipe.ok(t)), key: first.key }), 422, 'idempotency_key_reused');
+          expectAnswer(
+            op,
+            await t.call(op.operationId, { ...(await recipe.ok(t)), key: first.key }),
+            422,
+            'idempotency_key_reused',
+          );
         },
       },
     );
@@ -451,7 +550,12 @@ function scenariosOf(op: Operation, recipe: Recipe): Scenario[] {
       code: 'bad_request',
       title: 'refuses a body where the operation takes none',
       async run(t) {
-        expectAnswer(op, await t.call(op.operationId, { ...(await recipe.ok(t)), body: { reason: 'duplicate' } }), 400, 'bad_request');
+        expectAnswer(
+          op,
+          await t.call(op.operationId, { ...(await recipe.ok(t)), body: { reason: 'duplicate' } }),
+          400,
+          'bad_request',
+        );
       },
     });
   }
@@ -465,7 +569,10 @@ function scenariosOf(op: Operation, recipe: Recipe): Scenario[] {
         const result = await t.call(op.operationId, await invalid.parts(t));
         expectAnswer(op, result, 422, 'validation_failed');
         const pointers = invalid.at.map((at) => (at === PATH_PARAMETER ? `/${op.pathParam}` : at));
-        expect(result.error.errors?.map((e: { pointer: string }) => e.pointer), 'errors[] names the actual violations').toEqual(pointers);
+        expect(
+          result.error.errors?.map((e: { pointer: string }) => e.pointer),
+          'errors[] names the actual violations',
+        ).toEqual(pointers);
       },
     });
   }
@@ -501,11 +608,13 @@ for (const variant of VARIANTS) {
       describe(`${op.operationId} (${op.method} ${op.path})`, () => {
         const recipe = RECIPES[op.operationId];
         if (!recipe) {
-          it('has a recipe', () => expect.fail(`${op.operationId} is in the contract but not in RECIPES; add how to call it`));
+          it('has a recipe', () =>
+            expect.fail(`${op.operationId} is in the contract but not in RECIPES; add how to call it`));
           return;
         }
         for (const scenario of scenariosOf(op, recipe)) {
-          it(`${scenario.status}${scenario.code ? ` ${scenario.code}` : ''}: ${scenario.title}`, () => scenario.run(new Tenant(variant), op));
+          it(`${scenario.status}${scenario.code ? ` ${scenario.code}` : ''}: ${scenario.title}`, () =>
+            scenario.run(new Tenant(variant), op));
         }
       });
     }
@@ -514,14 +623,21 @@ for (const variant of VARIANTS) {
       const t = new Tenant(variant);
       // Note: 32 characters each, the Amount's maxLength; "1…1.00" and "1…1.50" would be 35 and 33.
       const amounts = { EUR: '1'.repeat(32), USD: `${'1'.repeat(30)}.5` };
-      for (const [currency, amount] of Object.entries(amounts)) await t.setUp('createPayment', { body: { amount, currency, requisite: { type: 'card' } } });
+      for (const [currency, amount] of Object.entries(amounts))
+        await t.setUp('createPayment', { body: { amount, currency, requisite: { type: 'card' } } });
       const pending = await t.call('retrieveBalance');
       expectAnswer(findOperation(variant, 'retrieveBalance')!, pending, 200);
-      expect(pending.data.data.balances).toEqual([{ currency: 'EUR', available: '0.00', pending: amounts.EUR }, { currency: 'USD', available: '0.00', pending: amounts.USD }]);
+      expect(pending.data.data.balances).toEqual([
+        { currency: 'EUR', available: '0.00', pending: amounts.EUR },
+        { currency: 'USD', available: '0.00', pending: amounts.USD },
+      ]);
       await t.advance(60);
       const available = await t.call('retrieveBalance');
       expectAnswer(findOperation(variant, 'retrieveBalance')!, available, 200);
-      expect(available.data.data.balances).toEqual([{ currency: 'EUR', available: amounts.EUR, pending: '0.00' }, { currency: 'USD', available: amounts.USD, pending: '0.00' }]);
+      expect(available.data.data.balances).toEqual([
+        { currency: 'EUR', available: amounts.EUR, pending: '0.00' },
+        { currency: 'USD', available: amounts.USD, pending: '0.00' },
+      ]);
     });
 
     // Note: each status fills other fields (processed, refunded, resolved, reason_code), so Prism sees each one's shape.
@@ -545,7 +661,11 @@ for (const variant of VARIANTS) {
 
 /** The shortest path of rows in a table from the creation status to `status`. */
 function pathTo(kind: keyof typeof LIFECYCLES, status: string): { to: string; reason_code: string | null }[] {
-  const rows = LIFECYCLES[kind].transitions as readonly { from: readonly string[] | null; to: string; reason_code: string | null }[];
+  const rows = LIFECYCLES[kind].transitions as readonly {
+    from: readonly string[] | null;
+    to: string;
+    reason_code: string | null;
+  }[];
   const start = rows.find((row) => row.from === null)!.to;
   const paths = new Map<string, { to: string; reason_code: string | null }[]>([[start, []]]);
   for (const [at, path] of paths) {
@@ -562,7 +682,10 @@ async function forcedTo(t: Tenant, kind: keyof typeof LIFECYCLES, status: string
   for (const step of pathTo(kind, status)) {
     const control = t.control as unknown as AnyClient;
     const body = step.reason_code ? { status: step.to, reason_code: step.reason_code } : { status: step.to };
-    const { response, error } = await control.POST(`/_sandbox/${kind}s/{${kind}Id}/status`, { params: { path: { [`${kind}Id`]: id } }, body });
+    const { response, error } = await control.POST(`/_sandbox/${kind}s/{${kind}Id}/status`, {
+      params: { path: { [`${kind}Id`]: id } },
+      body,
+    });
     expect(response.status, JSON.stringify(error)).toBe(200);
   }
   return id;
@@ -570,7 +693,9 @@ async function forcedTo(t: Tenant, kind: keyof typeof LIFECYCLES, status: string
 
 describe('coverage', () => {
   it('drew every declared operation × status pair of both variants through the proxy, but the few listed as unreachable', () => {
-    const declared = OPERATIONS.flatMap((op) => op.statuses.map((status) => pairName(op.variant, op.operationId, status)));
+    const declared = OPERATIONS.flatMap((op) =>
+      op.statuses.map((status) => pairName(op.variant, op.operationId, status)),
+    );
     const missing = declared.filter((pair) => !covered.has(pair) && !UNREACHABLE_PAIRS.has(pair));
     expect(missing, `pairs no test drew from the sandbox through the proxy: ${missing.join(', ')}`).toEqual([]);
     const stale = [...UNREACHABLE_PAIRS.keys()].filter((pair) => !declared.includes(pair) || covered.has(pair));
@@ -579,7 +704,9 @@ describe('coverage', () => {
     expect(undeclared).toEqual([]);
     for (const variant of VARIANTS) {
       const ofVariant = declared.filter((pair) => pair.startsWith(`${variant} `));
-      console.info(`Variant ${variant}: ${ofVariant.filter((pair) => covered.has(pair)).length} of ${ofVariant.length} operation × status pairs drawn through Prism's proxy`);
+      console.info(
+        `Variant ${variant}: ${ofVariant.filter((pair) => covered.has(pair)).length} of ${ofVariant.length} operation × status pairs drawn through Prism's proxy`,
+      );
     }
   });
 });

@@ -21,9 +21,13 @@ describe('rateLimit', () => {
     expect((await call(sandbox, 'GET', '/payments', A)).status).toBe(200);
     const limited = await call(sandbox, 'GET', '/payments', A);
     const problem = await limited.json();
-    expect([limited.status, limited.headers.get('retry-after'), limited.headers.get('content-type'), problem.code, problem.title]).toEqual([
-      429, '1', 'application/problem+json', 'rate_limited', 'Too many requests',
-    ]);
+    expect([
+      limited.status,
+      limited.headers.get('retry-after'),
+      limited.headers.get('content-type'),
+      problem.code,
+      problem.title,
+    ]).toEqual([429, '1', 'application/problem+json', 'rate_limited', 'Too many requests']);
     expect(problem.detail).toContain('rate limit of 2 requests per second');
     expect(limited.headers.get('ratelimit-policy')).toBe('"default";q=2;w=1');
     move(1000);
@@ -67,19 +71,30 @@ describe('rateLimit', () => {
 describe('quotas', () => {
   it('answers the create past quotas.objects with 422 quota_exceeded naming the limit, per kind and per tenant', async () => {
     const sandbox = newSandbox({ quotas: { objects: 3 } });
-    for (let i = 1; i <= 3; i += 1) expect((await call(sandbox, 'POST', '/payments', { ...A, 'idempotency-key': `pay-${i}` }, paymentBody())).status).toBe(200);
+    for (let i = 1; i <= 3; i += 1)
+      expect(
+        (await call(sandbox, 'POST', '/payments', { ...A, 'idempotency-key': `pay-${i}` }, paymentBody())).status,
+      ).toBe(200);
     const refused = await call(sandbox, 'POST', '/payments', { ...A, 'idempotency-key': 'pay-4' }, paymentBody());
     const problem = await refused.json();
     expect([refused.status, problem.code, problem.title]).toEqual([422, 'quota_exceeded', 'Quota exceeded']);
     expect(problem.detail).toContain('quota of objects of a kind (3)');
     expect((await call(sandbox, 'GET', '/payments', A)).status).toBe(200);
-    expect((await call(sandbox, 'POST', '/payments', { ...OTHER, 'idempotency-key': 'pay-4' }, paymentBody())).status).toBe(200);
+    expect(
+      (await call(sandbox, 'POST', '/payments', { ...OTHER, 'idempotency-key': 'pay-4' }, paymentBody())).status,
+    ).toBe(200);
   });
 
   it('answers the endpoint past quotas.webhookEndpoints with 422 limit_reached naming the limit', async () => {
     const sandbox = newSandbox({ quotas: { webhookEndpoints: 3 } });
-    for (let i = 1; i <= 3; i += 1) expect((await call(sandbox, 'POST', '/_sandbox/webhook-endpoints', A, { url: `https://merchant.test/hooks/${i}` })).status).toBe(201);
-    const refused = await call(sandbox, 'POST', '/_sandbox/webhook-endpoints', A, { url: 'https://merchant.test/hooks/4' });
+    for (let i = 1; i <= 3; i += 1)
+      expect(
+        (await call(sandbox, 'POST', '/_sandbox/webhook-endpoints', A, { url: `https://merchant.test/hooks/${i}` }))
+          .status,
+      ).toBe(201);
+    const refused = await call(sandbox, 'POST', '/_sandbox/webhook-endpoints', A, {
+      url: 'https://merchant.test/hooks/4',
+    });
     const problem = await refused.json();
     expect([refused.status, problem.code]).toEqual([422, 'limit_reached']);
     expect(problem.detail).toContain('quota of webhook endpoints (3)');
@@ -87,6 +102,8 @@ describe('quotas', () => {
 
   it('refuses a quota that is not a whole number in range', () => {
     expect(() => newSandbox({ quotas: { objects: 0 } })).toThrow(/quotas.objects must be a whole number/);
-    expect(() => newSandbox({ quotas: { webhookEndpoints: 21 } })).toThrow(/quotas.webhookEndpoints must be a whole number from 1 to 20/);
+    expect(() => newSandbox({ quotas: { webhookEndpoints: 21 } })).toThrow(
+      /quotas.webhookEndpoints must be a whole number from 1 to 20/,
+    );
   });
 });

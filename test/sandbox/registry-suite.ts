@@ -29,7 +29,7 @@ export function registrySuite(name: string, make: () => Promise<TenantRegistry>)
       expect(await registry.tenantOfKeyPair(issued.publicKey, issued.secretKey, T0)).toBe(issued.id);
     });
 
-    it('finds no tenant for an unknown token, a wrong secret key, another tenant\'s secret key or a credential of another form', async () => {
+    it("finds no tenant for an unknown token, a wrong secret key, another tenant's secret key or a credential of another form", async () => {
       const registry = await make();
       const one = await registry.create(T0);
       const two = await registry.create(T0);
@@ -85,7 +85,12 @@ export function registrySuite(name: string, make: () => Promise<TenantRegistry>)
       expect(rotated).toMatchObject({ id: issued.id, publicKey: issued.publicKey, previousExpiresAt: T0 + 2 * HOUR });
       expect(rotated.accessToken).not.toBe(issued.accessToken);
       expect(rotated.secretKey).not.toBe(issued.secretKey);
-      expect(await registry.get(issued.id)).toMatchObject({ status: 'active', rotatedAt: T0 + HOUR, previousExpiresAt: T0 + 2 * HOUR, revokedAt: null });
+      expect(await registry.get(issued.id)).toMatchObject({
+        status: 'active',
+        rotatedAt: T0 + HOUR,
+        previousExpiresAt: T0 + 2 * HOUR,
+        revokedAt: null,
+      });
       const at = async (now: number) => [
         await registry.tenantOfAccessToken(issued.accessToken, now),
         await registry.tenantOfKeyPair(issued.publicKey, issued.secretKey, now),
@@ -100,7 +105,11 @@ export function registrySuite(name: string, make: () => Promise<TenantRegistry>)
       const registry = await make();
       const issued = await registry.create(T0);
       const first = (await registry.rotate(issued.id, 86_400, T0)) as { accessToken: string; secretKey: string };
-      const second = (await registry.rotate(issued.id, 86_400, T0 + HOUR)) as { accessToken: string; secretKey: string; previousExpiresAt: number };
+      const second = (await registry.rotate(issued.id, 86_400, T0 + HOUR)) as {
+        accessToken: string;
+        secretKey: string;
+        previousExpiresAt: number;
+      };
       expect(second.previousExpiresAt).toBe(T0 + HOUR + 86_400_000);
       const now = T0 + 2 * HOUR;
       expect(await registry.tenantOfAccessToken(issued.accessToken, now)).toBeUndefined();
@@ -119,7 +128,8 @@ export function registrySuite(name: string, make: () => Promise<TenantRegistry>)
     it('refuses an overlap outside 0 to 604,800 seconds, and rotates no unknown tenant', async () => {
       const registry = await make();
       const issued = await registry.create(T0);
-      for (const overlap of [-1, 604_801, 1.5, Number.NaN]) await expect(registry.rotate(issued.id, overlap, T0), String(overlap)).rejects.toThrow(RangeError);
+      for (const overlap of [-1, 604_801, 1.5, Number.NaN])
+        await expect(registry.rotate(issued.id, overlap, T0), String(overlap)).rejects.toThrow(RangeError);
       expect(await registry.tenantOfAccessToken(issued.accessToken, T0)).toBe(issued.id);
       expect(await registry.rotate('ten_AAAAAAAAAAAAAAAAAAAAAA', 60, T0)).toBeUndefined();
       expect(await registry.rotate(issued.id, 604_800, T0)).toMatchObject({ previousExpiresAt: T0 + 604_800_000 });
@@ -139,7 +149,13 @@ export function registrySuite(name: string, make: () => Promise<TenantRegistry>)
         registry.tenantOfKeyPair(issued.publicKey, rotated.secretKey, now),
       ]);
       expect(found).toEqual([undefined, undefined, undefined, undefined]);
-      const revoked = { id: issued.id, status: 'revoked', revokedAt: T0 + HOUR, rotatedAt: T0, previousExpiresAt: T0 + 86_400_000 };
+      const revoked = {
+        id: issued.id,
+        status: 'revoked',
+        revokedAt: T0 + HOUR,
+        rotatedAt: T0,
+        previousExpiresAt: T0 + 86_400_000,
+      };
       expect(await registry.get(issued.id)).toMatchObject(revoked);
       expect(await registry.revoke(issued.id, T0 + 2 * HOUR)).toBe(true);
       expect(await registry.get(issued.id)).toMatchObject(revoked);

@@ -4,4 +4,11 @@ import { createMemoryStore } from '../../src/sandbox/stores/memory.js';
 import { createTenant } from '../../src/sandbox/core/index.js';
 import { registrySuite } from './registry-suite.js';
 
-registrySuite('memory', async () => createMemoryStore({ newTenant: (id) => createTenant(id, { clock: 'manual', start: 0, seed: 's', retryCompression: 60, eventLogLimit: 100 }) }).registry!);
+registrySuite(
+  'memory',
+  async () =>
+    createMemoryStore({
+      newTenant: (id) =>
+        createTenant(id, { clock: 'manual', start: 0, seed: 's', retryCompression: 60, eventLogLimit: 100 }),
+    }).registry!,
+);

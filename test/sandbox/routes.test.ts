@@ -7,13 +7,19 @@ import { COMMANDS } from '../../src/sandbox/variants/operation.js';
 import { variantA } from '../../src/sandbox/variants/variant-a.js';
 import { variantB } from '../../src/sandbox/variants/variant-b.js';
 
-const ids = (api: 'a' | 'b' | 'sandbox') => operationsOf(api).map((op) => op.operationId).sort();
+const ids = (api: 'a' | 'b' | 'sandbox') =>
+  operationsOf(api)
+    .map((op) => op.operationId)
+    .sort();
 
 describe('the routes', () => {
-  it.each([variantA, variantB])('of Variant $name: a shape for exactly the operations of its index, each with a command', (variant) => {
-    expect(Object.keys(variant.shapes).sort()).toEqual(ids(variant.index));
-    expect(ids(variant.index).filter((id) => !Object.hasOwn(COMMANDS, id))).toEqual([]);
-  });
+  it.each([variantA, variantB])(
+    'of Variant $name: a shape for exactly the operations of its index, each with a command',
+    (variant) => {
+      expect(Object.keys(variant.shapes).sort()).toEqual(ids(variant.index));
+      expect(ids(variant.index).filter((id) => !Object.hasOwn(COMMANDS, id))).toEqual([]);
+    },
+  );
 
   it('of both variants: a command for every merchant operation and no other', () => {
     expect(Object.keys(COMMANDS).sort()).toEqual([...new Set([...ids('a'), ...ids('b')])].sort());

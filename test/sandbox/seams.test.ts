@@ -20,9 +20,17 @@ describe('seams', () => {
     const sandbox = newSandbox({ control: clockRoutes });
     const client = clientA(sandbox);
     const payment = (await client.POST('/payments', { body: paymentBody() })).data!.data;
-    const advanced = await call(sandbox, 'POST', '/_sandbox/clock/advance', { authorization: 'Bearer token-a' }, { seconds: 60 });
+    const advanced = await call(
+      sandbox,
+      'POST',
+      '/_sandbox/clock/advance',
+      { authorization: 'Bearer token-a' },
+      { seconds: 60 },
+    );
     expect(await advanced.json()).toEqual({ changes: 2 });
-    expect((await client.GET('/payments/{id}', { params: { path: { id: payment.id } } })).data?.data.status).toBe('succeeded');
+    expect((await client.GET('/payments/{id}', { params: { path: { id: payment.id } } })).data?.data.status).toBe(
+      'succeeded',
+    );
     expect((await call(sandbox, 'POST', '/_sandbox/clock/advance', {}, { seconds: 1 })).status).toBe(401);
   });
 
@@ -36,7 +44,10 @@ describe('seams', () => {
     const sandbox = newSandbox({
       intercept: ({ operation }) =>
         operation.operationId === 'createPayment' && faults-- > 0
-          ? new Response(JSON.stringify({ code: 'rate_limited' }), { status: 429, headers: { 'retry-after': '1', 'content-type': 'application/problem+json' } })
+          ? new Response(JSON.stringify({ code: 'rate_limited' }), {
+              status: 429,
+              headers: { 'retry-after': '1', 'content-type': 'application/problem+json' },
+            })
           : undefined,
     });
     const headers = { authorization: 'Bearer t', 'idempotency-key': 'k-1' };
@@ -49,11 +60,34 @@ describe('seams', () => {
   it('tells the request check the operation as the spec names it, its path parameters and its body', async () => {
     const checks: RequestCheck[] = [];
     const sandbox = newSandbox({ validate: { request: (check) => void checks.push(check) } });
-    await call(sandbox, 'POST', '/merchant/v1/payments/pay_1/refund', { 'x-public-key': 'p', 'x-secret-key': 's', 'idempotency-key': 'k' });
-    await call(sandbox, 'POST', '/payments/pay_2/confirm', { authorization: 'Bearer t', 'idempotency-key': 'k' }, { reference: 'r' });
+    await call(sandbox, 'POST', '/merchant/v1/payments/pay_1/refund', {
+      'x-public-key': 'p',
+      'x-secret-key': 's',
+      'idempotency-key': 'k',
+    });
+    await call(
+      sandbox,
+      'POST',
+      '/payments/pay_2/confirm',
+      { authorization: 'Bearer t', 'idempotency-key': 'k' },
+      { reference: 'r' },
+    );
     expect(checks.map((c) => [c.operation, c.pathParams, c.body])).toEqual([
-      [{ variant: 'B', operationId: 'refundPayment', method: 'POST', path: '/merchant/v1/payments/{paymentId}/refund' }, { paymentId: 'pay_1' }, undefined],
-      [{ variant: 'A', operationId: 'confirmPayment', method: 'POST', path: '/payments/{id}/confirm' }, { id: 'pay_2' }, { reference: 'r' }],
+      [
+        {
+          variant: 'B',
+          operationId: 'refundPayment',
+          method: 'POST',
+          path: '/merchant/v1/payments/{paymentId}/refund',
+        },
+        { paymentId: 'pay_1' },
+        undefined,
+      ],
+      [
+        { variant: 'A', operationId: 'confirmPayment', method: 'POST', path: '/payments/{id}/confirm' },
+        { id: 'pay_2' },
+        { reference: 'r' },
+      ],
     ]);
   });
 });

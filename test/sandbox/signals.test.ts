@@ -17,10 +17,15 @@ function logged() {
   return { sandbox, lines, entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
-const get = (sandbox: { fetch(r: Request): Promise<Response> }, path: string) => sandbox.fetch(new Request(`${ORIGIN}${path}`));
+const get = (sandbox: { fetch(r: Request): Promise<Response> }, path: string) =>
+  sandbox.fetch(new Request(`${ORIGIN}${path}`));
 
 /** The value of one sample line of the Prometheus text, or undefined. */
-const sample = (text: string, series: string) => text.split('\n').find((line) => line.startsWith(`${series} `))?.split(' ')[1];
+const sample = (text: string, series: string) =>
+  text
+    .split('\n')
+    .find((line) => line.startsWith(`${series} `))
+    ?.split(' ')[1];
 
 describe('the operator signals', () => {
   it('answers GET /healthz with 200 {"status":"ok"} and /readyz with 200 on the memory store', async () => {
@@ -35,7 +40,10 @@ describe('the operator signals', () => {
 
   it('answers /readyz with a 503 problem naming why when the store does not answer', async () => {
     const sandbox = createSandbox({
-      store: (settings): TenantStore => ({ ...createMemoryStore(settings), ready: () => Promise.reject(new Error('the database did not accept a connection (ECONNREFUSED)')) }),
+      store: (settings): TenantStore => ({
+        ...createMemoryStore(settings),
+        ready: () => Promise.reject(new Error('the database did not accept a connection (ECONNREFUSED)')),
+      }),
     });
     const ready = await get(sandbox, '/readyz');
     expect(ready.status).toBe(503);
@@ -55,7 +63,13 @@ describe('the operator signals', () => {
   it('counts requests by operation and status in its own registry: one create and one 404, and another sandbox counts none', async () => {
     const sandbox = createSandbox();
     const other = createSandbox();
-    const created = await sandbox.fetch(new Request(`${ORIGIN}/payments`, { method: 'POST', headers: { authorization: `Bearer ${BEARER}`, 'content-type': 'application/json', 'idempotency-key': 'k1' }, body: createBody }));
+    const created = await sandbox.fetch(
+      new Request(`${ORIGIN}/payments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${BEARER}`, 'content-type': 'application/json', 'idempotency-key': 'k1' },
+        body: createBody,
+      }),
+    );
     expect(created.ok).toBe(true);
     expect((await get(sandbox, '/nowhere?token=abc')).status).toBe(404);
     const metrics = await get(sandbox, '/metrics');
@@ -75,15 +89,41 @@ describe('the operator signals', () => {
 
   it('logs one JSON line per request with the request id a problem carries, and no credential anywhere', async () => {
     const { sandbox, lines, entries } = logged();
-    const created = await sandbox.fetch(new Request(`${ORIGIN}/payments?access_token=${BEARER}`, { method: 'POST', headers: { authorization: `Bearer ${BEARER}`, 'content-type': 'application/json', 'idempotency-key': 'key-of-the-log-test' }, body: createBody }));
+    const created = await sandbox.fetch(
+      new Request(`${ORIGIN}/payments?access_token=${BEARER}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${BEARER}`,
+          'content-type': 'application/json',
+          'idempotency-key': 'key-of-the-log-test',
+        },
+        body: createBody,
+      }),
+    );
     expect(created.ok).toBe(true);
-    const refused = await sandbox.fetch(new Request(`${ORIGIN}/merchant/v1/payments/nope`, { headers: { 'x-public-key': PUBLIC_KEY, 'x-secret-key': SECRET_KEY } }));
+    const refused = await sandbox.fetch(
+      new Request(`${ORIGIN}/merchant/v1/payments/nope`, {
+        headers: { 'x-public-key': PUBLIC_KEY, 'x-secret-key': SECRET_KEY },
+      }),
+    );
     const problem = (await refused.json()) as { request_id: string };
     const [first, second] = entries();
     expect(lines).toHaveLength(2);
-    expect(first).toMatchObject({ msg: 'request', method: 'POST', path: '/payments', operation: 'createPayment', status: created.status, tenant: sandbox.tenantId({ accessToken: BEARER }) });
+    expect(first).toMatchObject({
+      msg: 'request',
+      method: 'POST',
+      path: '/payments',
+      operation: 'createPayment',
+      status: created.status,
+      tenant: sandbox.tenantId({ accessToken: BEARER }),
+    });
     expect(first!.requestId).toMatch(/^req_/);
-    expect(second).toMatchObject({ requestId: problem.request_id, method: 'GET', path: '/merchant/v1/payments/nope', status: refused.status });
+    expect(second).toMatchObject({
+      requestId: problem.request_id,
+      method: 'GET',
+      path: '/merchant/v1/payments/nope',
+      status: refused.status,
+    });
     expect(typeof second!.durationMs).toBe('number');
     const all = lines.join('');
     for (const secret of [BEARER, SECRET_KEY, 'key-of-the-log-test', 'access_token']) expect(all).not.toContain(secret);
@@ -92,7 +132,12 @@ describe('the operator signals', () => {
 
   it("keeps a load balancer's X-Request-Id in the log and the problem when it fits the contract's request_id, and replaces one that does not", async () => {
     const { sandbox, entries } = logged();
-    const ask = (id: string) => sandbox.fetch(new Request(`${ORIGIN}/merchant/v1/payments/nope`, { headers: { 'x-public-key': PUBLIC_KEY, 'x-secret-key': SECRET_KEY, 'x-request-id': id } }));
+    const ask = (id: string) =>
+      sandbox.fetch(
+        new Request(`${ORIGIN}/merchant/v1/payments/nope`, {
+          headers: { 'x-public-key': PUBLIC_KEY, 'x-secret-key': SECRET_KEY, 'x-request-id': id },
+        }),
+      );
     const kept = (await (await ask('lb-7f3a.9_c')).json()) as { request_id: string };
     const replaced = (await (await ask('not ok\u00e9'.repeat(3))).json()) as { request_id: string };
     const long = (await (await ask('a'.repeat(129))).json()) as { request_id: string };
@@ -103,7 +148,7 @@ describe('the operator signals', () => {
     await sandbox.close();
   });
 
-  it("logs a failure of the sandbox itself as a JSON line of the same log when it has a logger", async () => {
+  it('logs a failure of the sandbox itself as a JSON line of the same log when it has a logger', async () => {
     const lines: string[] = [];
     const sandbox = createSandbox({
       logger: createSandboxLogger({ write: (line: string) => void lines.push(line) }),
@@ -111,9 +156,13 @@ describe('the operator signals', () => {
         throw new Error('the interceptor broke');
       },
     });
-    const answer = await sandbox.fetch(new Request(`${ORIGIN}/payments/pay_1`, { headers: { authorization: `Bearer ${BEARER}` } }));
+    const answer = await sandbox.fetch(
+      new Request(`${ORIGIN}/payments/pay_1`, { headers: { authorization: `Bearer ${BEARER}` } }),
+    );
     expect(answer.status).toBe(500);
-    const failure = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.msg === 'sandbox failure');
+    const failure = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((entry) => entry.msg === 'sandbox failure');
     expect(failure).toMatchObject({ level: 50, error: 'the interceptor broke' });
     await sandbox.close();
   });
@@ -121,7 +170,19 @@ describe('the operator signals', () => {
   it('redacts the credentials headers should a caller log them with the sandbox logger', () => {
     const lines: string[] = [];
     const logger = createSandboxLogger({ write: (line: string) => void lines.push(line) });
-    logger.info({ req: { headers: { authorization: `Bearer ${BEARER}`, 'x-secret-key': SECRET_KEY, 'x-public-key': PUBLIC_KEY, accept: 'application/json' } } }, 'headers');
+    logger.info(
+      {
+        req: {
+          headers: {
+            authorization: `Bearer ${BEARER}`,
+            'x-secret-key': SECRET_KEY,
+            'x-public-key': PUBLIC_KEY,
+            accept: 'application/json',
+          },
+        },
+      },
+      'headers',
+    );
     expect(lines[0]).not.toContain(BEARER);
     expect(lines[0]).not.toContain(SECRET_KEY);
     expect(lines[0]).not.toContain(PUBLIC_KEY);
@@ -134,7 +195,11 @@ describe('the operator signals', () => {
     const sandbox = createSandbox();
     expect((await get(sandbox, '/payments')).status).toBe(401);
     await sandbox.close();
-    expect([...written.mock.calls, ...errors.mock.calls].map(([chunk]) => String(chunk)).filter((chunk) => chunk.includes('"msg":"request"'))).toEqual([]);
+    expect(
+      [...written.mock.calls, ...errors.mock.calls]
+        .map(([chunk]) => String(chunk))
+        .filter((chunk) => chunk.includes('"msg":"request"')),
+    ).toEqual([]);
     written.mockRestore();
     errors.mockRestore();
   });

@@ -10,7 +10,8 @@ import { clientA, HOOK_URL, newSandbox, paymentBody, receiver } from './fixtures
 
 const START = Date.UTC(2026, 0, 1);
 const settings = (clock: 'manual' | 'real' = 'manual'): TenantStoreSettings => ({
-  newTenant: (id) => createTenant(id, { clock, start: START, seed: 'stores', retryCompression: 60, eventLogLimit: 10_000 }),
+  newTenant: (id) =>
+    createTenant(id, { clock, start: START, seed: 'stores', retryCompression: 60, eventLogLimit: 10_000 }),
 });
 
 describe('the memory store', () => {
@@ -22,7 +23,11 @@ describe('the memory store', () => {
       tenant.seq += 1;
       return tenant.seq;
     };
-    const a = [store.transaction('a', step('a1')), store.transaction('a', step('a2')), store.transaction('a', step('a3'))];
+    const a = [
+      store.transaction('a', step('a1')),
+      store.transaction('a', step('a2')),
+      store.transaction('a', step('a3')),
+    ];
     const b = store.transaction('b', step('b1'));
     expect(await Promise.all([...a, b])).toEqual([1, 2, 3, 1]);
     // Note: b's work ran in the same turn as a's first; a's second waited for a's first to settle.
@@ -69,13 +74,24 @@ describe('the memory store', () => {
     expect(await real.dueTenants(START)).toEqual(['leased']);
     // Note: taking the attempt leases it; once the lease runs out the tenant is due again (its delivery must still wait on it).
     await real.transaction('leased', (tenant) => {
-      tenant.deliveries.set('dlv_x', { id: 'dlv_x', event_id: 'evt_x', endpoint_id: tenant.endpoints[0]!.id, state: 'due', attempts: [{ number: 1, due_at: '2026-01-01T00:00:00Z' }], event_index: 0, change: {} as never });
+      tenant.deliveries.set('dlv_x', {
+        id: 'dlv_x',
+        event_id: 'evt_x',
+        endpoint_id: tenant.endpoints[0]!.id,
+        state: 'due',
+        attempts: [{ number: 1, due_at: '2026-01-01T00:00:00Z' }],
+        event_index: 0,
+        change: {} as never,
+      });
       leaseDue(tenant, START, 1000);
     });
     expect(await real.dueTenants(START + 999)).toEqual([]);
     expect(await real.dueTenants(START + 1000)).toEqual(['leased']);
     const manual = createMemoryStore(settings('manual'));
-    await manual.transaction('m', (tenant) => void tenant.due.push({ delivery_id: 'dlv_y', attempt: 1, due_at: START }));
+    await manual.transaction(
+      'm',
+      (tenant) => void tenant.due.push({ delivery_id: 'dlv_y', attempt: 1, due_at: START }),
+    );
     expect(await manual.dueTenants(START)).toEqual([]);
   });
 });
@@ -101,15 +117,21 @@ describe('answers and commits', () => {
   it('sends a 2xx only after the transaction that made it committed', async () => {
     const log: string[] = [];
     const sandbox = newSandbox({ store: (s) => recording(createMemoryStore(s), log) });
-    const created = await clientA(sandbox).POST('/payments', { body: paymentBody(), headers: { 'Idempotency-Key': 'k-1' } });
+    const created = await clientA(sandbox).POST('/payments', {
+      body: paymentBody(),
+      headers: { 'Idempotency-Key': 'k-1' },
+    });
     log.push(`answer ${created.response.status}`);
     // The key is held (1), then the command runs (2); the answer comes after both committed (then the outbox's own follow).
     expect(log.slice(0, 3)).toEqual(['commit 1', 'commit 2', 'answer 200']);
   });
 
-  it('sends no 2xx when the command\'s commit fails', async () => {
+  it("sends no 2xx when the command's commit fails", async () => {
     const errors: unknown[] = [];
-    const sandbox = newSandbox({ store: (s) => recording(createMemoryStore(s), [], (n) => n === 1), onError: (error) => errors.push(error) });
+    const sandbox = newSandbox({
+      store: (s) => recording(createMemoryStore(s), [], (n) => n === 1),
+      onError: (error) => errors.push(error),
+    });
     const created = await clientA(sandbox).POST('/payments', { body: paymentBody() });
     expect(created.response.status).toBe(500);
     expect(errors).toEqual([expect.objectContaining({ message: 'the commit failed' })]);
@@ -124,7 +146,10 @@ describe('at-least-once delivery', () => {
     const hooks = receiver();
     let calls = 0;
     // The first send never comes back (its process died mid-send, say); later ones reach the receiver.
-    const fetch = (request: Request) => (++calls === 1 ? new Promise<Response>((resolve) => (release = () => resolve(new Response(null, { status: 204 })))) : hooks.fetch(request));
+    const fetch = (request: Request) =>
+      ++calls === 1
+        ? new Promise<Response>((resolve) => (release = () => resolve(new Response(null, { status: 204 }))))
+        : hooks.fetch(request);
     const sandbox = newSandbox({ webhookUrls: [HOOK_URL], fetch, now: () => wall, deliveryTimeoutMs: 60_000 });
     const client = clientA(sandbox);
     const payment = (await client.POST('/payments', { body: paymentBody() })).data!.data;
@@ -140,7 +165,11 @@ describe('at-least-once delivery', () => {
     await sandbox.runtime.deliver(tenant);
     expect(hooks.requests).toHaveLength(1);
     const [delivery] = await sandbox.store.transaction(tenant, (state) => [...state.deliveries.values()]);
-    expect([delivery!.state, delivery!.attempts.length, delivery!.attempts[0]!.outcome?.status]).toEqual(['delivered', 1, 200]);
+    expect([delivery!.state, delivery!.attempts.length, delivery!.attempts[0]!.outcome?.status]).toEqual([
+      'delivered',
+      1,
+      200,
+    ]);
     expect(hooks.requests[0]!.headers.get('x-event-id')).toBe(delivery!.event_id);
     expect(await sending()).toEqual([]);
 
@@ -150,5 +179,4 @@ describe('at-least-once delivery', () => {
     const [after] = await sandbox.store.transaction(tenant, (state) => [...state.deliveries.values()]);
     expect([after!.state, after!.attempts.length]).toEqual(['delivered', 1]);
   });
-
 });

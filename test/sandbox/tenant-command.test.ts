@@ -34,7 +34,11 @@ afterAll(async () => {
 
 /** Runs `merchant-payments sandbox tenant <args>` with the admin token set (unless `env` says otherwise). */
 async function tenant(args: string[], env: Record<string, string | undefined> = {}): Promise<MainResult> {
-  const result = await runMain(main, ['sandbox', 'tenant', ...args], { SANDBOX_ADMIN_TOKEN: TOKEN, MERCHANT_PAYMENTS_SANDBOX_URL: undefined, ...env });
+  const result = await runMain(main, ['sandbox', 'tenant', ...args], {
+    SANDBOX_ADMIN_TOKEN: TOKEN,
+    MERCHANT_PAYMENTS_SANDBOX_URL: undefined,
+    ...env,
+  });
   printed.push(result.stdout, result.stderr);
   return result;
 }
@@ -50,7 +54,10 @@ describe('merchant-payments sandbox tenant', () => {
     expect(Object.keys(created).sort()).toEqual(['access_token', 'id', 'public_key', 'secret_key']);
     expect(created.id).toMatch(/^ten_[A-Za-z0-9_-]{22}$/);
     expect((await get('/payments', { authorization: `Bearer ${created.access_token}` })).status).toBe(200);
-    expect((await get('/merchant/v1/payments', { 'x-public-key': created.public_key, 'x-secret-key': created.secret_key })).status).toBe(200);
+    expect(
+      (await get('/merchant/v1/payments', { 'x-public-key': created.public_key, 'x-secret-key': created.secret_key }))
+        .status,
+    ).toBe(200);
   });
 
   it('takes the URL from MERCHANT_PAYMENTS_SANDBOX_URL when --url is not given, with or without a trailing slash', async () => {
@@ -76,12 +83,21 @@ describe('merchant-payments sandbox tenant', () => {
   it('show prints the record; rotate prints the new credentials; revoke prints nothing and stops them', async () => {
     const created = JSON.parse((await tenant(['create', '--url', url])).stdout);
     const shown = await tenant(['show', created.id, '--url', url]);
-    expect([shown.code, JSON.parse(shown.stdout)]).toEqual([0, expect.objectContaining({ id: created.id, public_key: created.public_key, status: 'active', rotated_at: null })]);
+    expect([shown.code, JSON.parse(shown.stdout)]).toEqual([
+      0,
+      expect.objectContaining({ id: created.id, public_key: created.public_key, status: 'active', rotated_at: null }),
+    ]);
 
     const rotated = await tenant(['rotate', created.id, '--overlap', '60', '--url', url]);
     expect(rotated.code).toBe(0);
     const fresh = JSON.parse(rotated.stdout);
-    expect(Object.keys(fresh).sort()).toEqual(['access_token', 'id', 'previous_credentials_expire_at', 'public_key', 'secret_key']);
+    expect(Object.keys(fresh).sort()).toEqual([
+      'access_token',
+      'id',
+      'previous_credentials_expire_at',
+      'public_key',
+      'secret_key',
+    ]);
     expect([fresh.id, fresh.public_key]).toEqual([created.id, created.public_key]);
     expect(Date.parse(fresh.previous_credentials_expire_at) - Date.now()).toBeGreaterThan(0);
     expect((await get('/payments', { authorization: `Bearer ${fresh.access_token}` })).status).toBe(200);
@@ -98,19 +114,25 @@ describe('merchant-payments sandbox tenant', () => {
     });
   });
 
-  it('prints a problem\'s detail on stderr and exits 1: an unknown tenant, a wrong admin token, a sandbox without an admin API', async () => {
+  it("prints a problem's detail on stderr and exits 1: an unknown tenant, a wrong admin token, a sandbox without an admin API", async () => {
     expect(await tenant(['show', 'ten_AAAAAAAAAAAAAAAAAAAAAA', '--url', url])).toEqual({
       code: 1,
       stdout: '',
       stderr: 'merchant-payments sandbox tenant: No tenant has the id ten_AAAAAAAAAAAAAAAAAAAAAA. (404 not_found)',
     });
-    expect(await tenant(['list', '--url', url], { SANDBOX_ADMIN_TOKEN: 'not-the-admin-token-but-as-long-as-one' })).toEqual({
+    expect(
+      await tenant(['list', '--url', url], { SANDBOX_ADMIN_TOKEN: 'not-the-admin-token-but-as-long-as-one' }),
+    ).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'merchant-payments sandbox tenant: Send the admin token: Authorization: Bearer <SANDBOX_ADMIN_TOKEN>. (401 unauthorized)',
+      stderr:
+        'merchant-payments sandbox tenant: Send the admin token: Authorization: Bearer <SANDBOX_ADMIN_TOKEN>. (401 unauthorized)',
     });
     const malformed = await tenant(['show', 'not-a-tenant-id', '--url', url]);
-    expect([malformed.code, malformed.stderr]).toEqual([1, expect.stringMatching(/^merchant-payments sandbox tenant: .*\(422 validation_failed\)$/)]);
+    expect([malformed.code, malformed.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^merchant-payments sandbox tenant: .*\(422 validation_failed\)$/),
+    ]);
     const off = await tenant(['create', '--url', bareUrl]);
     expect([off.code, off.stdout]).toEqual([1, '']);
     expect(off.stderr).toBe(
@@ -133,7 +155,10 @@ describe('merchant-payments sandbox tenant', () => {
     [['revoke', '--url', 'http://127.0.0.1:1'], 'revoke needs a tenant id'],
     [['list', '--limit', '0'], '--limit must be a whole number from 1 to 100, got "0"'],
     [['list', '--limit', 'ten'], '--limit must be a whole number from 1 to 100, got "ten"'],
-    [['rotate', 'ten_AAAAAAAAAAAAAAAAAAAAAA', '--overlap', '604801'], '--overlap must be a whole number from 0 to 604800, got "604801"'],
+    [
+      ['rotate', 'ten_AAAAAAAAAAAAAAAAAAAAAA', '--overlap', '604801'],
+      '--overlap must be a whole number from 0 to 604800, got "604801"',
+    ],
     [['create', '--limit', '5'], "Unknown option '--limit'"],
     [['create', '--url', 'ftp://host'], '--url must be an absolute http:// or https:// URL, got "ftp://host"'],
     [['create', '--token', TOKEN], "Unknown option '--token'"],
@@ -147,7 +172,9 @@ describe('merchant-payments sandbox tenant', () => {
   it('exits 2 naming SANDBOX_ADMIN_TOKEN when it is not set', async () => {
     const { code, stderr } = await tenant(['list', '--url', url], { SANDBOX_ADMIN_TOKEN: undefined });
     expect(code).toBe(2);
-    expect(stderr).toContain("merchant-payments sandbox tenant: SANDBOX_ADMIN_TOKEN must be set to the sandbox's admin token (it is never taken as a flag)");
+    expect(stderr).toContain(
+      "merchant-payments sandbox tenant: SANDBOX_ADMIN_TOKEN must be set to the sandbox's admin token (it is never taken as a flag)",
+    );
   });
 
   it('prints its usage on --help, through the dispatcher and the alias alike', async () => {

@@ -38,7 +38,7 @@ describe('tenants', () => {
     expect(await ids()).toBe(await ids());
   });
 
-  it("Variant B: answers 401 to a secret key other than the first one seen with the public key", async () => {
+  it('Variant B: answers 401 to a secret key other than the first one seen with the public key', async () => {
     const sandbox = newSandbox();
     expect((await clientB(sandbox, 'pk_1', 'sk_first').GET('/merchant/v1/balance')).response.status).toBe(200);
     const wrong = await clientB(sandbox, 'pk_1', 'sk_other').GET('/merchant/v1/balance');

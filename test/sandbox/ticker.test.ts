@@ -10,13 +10,21 @@ afterEach(() => {
 });
 
 describe('the real-clock ticker', () => {
-  it('ticks only the tenants with something due: a payment\'s next step, not 1,000 idle tenants', async () => {
+  it("ticks only the tenants with something due: a payment's next step, not 1,000 idle tenants", async () => {
     vi.useFakeTimers();
     let wall = Date.UTC(2026, 0, 1);
-    const store = createMemoryStore({ newTenant: (id) => createTenant(id, { clock: 'real', start: wall, seed: 'ticker', retryCompression: 60, eventLogLimit: 10_000 }) });
-    const run = <T>(id: string, work: Parameters<typeof execute>[1]) => store.transaction(id, (tenant) => execute(tenant, work, clockNow(tenant.clock, wall)).answer as T);
+    const store = createMemoryStore({
+      newTenant: (id) =>
+        createTenant(id, { clock: 'real', start: wall, seed: 'ticker', retryCompression: 60, eventLogLimit: 10_000 }),
+    });
+    const run = <T>(id: string, work: Parameters<typeof execute>[1]) =>
+      store.transaction(id, (tenant) => execute(tenant, work, clockNow(tenant.clock, wall)).answer as T);
     for (let i = 0; i < 1000; i++) await store.transaction(`idle-${i}`, () => {});
-    const created = await run<{ ok: boolean }>('busy', { type: 'createPayment', body: paymentBody(), idempotency_key: 'k1' });
+    const created = await run<{ ok: boolean }>('busy', {
+      type: 'createPayment',
+      body: paymentBody(),
+      idempotency_key: 'k1',
+    });
     expect(created.ok).toBe(true);
     const visited: string[] = [];
     const runner = createClockRunner({

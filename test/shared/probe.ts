@@ -25,7 +25,11 @@ export function probe(port: number, chunks: string[] = [], everyMs = 100): Promi
     const giveUp = setTimeout(() => {
       clearInterval(timer);
       socket.destroy();
-      reject(new Error(`timed out after ${GENEROUS_MS / 1000} s: the server kept the connection open; it sent ${JSON.stringify(answer)}`));
+      reject(
+        new Error(
+          `timed out after ${GENEROUS_MS / 1000} s: the server kept the connection open; it sent ${JSON.stringify(answer)}`,
+        ),
+      );
     }, GENEROUS_MS);
     socket.on('data', (data) => (answer += data.toString()));
     socket.on('error', () => {});
@@ -38,7 +42,13 @@ export function probe(port: number, chunks: string[] = [], everyMs = 100): Promi
 }
 
 // Note: headers that never end, one line at a time.
-export const trickledHeaders = ['GET / HTTP/1.1\r\n', 'Host: x\r\n', ...Array.from({ length: 100 }, (_, i) => `X-${i}: y\r\n`)];
+export const trickledHeaders = [
+  'GET / HTTP/1.1\r\n',
+  'Host: x\r\n',
+  ...Array.from({ length: 100 }, (_, i) => `X-${i}: y\r\n`),
+];
 // Note: a body that never reaches its Content-Length, to a route that reads it.
-export const trickledBody = ['POST /payments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nIdempotency-Key: k1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n', ...Array.from({ length: 100 }, () => ' ')];
-
+export const trickledBody = [
+  'POST /payments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nIdempotency-Key: k1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n',
+  ...Array.from({ length: 100 }, () => ' '),
+];

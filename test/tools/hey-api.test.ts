@@ -28,7 +28,8 @@ function controlBytes(dir: string, files: string[]): string[] {
     const lines = readFileSync(file, 'utf8').split('\n');
     return lines.flatMap((line, i) =>
       [...line.matchAll(CONTROL_BYTES)].map(
-        (m) => `${path.relative(dir, file)}:${i + 1}: U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+        (m) =>
+          `${path.relative(dir, file)}:${i + 1}: U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
       ),
     );
   });

@@ -1,7 +1,13 @@
 // Every operation of both variants accepts its own spec's examples: a request built from the parameter and
 // request-body examples validates, and every named response example validates with its status and headers.
 import { describe, expect, it } from 'vitest';
-import { findOperation, operationsOf, validateRequest, validateResponse, type Variant } from '../../src/validation/index.js';
+import {
+  findOperation,
+  operationsOf,
+  validateRequest,
+  validateResponse,
+  type Variant,
+} from '../../src/validation/index.js';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 
 const specs: Record<Variant, BundledSpec> = {
@@ -28,13 +34,25 @@ function exampleHeaders(spec: BundledSpec, declared: [string, Node][], contentTy
   return headers;
 }
 
-const cases = (Object.keys(specs) as Variant[]).flatMap((variant) => specs[variant].operations().map((op) => ({ variant, op, name: `${variant} ${op.operationId}` })));
+const cases = (Object.keys(specs) as Variant[]).flatMap((variant) =>
+  specs[variant].operations().map((op) => ({ variant, op, name: `${variant} ${op.operationId}` })),
+);
 
 describe('the operation index', () => {
-  it.each(Object.keys(specs) as Variant[])('lists every operation of variant %s, with its method and path template', (variant) => {
-    const listed = operationsOf(variant).map((operation) => `${operation.method} ${operation.path} ${operation.operationId}`);
-    expect(listed.sort()).toEqual(specs[variant].operations().map((op) => `${op.method} ${op.path} ${op.operationId}`).sort());
-  });
+  it.each(Object.keys(specs) as Variant[])(
+    'lists every operation of variant %s, with its method and path template',
+    (variant) => {
+      const listed = operationsOf(variant).map(
+        (operation) => `${operation.method} ${operation.path} ${operation.operationId}`,
+      );
+      expect(listed.sort()).toEqual(
+        specs[variant]
+          .operations()
+          .map((op) => `${op.method} ${op.path} ${op.operationId}`)
+          .sort(),
+      );
+    },
+  );
 });
 
 describe.each(cases)('$name', ({ variant, op }) => {
@@ -42,18 +60,28 @@ describe.each(cases)('$name', ({ variant, op }) => {
 
   it('accepts a request made of its examples', () => {
     const parameters = spec.parameters(op);
-    const params = Object.fromEntries(parameters.filter((p) => p.in === 'path').map((p) => [p.name, String(exampleOf(spec, p.value))]));
+    const params = Object.fromEntries(
+      parameters.filter((p) => p.in === 'path').map((p) => [p.name, String(exampleOf(spec, p.value))]),
+    );
     const query = new URLSearchParams();
     for (const p of parameters.filter((p) => p.in === 'query')) {
       const value = exampleOf(spec, p.value);
       if (value !== undefined) query.set(p.name, String(value));
     }
-    const headers = exampleHeaders(spec, parameters.filter((p) => p.in === 'header').map((p) => [p.name, p.node]));
-    for (const p of parameters.filter((p) => p.value.required === true)) expect(exampleOf(spec, p.value), `${p.in} ${p.name} has no example`).toBeDefined();
+    const headers = exampleHeaders(
+      spec,
+      parameters.filter((p) => p.in === 'header').map((p) => [p.name, p.node]),
+    );
+    for (const p of parameters.filter((p) => p.value.required === true))
+      expect(exampleOf(spec, p.value), `${p.in} ${p.name} has no example`).toBeDefined();
 
     const body = spec.requestBody(op);
     const bodies = Object.entries((body?.content ?? {}) as Node).flatMap(([media, content]) =>
-      Object.values((spec.resolve(content as Node).examples ?? {}) as Node).map((example) => ({ media, value: spec.resolve(example as Node).value })));
+      Object.values((spec.resolve(content as Node).examples ?? {}) as Node).map((example) => ({
+        media,
+        value: spec.resolve(example as Node).value,
+      })),
+    );
     if (body) expect(bodies.length, 'request body examples').toBeGreaterThan(0);
     for (const { media, value } of bodies.length > 0 ? bodies : [{ media: undefined, value: undefined }]) {
       if (media) headers.set('content-type', media);
@@ -72,8 +100,14 @@ describe.each(cases)('$name', ({ variant, op }) => {
         const headers = exampleHeaders(spec, Object.entries((response.headers ?? {}) as Node), media);
         for (const [name, example] of Object.entries((spec.resolve(content as Node).examples ?? {}) as Node)) {
           const body = spec.resolve(example as Node).value;
-          expect(validateResponse(variant, operation, { status: Number(code), headers, body }), `${code} ${name}`).toEqual([]);
-          expect(validateResponse(variant, operation, { status: Number(code), headers, rawBody: JSON.stringify(body) }), `${code} ${name} as text`).toEqual([]);
+          expect(
+            validateResponse(variant, operation, { status: Number(code), headers, body }),
+            `${code} ${name}`,
+          ).toEqual([]);
+          expect(
+            validateResponse(variant, operation, { status: Number(code), headers, rawBody: JSON.stringify(body) }),
+            `${code} ${name} as text`,
+          ).toEqual([]);
           checked += 1;
         }
       }

@@ -15,13 +15,27 @@ describe('problemDetails', () => {
 
   it('holds the codes request validation and idempotency answer with, at their statuses', () => {
     const statuses = Object.fromEntries(Object.entries(problemCatalogue).map(([code, { status }]) => [code, status]));
-    expect(statuses).toMatchObject({ bad_request: 400, idempotency_key_missing: 400, validation_failed: 422, idempotency_key_reused: 422, idempotency_request_in_progress: 409, internal_error: 500 });
+    expect(statuses).toMatchObject({
+      bad_request: 400,
+      idempotency_key_missing: 400,
+      validation_failed: 422,
+      idempotency_key_reused: 422,
+      idempotency_request_in_progress: 409,
+      internal_error: 500,
+    });
   });
 
   it('fits Problem with hostile text: control characters, overlong fields, many errors, an instance that is no URI', () => {
-    const errors = Array.from({ length: 150 }, (_, i) => ({ pointer: `/items/${i}/${'x'.repeat(600)}`, detail: `bad\u0000\n\u007f ${'y'.repeat(2000)}` }));
+    const errors = Array.from({ length: 150 }, (_, i) => ({
+      pointer: `/items/${i}/${'x'.repeat(600)}`,
+      detail: `bad\u0000\n\u007f ${'y'.repeat(2000)}`,
+    }));
     const problem = problemDetails({
-      code: 'validation_failed', detail: `line\nbreak\u0007${'z'.repeat(5000)}`, instance: '/payments/a b/%zz/\u00e9\ud800', requestId: 'req_1', errors,
+      code: 'validation_failed',
+      detail: `line\nbreak\u0007${'z'.repeat(5000)}`,
+      instance: '/payments/a b/%zz/\u00e9\ud800',
+      requestId: 'req_1',
+      errors,
     });
     fits(problem);
     expect(problem.errors).toHaveLength(100);
@@ -31,7 +45,12 @@ describe('problemDetails', () => {
   });
 
   it('takes a code the contract does not list when its status and title are given', () => {
-    const problem = problemDetails({ code: 'limit_reached', status: 422, title: 'Limit reached', detail: 'The tenant has too many faults waiting.' });
+    const problem = problemDetails({
+      code: 'limit_reached',
+      status: 422,
+      title: 'Limit reached',
+      detail: 'The tenant has too many faults waiting.',
+    });
     expect(problem).toMatchObject({ type: 'about:blank', status: 422 });
     fits(problem);
     expect(() => problemDetails({ code: 'limit_reached', detail: 'x' })).toThrow(/give its status and title/);

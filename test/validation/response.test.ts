@@ -7,7 +7,9 @@ import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 import { exampleEvent } from '../webhooks/fixtures.js';
 
 const spec = await BundledSpec.open('Variant B', 'variant-b');
-const retrieved = spec.expand(spec.response(spec.operation('retrievePayment')!, '200')!.content['application/json'].examples) as Node;
+const retrieved = spec.expand(
+  spec.response(spec.operation('retrievePayment')!, '200')!.content['application/json'].examples,
+) as Node;
 /** A deep copy of the contract's pending payment, as retrievePayment answers it. */
 const payment = () => structuredClone(Object.values(retrieved)[0].value) as { data: Record<string, unknown> };
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -21,9 +23,14 @@ describe('validateResponse', () => {
   });
 
   it('names a status the operation does not declare', () => {
-    expect(check(201, payment())).toEqual([{
-      in: 'status', pointer: '', detail: 'Status 201 is not declared for retrievePayment; the contract declares 200, 400, 401, 404, 422, 429, 500.',
-    }]);
+    expect(check(201, payment())).toEqual([
+      {
+        in: 'status',
+        pointer: '',
+        detail:
+          'Status 201 is not declared for retrievePayment; the contract declares 200, 400, 401, 404, 422, 429, 500.',
+      },
+    ]);
     expect(validateResponse('b', 'retrieveBalance', { status: 404, body: {} })[0]).toMatchObject({ in: 'status' });
   });
 
@@ -40,18 +47,34 @@ describe('validateResponse', () => {
   it('names a value outside an enum', () => {
     const body = payment();
     body.data.status = 'done';
-    expect(check(200, body)).toEqual([{ in: 'body', pointer: '/data/status', detail: expect.stringMatching(/^Must be one of "created", /) }]);
+    expect(check(200, body)).toEqual([
+      { in: 'body', pointer: '/data/status', detail: expect.stringMatching(/^Must be one of "created", /) },
+    ]);
   });
 
   it('names a wrong or missing Content-Type, and a body that is missing or not JSON', () => {
-    expect(check(200, payment(), { 'content-type': 'application/problem+json' })).toEqual([{
-      in: 'header', pointer: '/Content-Type', detail: 'Header "Content-Type" must be application/json for status 200, not application/problem+json.',
-    }]);
-    expect(check(200, payment(), {})).toEqual([{
-      in: 'header', pointer: '/Content-Type', detail: 'Header "Content-Type" must be application/json for status 200, but it is missing.',
-    }]);
-    expect(check(200, undefined)).toEqual([{ in: 'body', pointer: '', detail: 'Status 200 declares a body (application/json), but none was sent.' }]);
-    const raw = validateResponse('b', 'retrievePayment', { status: 200, headers: new Headers(JSON_TYPE), rawBody: '{"data":' });
+    expect(check(200, payment(), { 'content-type': 'application/problem+json' })).toEqual([
+      {
+        in: 'header',
+        pointer: '/Content-Type',
+        detail: 'Header "Content-Type" must be application/json for status 200, not application/problem+json.',
+      },
+    ]);
+    expect(check(200, payment(), {})).toEqual([
+      {
+        in: 'header',
+        pointer: '/Content-Type',
+        detail: 'Header "Content-Type" must be application/json for status 200, but it is missing.',
+      },
+    ]);
+    expect(check(200, undefined)).toEqual([
+      { in: 'body', pointer: '', detail: 'Status 200 declares a body (application/json), but none was sent.' },
+    ]);
+    const raw = validateResponse('b', 'retrievePayment', {
+      status: 200,
+      headers: new Headers(JSON_TYPE),
+      rawBody: '{"data":',
+    });
     expect(raw).toEqual([{ in: 'body', pointer: '', detail: expect.stringMatching(/^The body is not valid JSON/) }]);
   });
 
@@ -64,8 +87,14 @@ describe('validateResponse', () => {
 
   it('checks declared headers when they are sent', () => {
     const problem = { type: 'about:blank', title: 'Too many requests', status: 429, code: 'rate_limited' };
-    const headers = { 'content-type': 'application/problem+json', 'retry-after': 'soon', ratelimit: '"default";r=0;t=30' };
-    expect(check(429, problem, headers)).toEqual([{ in: 'header', pointer: '/Retry-After', detail: 'Header "Retry-After" must be an integer.' }]);
+    const headers = {
+      'content-type': 'application/problem+json',
+      'retry-after': 'soon',
+      ratelimit: '"default";r=0;t=30',
+    };
+    expect(check(429, problem, headers)).toEqual([
+      { in: 'header', pointer: '/Retry-After', detail: 'Header "Retry-After" must be an integer.' },
+    ]);
     expect(check(429, problem, { ...headers, 'retry-after': '30' })).toEqual([]);
   });
 });
@@ -79,18 +108,32 @@ describe('validateWebhookBody', () => {
   it('names what is wrong in the data of the event type', () => {
     const event = exampleEvent();
     event.data.status = 42;
-    expect(validateWebhookBody('later', event)).toEqual([{ in: 'body', pointer: '/data/status', detail: 'Must be a string.' }]);
+    expect(validateWebhookBody('later', event)).toEqual([
+      { in: 'body', pointer: '/data/status', detail: 'Must be a string.' },
+    ]);
   });
 });
 
 describe('responseProblem', () => {
   it('reports violations as a 500 internal_error that fits Problem', () => {
     const violations = check(201, payment());
-    const problem = responseProblem(violations, { instance: '/merchant/v1/payments/pay_8f3k2m9q4w7x', requestId: 'req_2' });
+    const problem = responseProblem(violations, {
+      instance: '/merchant/v1/payments/pay_8f3k2m9q4w7x',
+      requestId: 'req_2',
+    });
     expect(validateProblem(problem), JSON.stringify(validateProblem.errors)).toBe(true);
-    expect(problem).toMatchObject({ status: 500, code: 'internal_error', title: 'Internal server error', errors: [{ pointer: '', detail: violations[0]!.detail }] });
+    expect(problem).toMatchObject({
+      status: 500,
+      code: 'internal_error',
+      title: 'Internal server error',
+      errors: [{ pointer: '', detail: violations[0]!.detail }],
+    });
     expect(problem.detail).toBe(`The response breaks the contract: ${violations[0]!.detail}`);
-    const webhook = responseProblem([{ in: 'body', pointer: '/data/status', detail: 'Must be a string.' }], {}, 'The webhook body');
+    const webhook = responseProblem(
+      [{ in: 'body', pointer: '/data/status', detail: 'Must be a string.' }],
+      {},
+      'The webhook body',
+    );
     expect(webhook.detail).toBe('The webhook body breaks the contract: /data/status: Must be a string.');
   });
 });

@@ -23,7 +23,9 @@ function project(version: string, bumps: string[] = []): { packageFile: string; 
   const changesets = path.join(dir, '.changeset');
   mkdirSync(changesets);
   writeFileSync(path.join(changesets, 'README.md'), '# not a changeset\n');
-  bumps.forEach((bump, i) => writeFileSync(path.join(changesets, `change-${i}.md`), `---\n"${NAME}": ${bump}\n---\n\nA change.\n`));
+  bumps.forEach((bump, i) =>
+    writeFileSync(path.join(changesets, `change-${i}.md`), `---\n"${NAME}": ${bump}\n---\n\nA change.\n`),
+  );
   const packageFile = path.join(dir, 'package.json');
   writeFileSync(packageFile, JSON.stringify({ name: NAME, version }));
   return { packageFile, changesets };
@@ -50,9 +52,13 @@ describe('classifyChanges', () => {
   it('reports every breaking change of the breaking fixture, in operations, nested responses and the webhook', () => {
     const paths = breaking('breaking').map((c) => c.path);
     expect(paths).toContain('paths//payments/{id}/refund/post');
-    expect(paths).toContain('paths//payments/get/responses/200/content/application/json/schema/properties/data/items/properties/requested/properties/currency');
+    expect(paths).toContain(
+      'paths//payments/get/responses/200/content/application/json/schema/properties/data/items/properties/requested/properties/currency',
+    );
     expect(paths).toContain('webhooks/onStatusChange/post/parameters/1');
-    expect(paths).toContain('webhooks/onStatusChange/post/requestBody/content/application/json/schema/properties/data/properties/requested/properties/currency');
+    expect(paths).toContain(
+      'webhooks/onStatusChange/post/requestBody/content/application/json/schema/properties/data/properties/requested/properties/currency',
+    );
   });
 
   it('judges a webhook as its receiver does: an added field is safe, a removed header is not', () => {
@@ -62,9 +68,11 @@ describe('classifyChanges', () => {
     expect(classifyChanges(spec, added).filter((c) => c.type === 'breaking')).toEqual([]);
     const removed = structuredClone(spec);
     removed.webhooks.onStatusChange.post.parameters = removed.webhooks.onStatusChange.post.parameters.slice(0, -1);
-    expect(classifyChanges(spec, removed).filter((c) => c.type === 'breaking').map((c) => c.path)).toEqual([
-      expect.stringMatching(/^webhooks\/onStatusChange\/post\/parameters\//),
-    ]);
+    expect(
+      classifyChanges(spec, removed)
+        .filter((c) => c.type === 'breaking')
+        .map((c) => c.path),
+    ).toEqual([expect.stringMatching(/^webhooks\/onStatusChange\/post\/parameters\//)]);
   });
 });
 
@@ -87,7 +95,10 @@ describe('classifyChanges on what changes no request or response', () => {
     expect(shortText.pattern).toContain('\\u0000');
     expect(types(rewritten)).toEqual(['annotation']);
     const changed = structuredClone(spec);
-    changed.components.schemas.ShortText.pattern = changed.components.schemas.ShortText.pattern.replace('\\x7F', '\\x7E');
+    changed.components.schemas.ShortText.pattern = changed.components.schemas.ShortText.pattern.replace(
+      '\\x7F',
+      '\\x7E',
+    );
     expect(types(changed)).toContain('breaking');
   });
 });
@@ -118,7 +129,10 @@ describe('checkBreaking', () => {
     const { packageFile, changesets } = project('0.3.0');
     const args = ['--baseline', baseline, '--changesets', changesets, '--package', packageFile];
     const run = (fixture: string) =>
-      spawnSync(process.execPath, ['scripts/check-breaking.mjs', ...args, '--specs', path.join(fixtures, fixture)], { cwd: root, encoding: 'utf8' });
+      spawnSync(process.execPath, ['scripts/check-breaking.mjs', ...args, '--specs', path.join(fixtures, fixture)], {
+        cwd: root,
+        encoding: 'utf8',
+      });
     const broken = run('breaking');
     expect(broken.status).toBe(1);
     expect(broken.stdout).toContain('breaking: [Removed] operation POST /payments/{id}/refund');
@@ -133,7 +147,14 @@ describe('the release baseline', () => {
     const current = Object.values(apis).map((api) => path.basename(api.output));
     expect(current).toEqual(expect.arrayContaining(manifest.specs));
     const result = checkBreaking();
-    expect(result.ok, JSON.stringify(result.results.map((r: { breaking: unknown[] }) => r.breaking), null, 2)).toBe(true);
+    expect(
+      result.ok,
+      JSON.stringify(
+        result.results.map((r: { breaking: unknown[] }) => r.breaking),
+        null,
+        2,
+      ),
+    ).toBe(true);
     // Note: an API added since the last release is reported as new, and recorded with the next one.
     const added = result.results.filter((r: { added?: boolean }) => r.added).map((r: { file: string }) => r.file);
     expect([...manifest.specs, ...added].sort()).toEqual([...current].sort());
@@ -146,7 +167,17 @@ describe('the release baseline', () => {
     cpSync(baseline, release, { recursive: true });
     const record = (version: string) => {
       const { packageFile, changesets } = project(version);
-      const args = ['--record', '--baseline', release, '--specs', path.join(fixtures, 'compatible'), '--package', packageFile, '--changesets', changesets];
+      const args = [
+        '--record',
+        '--baseline',
+        release,
+        '--specs',
+        path.join(fixtures, 'compatible'),
+        '--package',
+        packageFile,
+        '--changesets',
+        changesets,
+      ];
       return spawnSync(process.execPath, ['scripts/check-breaking.mjs', ...args], { cwd: root, encoding: 'utf8' });
     };
     const recorded = () => readFileSync(path.join(release, 'openapi/payments.yaml'), 'utf8');
@@ -171,20 +202,40 @@ describe('the release baseline', () => {
     // Note: the sandbox's control and admin APIs, both added after 0.1.0; each is all additions.
     const outputs = [apis.sandbox!.output, apis.admin!.output];
     const added = outputs.map((output) => path.basename(output));
-    for (const output of outputs) writeFileSync(path.join(specs, path.basename(output)), readFileSync(path.join(root, output)));
+    for (const output of outputs)
+      writeFileSync(path.join(specs, path.basename(output)), readFileSync(path.join(root, output)));
 
     const result = checkBreaking({ baseline: release, specs, ...project('0.3.0') });
-    expect(result.results.map((r: { file: string; added?: boolean }) => [r.file, r.added ?? false])).toEqual([['payments.yaml', false], ...added.map((file) => [file, true])]);
+    expect(result.results.map((r: { file: string; added?: boolean }) => [r.file, r.added ?? false])).toEqual([
+      ['payments.yaml', false],
+      ...added.map((file) => [file, true]),
+    ]);
     expect(result.breaking).toBe(0);
     expect(result.ok).toBe(true);
 
     const { packageFile, changesets } = project('0.3.1');
-    const args = ['--record', '--baseline', release, '--specs', specs, '--package', packageFile, '--changesets', changesets];
+    const args = [
+      '--record',
+      '--baseline',
+      release,
+      '--specs',
+      specs,
+      '--package',
+      packageFile,
+      '--changesets',
+      changesets,
+    ];
     const run = spawnSync(process.execPath, ['scripts/check-breaking.mjs', ...args], { cwd: root, encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(0);
     for (const file of added) expect(run.stdout).toContain(`${file}: new since the last release`);
-    expect(JSON.parse(readFileSync(path.join(release, 'manifest.json'), 'utf8')).specs).toEqual(['payments.yaml', ...added]);
-    for (const file of added) expect(readFileSync(path.join(release, 'openapi', file), 'utf8')).toBe(readFileSync(path.join(specs, file), 'utf8'));
+    expect(JSON.parse(readFileSync(path.join(release, 'manifest.json'), 'utf8')).specs).toEqual([
+      'payments.yaml',
+      ...added,
+    ]);
+    for (const file of added)
+      expect(readFileSync(path.join(release, 'openapi', file), 'utf8')).toBe(
+        readFileSync(path.join(specs, file), 'utf8'),
+      );
   });
 });
 

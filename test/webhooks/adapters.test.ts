@@ -3,7 +3,11 @@ import { createFetchWebhookHandler, createMemoryDedupe, type WebhookEvent } from
 import { at, delivery, OTHER_SECRET, SECRET, standardSigned, T0 } from './fixtures.js';
 
 const post = (body: BodyInit, headers: Record<string, string>) =>
-  new Request('http://receiver.test/webhooks', { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+  new Request('http://receiver.test/webhooks', {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 
 function handler(overrides: Partial<Parameters<typeof createFetchWebhookHandler>[0]> = {}) {
   const onEvent = vi.fn<(event: WebhookEvent) => void>();
@@ -16,7 +20,11 @@ describe('createFetchWebhookHandler', () => {
     const { body, headers, event } = delivery();
     const { handle, onEvent } = handler();
     const response = await handle(post(body, headers));
-    expect([response.status, response.headers.get('content-type'), await response.json()]).toEqual([200, 'application/json', {}]);
+    expect([response.status, response.headers.get('content-type'), await response.json()]).toEqual([
+      200,
+      'application/json',
+      {},
+    ]);
     expect(onEvent).toHaveBeenCalledWith(event, { id: event.id, layout: 'later' });
   });
 
@@ -60,7 +68,11 @@ describe('createFetchWebhookHandler', () => {
     const { body, headers } = delivery();
     const dedupe = { claim: vi.fn(() => true), release: vi.fn() };
     const onError = vi.fn();
-    const { handle } = handler({ onEvent: () => Promise.reject(new Error('database password wrong')), dedupe, onError });
+    const { handle } = handler({
+      onEvent: () => Promise.reject(new Error('database password wrong')),
+      dedupe,
+      onError,
+    });
     const response = await handle(post(body, headers));
     expect(response.status).toBe(500);
     expect(await response.text()).not.toContain('password');
@@ -79,7 +91,12 @@ describe('createFetchWebhookHandler', () => {
     const { handle, onEvent } = handler({ maxBodyBytes: 64 });
     expect((await handle(post(body, headers))).status).toBe(413);
     const stream = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(body)), c.close()) });
-    const streamed = new Request('http://receiver.test/webhooks', { method: 'POST', body: stream, headers, duplex: 'half' } as RequestInit);
+    const streamed = new Request('http://receiver.test/webhooks', {
+      method: 'POST',
+      body: stream,
+      headers,
+      duplex: 'half',
+    } as RequestInit);
     expect((await handle(streamed)).status).toBe(413);
     expect(onEvent).not.toHaveBeenCalled();
   });
@@ -89,13 +106,22 @@ describe('createFetchWebhookHandler', () => {
   });
 
   it('rejects the replaced isDuplicate and markProcessed hooks, a dedupe without release and a bad readTimeoutMs when created', () => {
-    const replaced = { secrets: SECRET, onEvent: () => {}, isDuplicate: () => false } as Parameters<typeof createFetchWebhookHandler>[0];
+    const replaced = { secrets: SECRET, onEvent: () => {}, isDuplicate: () => false } as Parameters<
+      typeof createFetchWebhookHandler
+    >[0];
     expect(() => createFetchWebhookHandler(replaced)).toThrow(/replaced by dedupe/);
     const halfDedupe = { claim: () => true } as unknown as ReturnType<typeof createMemoryDedupe>;
-    expect(() => createFetchWebhookHandler({ secrets: SECRET, onEvent: () => {}, dedupe: halfDedupe })).toThrow(/claim\(id\) and release\(id\)/);
+    expect(() => createFetchWebhookHandler({ secrets: SECRET, onEvent: () => {}, dedupe: halfDedupe })).toThrow(
+      /claim\(id\) and release\(id\)/,
+    );
     for (const readTimeoutMs of [0, -1, 1.5, Number.POSITIVE_INFINITY, Number.NaN, 2 ** 31]) {
-      expect(() => createFetchWebhookHandler({ secrets: SECRET, onEvent: () => {}, readTimeoutMs }), String(readTimeoutMs)).toThrow(/readTimeoutMs/);
+      expect(
+        () => createFetchWebhookHandler({ secrets: SECRET, onEvent: () => {}, readTimeoutMs }),
+        String(readTimeoutMs),
+      ).toThrow(/readTimeoutMs/);
     }
-    expect(() => createFetchWebhookHandler({ secrets: SECRET, onEvent: () => {}, readTimeoutMs: 2 ** 31 - 1 })).not.toThrow();
+    expect(() =>
+      createFetchWebhookHandler({ secrets: SECRET, onEvent: () => {}, readTimeoutMs: 2 ** 31 - 1 }),
+    ).not.toThrow();
   });
 });

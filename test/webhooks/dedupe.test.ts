@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryDedupe, createNodeWebhookHandler, type WebhookDedupe, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
+import {
+  createMemoryDedupe,
+  createNodeWebhookHandler,
+  type WebhookDedupe,
+  type WebhookHandlerOptions,
+} from '../../src/webhooks/index.js';
 import { at, delivery, SECRET, T0 } from './fixtures.js';
 import { post, serveNode, type Receiver } from './server.js';
 
@@ -7,7 +12,9 @@ const receivers: Receiver[] = [];
 afterEach(async () => void (await Promise.all(receivers.splice(0).map((receiver) => receiver.close()))));
 
 async function receiver(options: Partial<WebhookHandlerOptions<false>>): Promise<Receiver> {
-  const started = await serveNode(createNodeWebhookHandler({ secrets: SECRET, now: at(T0), onEvent: () => {}, ...options }));
+  const started = await serveNode(
+    createNodeWebhookHandler({ secrets: SECRET, now: at(T0), onEvent: () => {}, ...options }),
+  );
   receivers.push(started);
   return started;
 }

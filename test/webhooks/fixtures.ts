@@ -23,14 +23,20 @@ export function exampleEvent(type = 'payment.status_changed', layout: 'later' | 
 }
 
 /** Every event type the later layout has an example of (the examples are checked against the contract's EventType). */
-export const exampleTypes = [...new Set(webhookExamples.layouts.later.examples.map((example) => example.value.type as WebhookEventType))];
+export const exampleTypes = [
+  ...new Set(webhookExamples.layouts.later.examples.map((example) => example.value.type as WebhookEventType)),
+];
 
 /** Headers of a later-layout delivery signed by standardwebhooks (webhook-* mapped onto the contract's names). */
 export function standardSigned(body: string, options: { id?: string; timestamp?: number; secret?: string } = {}) {
   const id = options.id ?? JSON.parse(body).id;
   const timestamp = options.timestamp ?? T0;
   const signature = new Webhook(options.secret ?? SECRET).sign(id, new Date(timestamp * 1000), body);
-  const headers: Record<string, string> = { 'X-Event-ID': id, 'X-Timestamp': String(timestamp), 'X-Signature': signature };
+  const headers: Record<string, string> = {
+    'X-Event-ID': id,
+    'X-Timestamp': String(timestamp),
+    'X-Signature': signature,
+  };
   return headers;
 }
 

@@ -46,32 +46,43 @@ describe.each(Object.entries(serveAdapter))('a %s receiver whose hooks throw', (
     return receiver;
   };
 
-  it.each(Object.entries(throwing))('answers forged deliveries 401/400 and keeps serving when onError throws (%s)', async (_kind, onError) => {
-    const hook = vi.fn(onError);
-    const onEvent = vi.fn();
-    const receiver = await start({ onError: hook, onEvent });
-    for (const forged of forgeries()) {
-      const answer = await post(receiver.url, [forged.body], forged.headers);
-      expect(answer.status, forged.name).toBe(forged.status);
-    }
-    const { body, headers } = delivery();
-    expect((await post(receiver.url, [body], headers)).status).toBe(200);
-    await settle();
-    expect(hook).toHaveBeenCalledTimes(3);
-    expect(onEvent).toHaveBeenCalledTimes(1);
-    expect(crashes).toEqual([]);
-  });
+  it.each(Object.entries(throwing))(
+    'answers forged deliveries 401/400 and keeps serving when onError throws (%s)',
+    async (_kind, onError) => {
+      const hook = vi.fn(onError);
+      const onEvent = vi.fn();
+      const receiver = await start({ onError: hook, onEvent });
+      for (const forged of forgeries()) {
+        const answer = await post(receiver.url, [forged.body], forged.headers);
+        expect(answer.status, forged.name).toBe(forged.status);
+      }
+      const { body, headers } = delivery();
+      expect((await post(receiver.url, [body], headers)).status).toBe(200);
+      await settle();
+      expect(hook).toHaveBeenCalledTimes(3);
+      expect(onEvent).toHaveBeenCalledTimes(1);
+      expect(crashes).toEqual([]);
+    },
+  );
 
-  it.each(Object.entries(throwing))('answers 500 handler_failed when onEvent and onError both throw (%s)', async (kind, onError) => {
-    const onEvent = kind === 'sync' ? () => { throw new Error('onEvent is broken'); } : () => Promise.reject(new Error('onEvent is broken'));
-    const receiver = await start({ onError, onEvent });
-    const { body, headers } = delivery();
-    const answer = await post(receiver.url, [body], headers);
-    expect([answer.status, JSON.parse(answer.body).code]).toEqual([500, 'handler_failed']);
-    expect(answer.body).not.toContain('broken');
-    await settle();
-    expect(crashes).toEqual([]);
-  });
+  it.each(Object.entries(throwing))(
+    'answers 500 handler_failed when onEvent and onError both throw (%s)',
+    async (kind, onError) => {
+      const onEvent =
+        kind === 'sync'
+          ? () => {
+              throw new Error('onEvent is broken');
+            }
+          : () => Promise.reject(new Error('onEvent is broken'));
+      const receiver = await start({ onError, onEvent });
+      const { body, headers } = delivery();
+      const answer = await post(receiver.url, [body], headers);
+      expect([answer.status, JSON.parse(answer.body).code]).toEqual([500, 'handler_failed']);
+      expect(answer.body).not.toContain('broken');
+      await settle();
+      expect(crashes).toEqual([]);
+    },
+  );
 
   it('answers 500 handler_failed when claim and release throw, and 200 once they work again', async () => {
     let broken = true;
@@ -99,9 +110,18 @@ describe.each(Object.entries(serveAdapter))('a %s receiver whose hooks throw', (
 
 describe('createFetchWebhookHandler', () => {
   it('always resolves to a Response, even when onError throws', async () => {
-    const handle = createFetchWebhookHandler({ secrets: SECRET, now: at(T0), onEvent: () => {}, onError: throwing.sync });
+    const handle = createFetchWebhookHandler({
+      secrets: SECRET,
+      now: at(T0),
+      onEvent: () => {},
+      onError: throwing.sync,
+    });
     for (const forged of forgeries()) {
-      const request = new Request('http://receiver.test/webhooks', { method: 'POST', body: forged.body, headers: forged.headers });
+      const request = new Request('http://receiver.test/webhooks', {
+        method: 'POST',
+        body: forged.body,
+        headers: forged.headers,
+      });
       const response = await handle(request);
       expect([forged.name, response.status]).toEqual([forged.name, forged.status]);
     }

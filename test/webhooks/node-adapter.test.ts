@@ -12,7 +12,13 @@ describe('createNodeWebhookHandler', () => {
   let preParsed: Receiver;
 
   beforeAll(async () => {
-    const handle: NodeWebhookHandler = createNodeWebhookHandler({ secrets: SECRET, onEvent, onError, maxBodyBytes: 1024, toleranceSeconds: 1e12 });
+    const handle: NodeWebhookHandler = createNodeWebhookHandler({
+      secrets: SECRET,
+      onEvent,
+      onError,
+      maxBodyBytes: 1024,
+      toleranceSeconds: 1e12,
+    });
     limited = await serveNode(handle);
     // Note: stands in for a JSON body parser that read the stream before the handler ran.
     consumed = await serveNode(async (req, res) => {
@@ -55,7 +61,10 @@ describe('createNodeWebhookHandler', () => {
     const { body, headers } = delivery();
     const answer = await post(consumed.url, [Buffer.from(body)], headers);
     expect([answer.status, JSON.parse(answer.body).code]).toEqual([500, 'raw_body_unavailable']);
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringContaining('before JSON body parsers') }), 500);
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ message: expect.stringContaining('before JSON body parsers') }),
+      500,
+    );
   });
 
   it('uses raw bytes already on req.body (express.raw)', async () => {

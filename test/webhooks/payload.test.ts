@@ -1,6 +1,11 @@
 // Parsing a signed body: prototype-poisoning keys and a byte order mark are refused, for text and bytes alike.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createFetchWebhookHandler, createNodeWebhookHandler, verifyWebhook, WebhookVerificationError } from '../../src/webhooks/index.js';
+import {
+  createFetchWebhookHandler,
+  createNodeWebhookHandler,
+  verifyWebhook,
+  WebhookVerificationError,
+} from '../../src/webhooks/index.js';
 import { at, delivery, SECRET, standardSigned, T0 } from './fixtures.js';
 import { post, serveFetch, serveNode, type Receiver } from './server.js';
 
@@ -22,7 +27,10 @@ const BOM = '\uFEFF';
 
 /** The reason and message verifyWebhook rejects a body with. */
 async function rejection(body: string | Uint8Array | ArrayBuffer, headers: Record<string, string>) {
-  const error = await verifyWebhook(body, headers, SECRET, { now: at(T0) }).then(() => undefined, (reason: unknown) => reason);
+  const error = await verifyWebhook(body, headers, SECRET, { now: at(T0) }).then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
   expect(error).toBeInstanceOf(WebhookVerificationError);
   return { reason: (error as WebhookVerificationError).reason, message: (error as WebhookVerificationError).message };
 }
@@ -53,7 +61,11 @@ describe('verifyWebhook', () => {
     const bytes = new TextEncoder().encode(text);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const headers = standardSigned(text, { id: event.id });
-    const outcomes = [await rejection(text, headers), await rejection(bytes, headers), await rejection(bytes.slice().buffer, headers)];
+    const outcomes = [
+      await rejection(text, headers),
+      await rejection(bytes, headers),
+      await rejection(bytes.slice().buffer, headers),
+    ];
     expect(outcomes[0]).toEqual({ reason: 'invalid_json', message: expect.stringContaining('byte order mark') });
     expect(outcomes).toEqual([outcomes[0], outcomes[0], outcomes[0]]);
   });
@@ -84,7 +96,10 @@ describe('receivers at 127.0.0.1 given a hostile body', () => {
       onError.mockClear();
       const answer = await post(url, [body], standardSigned(body));
       expect([kind, answer.status, JSON.parse(answer.body).code]).toEqual([kind, 400, 'invalid_json']);
-      expect(onError.mock.calls[0]?.[0]).toMatchObject({ reason: 'invalid_json', message: expect.stringContaining('__proto__') });
+      expect(onError.mock.calls[0]?.[0]).toMatchObject({
+        reason: 'invalid_json',
+        message: expect.stringContaining('__proto__'),
+      });
     }
     expect(onEvent).not.toHaveBeenCalled();
   });
@@ -93,8 +108,11 @@ describe('receivers at 127.0.0.1 given a hostile body', () => {
     const { body, event } = delivery();
     const text = BOM + body;
     const answers = [];
-    for (const { url } of Object.values(receivers)) answers.push(await post(url, [Buffer.from(text)], standardSigned(text, { id: event.id })));
-    expect(answers.map((answer) => [answer.status, JSON.parse(answer.body).code])).toEqual(Array(3).fill([400, 'invalid_json']));
+    for (const { url } of Object.values(receivers))
+      answers.push(await post(url, [Buffer.from(text)], standardSigned(text, { id: event.id })));
+    expect(answers.map((answer) => [answer.status, JSON.parse(answer.body).code])).toEqual(
+      Array(3).fill([400, 'invalid_json']),
+    );
     expect(onEvent).not.toHaveBeenCalled();
   });
 });

@@ -4,7 +4,9 @@ import { verifyWebhook, WebhookVerificationError, type WebhookVerificationReason
 import { at, delivery, exampleTypes, SECRET, T0 } from './fixtures.js';
 
 const BASE64_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=';
-const headerText = fc.string({ minLength: 1, maxLength: 40 }).filter((text) => !/[\r\n]/.test(text) && text.trim() !== '');
+const headerText = fc
+  .string({ minLength: 1, maxLength: 40 })
+  .filter((text) => !/[\r\n]/.test(text) && text.trim() !== '');
 
 /** The reason a tampered delivery is rejected with; fails the property when it is accepted. */
 async function rejectionReason(body: Uint8Array, headers: Record<string, string>): Promise<WebhookVerificationReason> {
@@ -51,7 +53,9 @@ describe('verifyWebhook', () => {
       fc.asyncProperty(original, fc.oneof(nearby, headerText), async ({ body, headers }, timestamp) => {
         fc.pre(timestamp.trim() !== headers['X-Timestamp']);
         const reason = await rejectionReason(body, { ...headers, 'X-Timestamp': timestamp });
-        expect(['no_matching_signature', 'malformed_timestamp', 'timestamp_too_old', 'timestamp_in_future']).toContain(reason);
+        expect(['no_matching_signature', 'malformed_timestamp', 'timestamp_too_old', 'timestamp_in_future']).toContain(
+          reason,
+        );
       }),
       { numRuns: 300 },
     );
@@ -62,9 +66,12 @@ describe('verifyWebhook', () => {
     await fc.assert(
       fc.asyncProperty(original, fc.oneof(edit, headerText), async ({ body, headers }, change) => {
         const signature = headers['X-Signature']!;
-        const tampered = typeof change === 'string'
-          ? change
-          : signature.slice(0, change[0] % signature.length) + change[1] + signature.slice((change[0] % signature.length) + 1);
+        const tampered =
+          typeof change === 'string'
+            ? change
+            : signature.slice(0, change[0] % signature.length) +
+              change[1] +
+              signature.slice((change[0] % signature.length) + 1);
         fc.pre(tampered.trim() !== signature);
         const reason = await rejectionReason(body, { ...headers, 'X-Signature': tampered });
         expect(['no_matching_signature', 'malformed_signature', 'missing_header']).toContain(reason);

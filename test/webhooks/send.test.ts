@@ -12,7 +12,13 @@ import {
 import { main as sendMain } from '../../src/cli/webhook/send.js';
 import { runMain, type MainResult } from '../cli/run-main.js';
 import { exampleTypes, OTHER_SECRET, SECRET } from './fixtures.js';
-import { endlessReceiver, fixedReceiver, redirectingReceiver, silentReceiver, type HostileReceiver } from './hostile.js';
+import {
+  endlessReceiver,
+  fixedReceiver,
+  redirectingReceiver,
+  silentReceiver,
+  type HostileReceiver,
+} from './hostile.js';
 import { serveFetch, serveNode, type Receiver } from './server.js';
 
 type Delivered = { event: WebhookEvent | EarlierWebhookEvent; context: WebhookHandlerContext };
@@ -23,7 +29,8 @@ function receiverOptions(delivered: Delivered[]) {
   return {
     secrets: SECRET,
     allowEarlierLayout: true as boolean,
-    onEvent: (event: WebhookEvent | EarlierWebhookEvent, context: WebhookHandlerContext) => void delivered.push({ event, context }),
+    onEvent: (event: WebhookEvent | EarlierWebhookEvent, context: WebhookHandlerContext) =>
+      void delivered.push({ event, context }),
     dedupe: { claim: (id: string) => !seen.has(id) && Boolean(seen.add(id)), release: (id: string) => seen.delete(id) },
   };
 }
@@ -50,7 +57,12 @@ describe.each(Object.entries(adapters))('sendWebhookExample to a %s receiver', (
   });
 
   it.each(exampleTypes)('delivers the %s example with every header of the later layout', async (type) => {
-    const result = await sendWebhookExample({ url: receiver.url, secret: SECRET, type, id: `evt_${type.split('.')[0]}_1` });
+    const result = await sendWebhookExample({
+      url: receiver.url,
+      secret: SECRET,
+      type,
+      id: `evt_${type.split('.')[0]}_1`,
+    });
     expect([result.status, JSON.parse(result.body)]).toEqual([200, {}]);
     expect(delivered.at(-1)).toEqual({ event: result.event, context: { id: result.event.id, layout: 'later' } });
     expect(result.event.type).toBe(type);
@@ -129,7 +141,11 @@ describe('sendWebhookExample against a receiver that misbehaves', () => {
     await Promise.all(started.splice(0).map((receiver) => receiver.close()));
   });
   const track = <T extends HostileReceiver>(receiver: T) => (started.push(receiver), receiver);
-  const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
 
   it('fails with reason timeout when the receiver never answers', async () => {
     const silent = track(await silentReceiver());
@@ -159,16 +175,19 @@ describe('sendWebhookExample against a receiver that misbehaves', () => {
     expect(error).toMatchObject({ reason: 'response_too_large' });
   });
 
-  it.each([302, 307])('fails with reason redirect on a %i to another origin, which receives nothing', async (status) => {
-    const elsewhere = track(await fixedReceiver('{}'));
-    const redirecting = track(await redirectingReceiver(status, `${elsewhere.url}?token=abc`));
-    const error = await failure(sendWebhookExample({ url: redirecting.url, secret: SECRET }));
-    expect(error).toMatchObject({ name: 'WebhookSendError', reason: 'redirect', location: elsewhere.url });
-    expect((error as Error).message).toContain(`redirect to ${elsewhere.url}`);
-    expect((error as Error).message).toContain('Webhooks are not redirected');
-    expect((error as Error).message).not.toContain('token=abc');
-    expect(elsewhere.requests).toBe(0);
-  });
+  it.each([302, 307])(
+    'fails with reason redirect on a %i to another origin, which receives nothing',
+    async (status) => {
+      const elsewhere = track(await fixedReceiver('{}'));
+      const redirecting = track(await redirectingReceiver(status, `${elsewhere.url}?token=abc`));
+      const error = await failure(sendWebhookExample({ url: redirecting.url, secret: SECRET }));
+      expect(error).toMatchObject({ name: 'WebhookSendError', reason: 'redirect', location: elsewhere.url });
+      expect((error as Error).message).toContain(`redirect to ${elsewhere.url}`);
+      expect((error as Error).message).toContain('Webhooks are not redirected');
+      expect((error as Error).message).not.toContain('token=abc');
+      expect(elsewhere.requests).toBe(0);
+    },
+  );
 
   it('fails with reason network when nothing listens, naming the cause', async () => {
     const closed = await fixedReceiver('');
@@ -180,8 +199,18 @@ describe('sendWebhookExample against a receiver that misbehaves', () => {
 
   it('refuses limits a timer or a byte count cannot hold, before sending anything', async () => {
     const fixed = track(await fixedReceiver('{}'));
-    for (const limits of [{ timeoutMs: 0 }, { timeoutMs: 2 ** 31 }, { timeoutMs: Infinity }, { timeoutMs: Number.NaN }, { maxResponseBytes: -1 }, { maxResponseBytes: 1.5 }]) {
-      await expect(sendWebhookExample({ url: fixed.url, secret: SECRET, ...limits }), JSON.stringify(limits)).rejects.toThrow(RangeError);
+    for (const limits of [
+      { timeoutMs: 0 },
+      { timeoutMs: 2 ** 31 },
+      { timeoutMs: Infinity },
+      { timeoutMs: Number.NaN },
+      { maxResponseBytes: -1 },
+      { maxResponseBytes: 1.5 },
+    ]) {
+      await expect(
+        sendWebhookExample({ url: fixed.url, secret: SECRET, ...limits }),
+        JSON.stringify(limits),
+      ).rejects.toThrow(RangeError);
     }
     expect(fixed.requests).toBe(0);
   });
@@ -190,11 +219,14 @@ describe('sendWebhookExample against a receiver that misbehaves', () => {
     ['timeout', () => silentReceiver(), ['--timeout-ms', '200']],
     ['response_too_large', () => endlessReceiver(128 * 1024 * 1024), []],
     ['redirect', () => redirectingReceiver(307, 'http://127.0.0.1:9/elsewhere'), []],
-  ] as const)('makes merchant-payments webhook send exit 1 naming %s, without the secret in its output', async (reason, serve, flags) => {
-    const hostile = track(await serve());
-    const { code, stdout, stderr } = await webhookSend(['--url', hostile.url, ...flags]);
-    expect(code).toBe(1);
-    expect(stderr).toContain(`merchant-payments webhook send: ${reason}: `);
-    expect(`${stdout}${stderr}`).not.toContain(SECRET.slice('whsec_'.length));
-  });
+  ] as const)(
+    'makes merchant-payments webhook send exit 1 naming %s, without the secret in its output',
+    async (reason, serve, flags) => {
+      const hostile = track(await serve());
+      const { code, stdout, stderr } = await webhookSend(['--url', hostile.url, ...flags]);
+      expect(code).toBe(1);
+      expect(stderr).toContain(`merchant-payments webhook send: ${reason}: `);
+      expect(`${stdout}${stderr}`).not.toContain(SECRET.slice('whsec_'.length));
+    },
+  );
 });

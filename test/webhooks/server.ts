@@ -10,7 +10,11 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { createFetchWebhookHandler, createNodeWebhookHandler, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
+import {
+  createFetchWebhookHandler,
+  createNodeWebhookHandler,
+  type WebhookHandlerOptions,
+} from '../../src/webhooks/index.js';
 
 /** A started server, its URL and the headers of every request it received. */
 export interface Receiver {
@@ -20,7 +24,10 @@ export interface Receiver {
 }
 
 /** Starts a server around a Node request handler, ignoring its promise as node:http does. */
-export async function serveNode(handle: (req: IncomingMessage, res: ServerResponse) => unknown, options: ServerOptions = {}): Promise<Receiver> {
+export async function serveNode(
+  handle: (req: IncomingMessage, res: ServerResponse) => unknown,
+  options: ServerOptions = {},
+): Promise<Receiver> {
   const received: IncomingHttpHeaders[] = [];
   const server = createServer(options, (req, res) => {
     received.push(req.headers);
@@ -50,8 +57,10 @@ export function serveFetch(handle: (request: Request) => Promise<Response>): Pro
 
 /** Starts a receiver of one adapter, by name, around the given options. */
 export const serveAdapter = {
-  node: <AllowEarlier extends boolean>(options: WebhookHandlerOptions<AllowEarlier>) => serveNode(createNodeWebhookHandler(options)),
-  fetch: <AllowEarlier extends boolean>(options: WebhookHandlerOptions<AllowEarlier>) => serveFetch(createFetchWebhookHandler(options)),
+  node: <AllowEarlier extends boolean>(options: WebhookHandlerOptions<AllowEarlier>) =>
+    serveNode(createNodeWebhookHandler(options)),
+  fetch: <AllowEarlier extends boolean>(options: WebhookHandlerOptions<AllowEarlier>) =>
+    serveFetch(createFetchWebhookHandler(options)),
 };
 
 async function listen(server: Server, received: IncomingHttpHeaders[]): Promise<Receiver> {
@@ -86,7 +95,12 @@ export interface PostOptions {
  * POSTs the chunks (chunked transfer unless the headers give a Content-Length) and resolves with the answer. Writing
  * stops as soon as an answer arrives, so a receiver may answer before the body ended.
  */
-export function post(url: string, chunks: (string | Buffer)[], headers: Record<string, string>, options: PostOptions = {}): Promise<Answer> {
+export function post(
+  url: string,
+  chunks: (string | Buffer)[],
+  headers: Record<string, string>,
+  options: PostOptions = {},
+): Promise<Answer> {
   const { gapMs = 0, timeoutMs = 5000 } = options;
   return new Promise((resolve, reject) => {
     let answered = false;

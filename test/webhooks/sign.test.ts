@@ -13,24 +13,29 @@ async function refusal(promise: Promise<unknown>): Promise<WebhookSignError> {
 }
 
 describe('signWebhook', () => {
-  it.each(['later', 'earlier'] as const)('refuses a %s-layout body whose id differs from the id given', async (layout) => {
-    const event = exampleEvent('payment.status_changed', layout);
-    const body = JSON.stringify(event);
-    for (const raw of [body, Buffer.from(body), new TextEncoder().encode(body)]) {
-      const error = await refusal(signWebhook({ id: 'evt_other', body: raw, secret: SECRET, layout, timestamp: T0 }));
-      expect([error.name, error.reason]).toEqual(['WebhookSignError', 'id_mismatch']);
-      expect(error.message).toBe(
-        `signWebhook was given the id "evt_other", but the body's id is ${JSON.stringify(event.id)}: X-Event-ID must equal the body's id, ` +
-          "so every receiver would reject the delivery (header_mismatch). Pass the body's id as id.",
-      );
-      expect(error.message).not.toContain(SECRET.slice('whsec_'.length));
-    }
-  });
+  it.each(['later', 'earlier'] as const)(
+    'refuses a %s-layout body whose id differs from the id given',
+    async (layout) => {
+      const event = exampleEvent('payment.status_changed', layout);
+      const body = JSON.stringify(event);
+      for (const raw of [body, Buffer.from(body), new TextEncoder().encode(body)]) {
+        const error = await refusal(signWebhook({ id: 'evt_other', body: raw, secret: SECRET, layout, timestamp: T0 }));
+        expect([error.name, error.reason]).toEqual(['WebhookSignError', 'id_mismatch']);
+        expect(error.message).toBe(
+          `signWebhook was given the id "evt_other", but the body's id is ${JSON.stringify(event.id)}: X-Event-ID must equal the body's id, ` +
+            "so every receiver would reject the delivery (header_mismatch). Pass the body's id as id.",
+        );
+        expect(error.message).not.toContain(SECRET.slice('whsec_'.length));
+      }
+    },
+  );
 
   it('refuses a body id of another type, and cuts a long one short in the message', async () => {
     const numeric = await refusal(signWebhook({ id: '42', body: '{"id":42}', secret: SECRET }));
     expect(numeric.message).toContain("the body's id is 42:");
-    const long = await refusal(signWebhook({ id: 'evt_1', body: JSON.stringify({ id: 'x'.repeat(500) }), secret: SECRET }));
+    const long = await refusal(
+      signWebhook({ id: 'evt_1', body: JSON.stringify({ id: 'x'.repeat(500) }), secret: SECRET }),
+    );
     expect(long.message).toContain(`the body's id is "${'x'.repeat(79)}…:`);
   });
 
@@ -42,7 +47,10 @@ describe('signWebhook', () => {
   });
 
   it('signs a body that is not JSON or has no id as given, which verifyWebhook then refuses by name', async () => {
-    for (const [body, reason] of [['not json', 'invalid_json'], ['{"type":"payment.status_changed"}', 'schema_mismatch']] as const) {
+    for (const [body, reason] of [
+      ['not json', 'invalid_json'],
+      ['{"type":"payment.status_changed"}', 'schema_mismatch'],
+    ] as const) {
       const headers = await signWebhook({ id: 'evt_1', body, secret: SECRET, timestamp: T0 });
       const error = await verifyWebhook(body, headers, SECRET, { now: at(T0) }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(WebhookVerificationError);

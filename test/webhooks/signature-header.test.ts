@@ -40,9 +40,13 @@ describe('X-Signature', () => {
     const { body, headers, event } = delivery();
     const fits = signatureList(body, 21);
     expect(fits.length).toBeLessThanOrEqual(MAX_SIGNATURE_LENGTH);
-    await expect(verifyWebhook(body, { ...headers, 'X-Signature': fits }, SECRET, { now: at(T0) })).resolves.toEqual(event);
+    await expect(verifyWebhook(body, { ...headers, 'X-Signature': fits }, SECRET, { now: at(T0) })).resolves.toEqual(
+      event,
+    );
     const tooMany = { ...headers, 'X-Signature': signatureList(body, 22) };
-    await expect(verifyWebhook(body, tooMany, SECRET, { now: at(T0) })).rejects.toMatchObject({ reason: 'malformed_signature' });
+    await expect(verifyWebhook(body, tooMany, SECRET, { now: at(T0) })).rejects.toMatchObject({
+      reason: 'malformed_signature',
+    });
   });
 
   it('gets a 401 malformed_signature for 100,000 entries, without one HMAC, though a valid signature is among them', async () => {
@@ -65,7 +69,9 @@ describe('X-Signature', () => {
       expect([answer.status, JSON.parse(answer.body).code]).toEqual([401, 'malformed_signature']);
       expect(hmacs).not.toHaveBeenCalled();
       expect(onEvent).toHaveBeenCalledTimes(1);
-      expect(onError.mock.calls[0]?.[0]).toMatchObject({ message: expect.stringContaining('longer than the 1024 characters') });
+      expect(onError.mock.calls[0]?.[0]).toMatchObject({
+        message: expect.stringContaining('longer than the 1024 characters'),
+      });
     } finally {
       await receiver.close();
     }

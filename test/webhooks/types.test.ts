@@ -47,7 +47,9 @@ describe('verifyWebhook', () => {
   });
 
   it('names each event and its data after the contract', () => {
-    expectTypeOf<WebhookEvent>().toEqualTypeOf<PaymentStatusChangedEvent | PayoutStatusChangedEvent | AppealStatusChangedEvent>();
+    expectTypeOf<WebhookEvent>().toEqualTypeOf<
+      PaymentStatusChangedEvent | PayoutStatusChangedEvent | AppealStatusChangedEvent
+    >();
     expectTypeOf<WebhookEventType>().toEqualTypeOf<Schemas['EventType']>();
     expectTypeOf<WebhookEventOf<'payout.status_changed'>>().toEqualTypeOf<PayoutStatusChangedEvent>();
     expectTypeOf<WebhookEventData<'appeal.status_changed'>>().toEqualTypeOf<Schemas['Appeal']>();
@@ -66,12 +68,15 @@ describe('verifyWebhook', () => {
     expectTypeOf(unknown).returns.resolves.toEqualTypeOf<WebhookEvent | EarlierWebhookEvent>();
   });
 
-  it('sends only the contract\'s event types', () => {
+  it("sends only the contract's event types", () => {
     expectTypeOf<SendWebhookExampleOptions['type']>().toEqualTypeOf<WebhookEventType | undefined>();
-    const send = () => sendWebhookExample({ url: 'http://127.0.0.1:1/', secret: 'whsec_', type: 'payout.status_changed' });
+    const send = () =>
+      sendWebhookExample({ url: 'http://127.0.0.1:1/', secret: 'whsec_', type: 'payout.status_changed' });
     expectTypeOf(send).toBeFunction();
-    // @ts-expect-error `payment.succeeded` is not one of the contract's event types
-    expectTypeOf(() => sendWebhookExample({ url: 'http://127.0.0.1:1/', secret: 'whsec_', type: 'payment.succeeded' })).toBeFunction();
+    expectTypeOf(() =>
+      // @ts-expect-error `payment.succeeded` is not one of the contract's event types
+      sendWebhookExample({ url: 'http://127.0.0.1:1/', secret: 'whsec_', type: 'payment.succeeded' }),
+    ).toBeFunction();
   });
 
   it('takes the raw body and headers in the forms receivers get them', () => {

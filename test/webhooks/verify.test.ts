@@ -1,7 +1,18 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { signWebhook, verifyWebhook, WebhookVerificationError } from '../../src/webhooks/index.js';
-import { at, delivery, earlierSigned, exampleEvent, exampleTypes, OTHER_SECRET, ROTATED_SECRET, SECRET, standardSigned, T0 } from './fixtures.js';
+import {
+  at,
+  delivery,
+  earlierSigned,
+  exampleEvent,
+  exampleTypes,
+  OTHER_SECRET,
+  ROTATED_SECRET,
+  SECRET,
+  standardSigned,
+  T0,
+} from './fixtures.js';
 
 /** The WebhookVerificationError a verification rejects with. */
 async function rejection(promise: Promise<unknown>): Promise<WebhookVerificationError> {
@@ -41,7 +52,9 @@ describe('verifyWebhook', () => {
 
   it('matches header names case-insensitively in records, Node headers and fetch Headers', async () => {
     const { body, headers, event } = delivery();
-    const mixed = Object.fromEntries(Object.entries(headers).map(([k, v], i) => [i % 2 ? k.toUpperCase() : k.toLowerCase(), v]));
+    const mixed = Object.fromEntries(
+      Object.entries(headers).map(([k, v], i) => [i % 2 ? k.toUpperCase() : k.toLowerCase(), v]),
+    );
     const node = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
     for (const form of [mixed, node, new Headers(headers)]) {
       await expect(verifyWebhook(body, form, SECRET, { now: at(T0) })).resolves.toEqual(event);
@@ -54,7 +67,9 @@ describe('verifyWebhook', () => {
     expect(signed['X-Signature'].split(' ')).toHaveLength(2);
     await expect(verifyWebhook(body, signed, [SECRET, ROTATED_SECRET], { now: at(T0) })).resolves.toEqual(event);
     await expect(verifyWebhook(body, signed, OTHER_SECRET, { now: at(T0) })).resolves.toEqual(event);
-    expect((await rejection(verifyWebhook(body, signed, SECRET, { now: at(T0) }))).reason).toBe('no_matching_signature');
+    expect((await rejection(verifyWebhook(body, signed, SECRET, { now: at(T0) }))).reason).toBe(
+      'no_matching_signature',
+    );
   });
 
   it('skips signature versions it does not know, such as v1a', async () => {
@@ -88,7 +103,9 @@ describe('verifyWebhook', () => {
   it('rejects an X-Timestamp that is not whole seconds with malformed_timestamp', async () => {
     const { body, headers } = delivery();
     for (const timestamp of ['2026-01-15T10:12:01Z', '1768471921.5', '-1']) {
-      const error = await rejection(verifyWebhook(body, { ...headers, 'X-Timestamp': timestamp }, SECRET, { now: at(T0) }));
+      const error = await rejection(
+        verifyWebhook(body, { ...headers, 'X-Timestamp': timestamp }, SECRET, { now: at(T0) }),
+      );
       expect(error.reason).toBe('malformed_timestamp');
       expect(error.message).toContain('not whole Unix seconds');
     }
@@ -97,7 +114,9 @@ describe('verifyWebhook', () => {
   it('rejects an X-Signature without v1,<base64> values with malformed_signature', async () => {
     const { body, headers } = delivery();
     for (const signature of ['abc', 'v1,', 'v1,tooShort=', 'sha256=0123abcd']) {
-      const error = await rejection(verifyWebhook(body, { ...headers, 'X-Signature': signature }, SECRET, { now: at(T0) }));
+      const error = await rejection(
+        verifyWebhook(body, { ...headers, 'X-Signature': signature }, SECRET, { now: at(T0) }),
+      );
       expect([error.reason, error.header]).toEqual(['malformed_signature', 'X-Signature']);
       expect(error.message).toContain('expected space-separated "v1,<base64 HMAC-SHA256>"');
       expect(error.message).not.toMatch(/tooShort|0123abcd/);
@@ -116,7 +135,9 @@ describe('verifyWebhook', () => {
   it('rejects a re-serialised body with no_matching_signature', async () => {
     const { body, headers } = delivery();
     const pretty = JSON.stringify(JSON.parse(body), null, 2);
-    expect((await rejection(verifyWebhook(pretty, headers, SECRET, { now: at(T0) }))).reason).toBe('no_matching_signature');
+    expect((await rejection(verifyWebhook(pretty, headers, SECRET, { now: at(T0) }))).reason).toBe(
+      'no_matching_signature',
+    );
   });
 
   it('rejects a timestamp older than the tolerance with timestamp_too_old', async () => {
@@ -144,7 +165,10 @@ describe('verifyWebhook', () => {
   });
 
   it('rejects a signed body that is not JSON with invalid_json', async () => {
-    const cases = [['{"id": ', 'not valid JSON'], [Buffer.from([0x7b, 0xff, 0x7d]), 'not valid UTF-8']] as const;
+    const cases = [
+      ['{"id": ', 'not valid JSON'],
+      [Buffer.from([0x7b, 0xff, 0x7d]), 'not valid UTF-8'],
+    ] as const;
     for (const [body, why] of cases) {
       const signed = await signWebhook({ id: 'evt_1', body, secret: SECRET, timestamp: T0 });
       const error = await rejection(verifyWebhook(body, signed, SECRET, { now: at(T0) }));
@@ -160,8 +184,12 @@ describe('verifyWebhook', () => {
     const body = JSON.stringify(event);
     const error = await rejection(verifyWebhook(body, standardSigned(body), SECRET, { now: at(T0) }));
     expect(error.reason).toBe('schema_mismatch');
-    expect(error.errors).toEqual([{ instancePath: '/data/status', message: 'must be equal to one of the allowed values' }]);
-    expect(error.message).toContain("contract's WebhookEvent schema: /data/status must be equal to one of the allowed values");
+    expect(error.errors).toEqual([
+      { instancePath: '/data/status', message: 'must be equal to one of the allowed values' },
+    ]);
+    expect(error.message).toContain(
+      "contract's WebhookEvent schema: /data/status must be equal to one of the allowed values",
+    );
   });
 
   it('skips schema validation only with validateSchema: false, still checking the signature', async () => {
@@ -170,7 +198,9 @@ describe('verifyWebhook', () => {
     const body = JSON.stringify(event);
     const unchecked = await verifyWebhook(body, standardSigned(body), SECRET, { now: at(T0), validateSchema: false });
     expect((unchecked.data as Record<string, unknown>)['status']).toBe('teleported');
-    const forged = await rejection(verifyWebhook(body, standardSigned(`${body} `), SECRET, { now: at(T0), validateSchema: false }));
+    const forged = await rejection(
+      verifyWebhook(body, standardSigned(`${body} `), SECRET, { now: at(T0), validateSchema: false }),
+    );
     expect(forged.reason).toBe('no_matching_signature');
   });
 
@@ -191,7 +221,9 @@ describe('verifyWebhook', () => {
 
   it('rejects an X-Event-Type that differs from the body type with header_mismatch', async () => {
     const { body, headers } = delivery();
-    const error = await rejection(verifyWebhook(body, { ...headers, 'X-Event-Type': 'payout.status_changed' }, SECRET, { now: at(T0) }));
+    const error = await rejection(
+      verifyWebhook(body, { ...headers, 'X-Event-Type': 'payout.status_changed' }, SECRET, { now: at(T0) }),
+    );
     expect([error.reason, error.header]).toEqual(['header_mismatch', 'X-Event-Type']);
   });
 
@@ -239,8 +271,12 @@ describe('verifyWebhook', () => {
 
   it('still verifies later-layout deliveries, with their timestamp, when the earlier layout is allowed', async () => {
     const { body, headers, event } = delivery();
-    await expect(verifyWebhook(body, headers, SECRET, { allowEarlierLayout: true, now: at(T0) })).resolves.toEqual(event);
-    const stale = await rejection(verifyWebhook(body, headers, SECRET, { allowEarlierLayout: true, now: at(T0 + 3600) }));
+    await expect(verifyWebhook(body, headers, SECRET, { allowEarlierLayout: true, now: at(T0) })).resolves.toEqual(
+      event,
+    );
+    const stale = await rejection(
+      verifyWebhook(body, headers, SECRET, { allowEarlierLayout: true, now: at(T0 + 3600) }),
+    );
     expect(stale.reason).toBe('timestamp_too_old');
   });
 });

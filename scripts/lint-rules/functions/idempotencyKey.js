@@ -9,7 +9,8 @@ export default function idempotencyKey(pathItem, options, context) {
   const opPath = [...context.path, 'post'];
   const params = [pathItem.parameters, pathItem.post.parameters].flatMap((list) => (Array.isArray(list) ? list : []));
   const found = params.find(
-    (p) => isObject(p) && p.in === 'header' && typeof p.name === 'string' && p.name.toLowerCase() === header.toLowerCase(),
+    (p) =>
+      isObject(p) && p.in === 'header' && typeof p.name === 'string' && p.name.toLowerCase() === header.toLowerCase(),
   );
   if (!found) return [{ message: `${where} does not declare the ${header} header parameter`, path: opPath }];
   if (options?.required && found.required !== true) {

@@ -8,12 +8,19 @@ export default function operationIdStyle(operation, options, context) {
   if (typeof id !== 'string') return [];
   const [section, name, method] = context.path;
   const webhook = section === 'webhooks';
-  const where = webhook ? `webhook ${name} (${String(method).toUpperCase()})` : `${String(method).toUpperCase()} ${name}`;
+  const where = webhook
+    ? `webhook ${name} (${String(method).toUpperCase()})`
+    : `${String(method).toUpperCase()} ${name}`;
   const path = [...context.path, 'operationId'];
   if (!CAMEL.test(id)) return [{ message: `operationId "${id}" of ${where} is not camelCase`, path }];
   const words = webhook ? [options?.webhookPrefix ?? 'on'] : (options?.verbs ?? []);
   if (!words.some((w) => startsWith(id, w))) {
-    return [{ message: `operationId "${id}" of ${where} does not start with ${webhook ? `"${words[0]}"` : `a verb (${words.join(', ')})`}`, path }];
+    return [
+      {
+        message: `operationId "${id}" of ${where} does not start with ${webhook ? `"${words[0]}"` : `a verb (${words.join(', ')})`}`,
+        path,
+      },
+    ];
   }
   return [];
 }

@@ -6,10 +6,13 @@ const pointer = (path) => `#/${path.map((s) => String(s).replace(/~/g, '~0').rep
 // Follows a local `#/...` $ref inside the document; returns the node itself otherwise.
 const deref = (root, node) => {
   if (!isObject(node) || typeof node.$ref !== 'string' || !node.$ref.startsWith('#/')) return node;
-  return node.$ref.slice(2).split('/').reduce((acc, seg) => {
-    const key = decodeURIComponent(seg).replace(/~1/g, '/').replace(/~0/g, '~');
-    return isObject(acc) || Array.isArray(acc) ? acc[key] : undefined;
-  }, root);
+  return node.$ref
+    .slice(2)
+    .split('/')
+    .reduce((acc, seg) => {
+      const key = decodeURIComponent(seg).replace(/~1/g, '/').replace(/~0/g, '~');
+      return isObject(acc) || Array.isArray(acc) ? acc[key] : undefined;
+    }, root);
 };
 
 /** Reports malformed provenance marks and assumed response codes / parameter names that the operation lacks. */
@@ -17,7 +20,10 @@ export default function provenance(document) {
   const results = [];
   const report = (path, message) => results.push({ message: `${message} (at ${pointer(path)})`, path });
   const paramNames = (list) =>
-    (Array.isArray(list) ? list : []).map((p) => deref(document, p)).filter(isObject).map((p) => p.name);
+    (Array.isArray(list) ? list : [])
+      .map((p) => deref(document, p))
+      .filter(isObject)
+      .map((p) => p.name);
 
   const checkNode = (node, path, parent) => {
     if ('x-provenance' in node) {
@@ -25,7 +31,10 @@ export default function provenance(document) {
       if (value !== 'source' && value !== 'assumed') {
         report([...path, 'x-provenance'], `x-provenance must be "source" or "assumed", found ${JSON.stringify(value)}`);
       } else if (value === 'assumed' && !nonEmpty(node.description)) {
-        report(path, 'An element marked x-provenance: assumed needs a non-empty description saying what was assumed and why');
+        report(
+          path,
+          'An element marked x-provenance: assumed needs a non-empty description saying what was assumed and why',
+        );
       }
     }
     if ('x-assumed' in node) {
@@ -34,25 +43,38 @@ export default function provenance(document) {
         report([...path, 'x-assumed'], 'x-assumed must be a non-empty map of keyword to reason');
       } else {
         for (const [keyword, reason] of Object.entries(marks)) {
-          if (!nonEmpty(reason)) report([...path, 'x-assumed', keyword], `x-assumed keyword "${keyword}" needs a non-empty reason`);
+          if (!nonEmpty(reason))
+            report([...path, 'x-assumed', keyword], `x-assumed keyword "${keyword}" needs a non-empty reason`);
         }
       }
     }
     if ('x-assumed-responses' in node) {
       const codes = node['x-assumed-responses'];
       const declared = Object.keys(isObject(node.responses) ? node.responses : {});
-      if (!Array.isArray(codes)) report([...path, 'x-assumed-responses'], 'x-assumed-responses must be a list of response codes');
-      else codes.forEach((code, i) => {
-        if (!declared.includes(String(code))) report([...path, 'x-assumed-responses', i], `x-assumed-responses lists ${code}, which is not among the operation's responses`);
-      });
+      if (!Array.isArray(codes))
+        report([...path, 'x-assumed-responses'], 'x-assumed-responses must be a list of response codes');
+      else
+        codes.forEach((code, i) => {
+          if (!declared.includes(String(code)))
+            report(
+              [...path, 'x-assumed-responses', i],
+              `x-assumed-responses lists ${code}, which is not among the operation's responses`,
+            );
+        });
     }
     if ('x-assumed-parameters' in node) {
       const names = node['x-assumed-parameters'];
       const declared = [...paramNames(node.parameters), ...paramNames(parent?.parameters)];
-      if (!Array.isArray(names)) report([...path, 'x-assumed-parameters'], 'x-assumed-parameters must be a list of parameter names');
-      else names.forEach((name, i) => {
-        if (!declared.includes(name)) report([...path, 'x-assumed-parameters', i], `x-assumed-parameters lists "${name}", which is not among the operation's parameters`);
-      });
+      if (!Array.isArray(names))
+        report([...path, 'x-assumed-parameters'], 'x-assumed-parameters must be a list of parameter names');
+      else
+        names.forEach((name, i) => {
+          if (!declared.includes(name))
+            report(
+              [...path, 'x-assumed-parameters', i],
+              `x-assumed-parameters lists "${name}", which is not among the operation's parameters`,
+            );
+        });
     }
   };
 

@@ -42,7 +42,8 @@ function fail(message: string, code = 2): never {
 function wholeNumber(flag: string, text: string | undefined, fallback: number, min: number, max: number): number {
   if (text === undefined) return fallback;
   const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) fail(`--${flag} must be a whole number from ${min} to ${max}, got "${text}"\n${usage}`);
+  if (!/^\d+$/.test(text) || value < min || value > max)
+    fail(`--${flag} must be a whole number from ${min} to ${max}, got "${text}"\n${usage}`);
   return value;
 }
 
@@ -67,9 +68,18 @@ export async function main(args: string[]): Promise<void> {
   if (!LAYOUTS.includes(layout)) fail(`--layout must be "later", "earlier" or "both", got "${flags.layout}"\n${usage}`);
   const forwardTo = flags['forward-to'] === undefined ? undefined : forwardUrl(flags['forward-to']);
   const forwardTimeoutMs = wholeNumber('timeout-ms', flags['timeout-ms'], 10_000, 1, 2 ** 31 - 1);
-  const maxBodyBytes = wholeNumber('max-body-bytes', flags['max-body-bytes'], DEFAULT_LISTEN_MAX_BODY_BYTES, 1, 64 * 1024 * 1024);
+  const maxBodyBytes = wholeNumber(
+    'max-body-bytes',
+    flags['max-body-bytes'],
+    DEFAULT_LISTEN_MAX_BODY_BYTES,
+    1,
+    64 * 1024 * 1024,
+  );
   const secret = process.env[SECRET_VARIABLE];
-  if (secret === undefined || secret === '') fail(`the ${SECRET_VARIABLE} environment variable must hold the endpoint's whsec_ secret (make one with: merchant-payments webhook secret)\n${usage}`);
+  if (secret === undefined || secret === '')
+    fail(
+      `the ${SECRET_VARIABLE} environment variable must hold the endpoint's whsec_ secret (make one with: merchant-payments webhook secret)\n${usage}`,
+    );
   try {
     secretKeyList(secret);
   } catch (error) {
@@ -80,15 +90,25 @@ export async function main(args: string[]): Promise<void> {
   let listener: RunningListener;
   try {
     listener = await startListener({
-      port, host, secret, layout, forwardTo, forwardTimeoutMs, maxBodyBytes,
+      port,
+      host,
+      secret,
+      layout,
+      forwardTo,
+      forwardTimeoutMs,
+      maxBodyBytes,
       onVerified: (line) => console.log(line),
       onRefused: (line) => console.error(line),
     });
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
-    fail(code === 'EADDRINUSE' ? `port ${port} is already in use; stop whatever holds it or pass another --port` : message, 1);
+    fail(
+      code === 'EADDRINUSE' ? `port ${port} is already in use; stop whatever holds it or pass another --port` : message,
+      1,
+    );
   }
-  const target = forwardTo === undefined ? '' : `, forwarding verified deliveries to ${forwardTo.origin}${forwardTo.pathname}`;
+  const target =
+    forwardTo === undefined ? '' : `, forwarding verified deliveries to ${forwardTo.origin}${forwardTo.pathname}`;
   console.log(`${NAME}: listening on ${listener.url} (${layout} layout${target})`);
   supervise({ name: NAME, command: [], env: process.env, close: () => listener.close() });
 }
@@ -96,6 +116,7 @@ export async function main(args: string[]): Promise<void> {
 /** The forward target as an absolute http(s) URL, or a usage error. */
 function forwardUrl(value: string): URL {
   const url = URL.canParse(value) ? new URL(value) : undefined;
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') fail(`--forward-to must be an absolute http:// or https:// URL, got "${value}"\n${usage}`);
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
+    fail(`--forward-to must be an absolute http:// or https:// URL, got "${value}"\n${usage}`);
   return url;
 }

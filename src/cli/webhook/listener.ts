@@ -5,7 +5,16 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { applyServerTimeouts, type ServerTimeouts } from '../../shared/server-timeouts.js';
 import { readBody, send } from '../../webhooks/adapters/node.js';
-import { bodyTimeout, notPost, ok, problem, rawBodyUnavailable, rejected, tooLarge, type WebhookAnswer } from '../../webhooks/adapters/problem.js';
+import {
+  bodyTimeout,
+  notPost,
+  ok,
+  problem,
+  rawBodyUnavailable,
+  rejected,
+  tooLarge,
+  type WebhookAnswer,
+} from '../../webhooks/adapters/problem.js';
 import { deliver } from '../../webhooks/deliver.js';
 import { WebhookVerificationError } from '../../webhooks/errors.js';
 import { WEBHOOK_HEADERS } from '../../webhooks/headers.js';
@@ -41,11 +50,18 @@ const DEFAULT_READ_TIMEOUT_MS = 10_000;
 const DEFAULT_FORWARD_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_FORWARD_RESPONSE_BYTES = 64 * 1024;
 /** The headers of the delivery scheme: the only ones passed on, lower-cased as Node reads them. */
-export const FORWARDED_HEADERS: readonly string[] = [...Object.values(WEBHOOK_HEADERS), 'Content-Type'].map((name) => name.toLowerCase());
+export const FORWARDED_HEADERS: readonly string[] = [...Object.values(WEBHOOK_HEADERS), 'Content-Type'].map((name) =>
+  name.toLowerCase(),
+);
 
 /** A request handler for node:http that verifies, reports and forwards as described above; it never rejects. */
-export function createListenHandler(options: ListenHandlerOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const limits = { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_LISTEN_MAX_BODY_BYTES, readTimeoutMs: options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS };
+export function createListenHandler(
+  options: ListenHandlerOptions,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const limits = {
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_LISTEN_MAX_BODY_BYTES,
+    readTimeoutMs: options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS,
+  };
   return async (req, res) => {
     let answer: WebhookAnswer;
     try {
@@ -58,7 +74,11 @@ export function createListenHandler(options: ListenHandlerOptions): (req: Incomi
   };
 }
 
-async function handle(req: IncomingMessage, limits: { maxBodyBytes: number; readTimeoutMs: number }, options: ListenHandlerOptions): Promise<WebhookAnswer> {
+async function handle(
+  req: IncomingMessage,
+  limits: { maxBodyBytes: number; readTimeoutMs: number },
+  options: ListenHandlerOptions,
+): Promise<WebhookAnswer> {
   if (req.method !== 'POST') {
     options.onRefused(`refused ${req.method} ${req.url}: deliveries are POST requests`);
     return notPost();
@@ -81,7 +101,9 @@ async function handle(req: IncomingMessage, limits: { maxBodyBytes: number; read
   const layout = options.layout ?? 'later';
   let verified: VerifiedWebhook;
   try {
-    verified = await verifyWebhookDelivery(body, req.headers, options.secret, { allowEarlierLayout: layout !== 'later' });
+    verified = await verifyWebhookDelivery(body, req.headers, options.secret, {
+      allowEarlierLayout: layout !== 'later',
+    });
   } catch (error) {
     if (!(error instanceof WebhookVerificationError)) throw error;
     // Note: the verifier's messages never carry the secret or a signature, so they are printed whole.
@@ -89,7 +111,9 @@ async function handle(req: IncomingMessage, limits: { maxBodyBytes: number; read
     return rejected(error, 400);
   }
   if (layout === 'earlier' && verified.layout === 'later') {
-    options.onRefused('rejected unexpected_layout: the delivery has X-Timestamp (the later layout); this listener takes the earlier one (--layout earlier)');
+    options.onRefused(
+      'rejected unexpected_layout: the delivery has X-Timestamp (the later layout); this listener takes the earlier one (--layout earlier)',
+    );
     return problem(400, 'unexpected_layout', 'This listener accepts deliveries of the earlier layout only.');
   }
   const summary = describe(verified);
@@ -98,13 +122,21 @@ async function handle(req: IncomingMessage, limits: { maxBodyBytes: number; read
     return ok({});
   }
   try {
-    const answer = await deliver(options.forwardTo, { headers: forwardedHeaders(req.headers), body: new Uint8Array(body) }, {
-      timeoutMs: options.forwardTimeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS,
-      maxResponseBytes: options.maxForwardResponseBytes ?? DEFAULT_MAX_FORWARD_RESPONSE_BYTES,
-      fetch,
-    });
+    const answer = await deliver(
+      options.forwardTo,
+      { headers: forwardedHeaders(req.headers), body: new Uint8Array(body) },
+      {
+        timeoutMs: options.forwardTimeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS,
+        maxResponseBytes: options.maxForwardResponseBytes ?? DEFAULT_MAX_FORWARD_RESPONSE_BYTES,
+        fetch,
+      },
+    );
     options.onVerified(`${summary} -> ${answer.status}`);
-    return { status: answer.status, headers: answer.contentType === null ? {} : { 'content-type': answer.contentType }, body: answer.body };
+    return {
+      status: answer.status,
+      headers: answer.contentType === null ? {} : { 'content-type': answer.contentType },
+      body: answer.body,
+    };
   } catch (error) {
     if (!(error instanceof WebhookSendError)) throw error;
     options.onVerified(`${summary} -> not forwarded (${error.reason})`);
@@ -138,10 +170,15 @@ export interface RunningListener {
 }
 
 /** Serves createListenHandler on host:port (0 takes a free port) and resolves once it listens. */
-export function startListener(options: ListenHandlerOptions & { port: number; host: string; timeouts?: ServerTimeouts }): Promise<RunningListener> {
+export function startListener(
+  options: ListenHandlerOptions & { port: number; host: string; timeouts?: ServerTimeouts },
+): Promise<RunningListener> {
   const handle = createListenHandler(options);
   // Note: the handler answers every request, its own failures included (500 listener_failed), so it never rejects.
-  const server = applyServerTimeouts(createServer((req, res) => void handle(req, res)), options.timeouts);
+  const server = applyServerTimeouts(
+    createServer((req, res) => void handle(req, res)),
+    options.timeouts,
+  );
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

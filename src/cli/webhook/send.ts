@@ -51,7 +51,8 @@ export async function main(args: string[]): Promise<number> {
   const secret = process.env[SECRET_VARIABLE];
   if (!flags.url || !secret) usageError(`--url and the ${SECRET_VARIABLE} environment variable are required`);
   if (flags.layout !== 'later' && flags.layout !== 'earlier') usageError('--layout must be "later" or "earlier"');
-  const number = (flag: 'timeout-ms' | 'max-response-bytes') => (flags[flag] === undefined ? undefined : Number(flags[flag]));
+  const number = (flag: 'timeout-ms' | 'max-response-bytes') =>
+    flags[flag] === undefined ? undefined : Number(flags[flag]);
   try {
     const result = await sendWebhookExample({
       url: flags.url,

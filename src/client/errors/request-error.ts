@@ -30,7 +30,10 @@ export abstract class RequestError extends Error {
       details.idempotencyKey === undefined
         ? ''
         : `; to try again without risk of doing it twice, resend with Idempotency-Key ${details.idempotencyKey}`;
-    super(`${details.method} ${details.url} ${what}${attempts}${advice}${resend}.`, details.cause === undefined ? undefined : { cause: details.cause });
+    super(
+      `${details.method} ${details.url} ${what}${attempts}${advice}${resend}.`,
+      details.cause === undefined ? undefined : { cause: details.cause },
+    );
     this.method = details.method;
     this.url = details.url;
     this.attempts = details.attempts;

@@ -8,7 +8,11 @@ export class TimeoutError extends RequestError {
   readonly timeoutMs: number;
 
   constructor(details: RequestErrorDetails & { timeoutMs: number }) {
-    super(details, `got no complete response within ${details.timeoutMs} ms`, '. Raise timeoutMs if the service is slow, or try again later');
+    super(
+      details,
+      `got no complete response within ${details.timeoutMs} ms`,
+      '. Raise timeoutMs if the service is slow, or try again later',
+    );
     this.timeoutMs = details.timeoutMs;
   }
 }

@@ -51,7 +51,14 @@ export function adminBinding(runtime: SandboxRuntime, adminToken: string): ApiBi
       const checked = validateRequest('admin', operationId, { params, query, headers, body });
       if (checked.ok) return { values: checked.request.query };
       const problem = requestProblem(checked);
-      return { rejection: { status: checked.status, code: checked.code, detail: problem.detail ?? '', errors: problem.errors ?? [] } };
+      return {
+        rejection: {
+          status: checked.status,
+          code: checked.code,
+          detail: problem.detail ?? '',
+          errors: problem.errors ?? [],
+        },
+      };
     },
     checkResponse({ operationId }, status, headers, body) {
       const violations = validateResponse('admin', operationId, { status, headers, body });
@@ -60,7 +67,10 @@ export function adminBinding(runtime: SandboxRuntime, adminToken: string): ApiBi
     settle: () => Promise.resolve(),
     // Note: the admin API makes no tenant state, so open mode's bound on tenants can never refuse one of its requests.
     tenantLimited: (): { problem: ProblemInput; headers: Record<string, string> } => ({
-      problem: httpProblem('internal_error', 'The admin API met the bound on tenants, which it never makes; this is a sandbox bug.'),
+      problem: httpProblem(
+        'internal_error',
+        'The admin API met the bound on tenants, which it never makes; this is a sandbox bug.',
+      ),
       headers: {},
     }),
   };

@@ -19,7 +19,9 @@ export function adminRoutes(runtime: SandboxRuntime, adminToken: string): Hono {
     const make = ADMIN_OPERATIONS[route.operationId];
     if (!make) throw new Error(`The admin API has no work for ${route.operationId}`);
     const handle = pipeline(binding, route, adminWork(make(runtime)), runtime);
-    app.on(route.method, honoPath(route.path.slice(ADMIN_PREFIX.length)), (c) => handle(c.req.raw, c.req.param() as Record<string, string>));
+    app.on(route.method, honoPath(route.path.slice(ADMIN_PREFIX.length)), (c) =>
+      handle(c.req.raw, c.req.param() as Record<string, string>),
+    );
   }
   return app;
 }

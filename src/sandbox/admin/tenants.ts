@@ -26,7 +26,7 @@ const notFound = (id: string): Outcome => ({ problem: httpProblem('not_found', `
 
 /** The registry, which createSandbox made sure the store has before it mounted the admin API. */
 function registryOf(runtime: SandboxRuntime): TenantRegistry {
-  if (!runtime.registry) throw new TypeError('The admin API needs the store\'s registry of issued tenants.');
+  if (!runtime.registry) throw new TypeError("The admin API needs the store's registry of issued tenants.");
   return runtime.registry;
 }
 
@@ -37,7 +37,17 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, (runtime: SandboxRuntime)
     operationId: 'createTenant',
     async run() {
       const issued = await registryOf(runtime).create(runtime.wallNow());
-      return { status: 201, body: { data: { id: issued.id, access_token: issued.accessToken, public_key: issued.publicKey, secret_key: issued.secretKey } } };
+      return {
+        status: 201,
+        body: {
+          data: {
+            id: issued.id,
+            access_token: issued.accessToken,
+            public_key: issued.publicKey,
+            secret_key: issued.secretKey,
+          },
+        },
+      };
     },
   }),
 
@@ -69,7 +79,15 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, (runtime: SandboxRuntime)
       const overlap = (body as { overlap_seconds?: number } | undefined)?.overlap_seconds ?? DEFAULT_OVERLAP_SECONDS;
       const rotated = await registryOf(runtime).rotate(id, overlap, runtime.wallNow());
       if (rotated === undefined) return notFound(id);
-      if (rotated === 'revoked') return { problem: { status: 409, code: 'tenant_revoked', title: 'Tenant revoked', detail: `Tenant ${id} was revoked; create a new tenant instead.` } };
+      if (rotated === 'revoked')
+        return {
+          problem: {
+            status: 409,
+            code: 'tenant_revoked',
+            title: 'Tenant revoked',
+            detail: `Tenant ${id} was revoked; create a new tenant instead.`,
+          },
+        };
       const data = {
         id,
         access_token: rotated.accessToken,

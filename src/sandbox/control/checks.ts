@@ -13,9 +13,12 @@ export const hasUserInfo = (url: string): boolean => /^https?:\/\/[^/?#]*@/.test
 export function webhookUrlProblem(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   // Note: a credential in the URL would travel with every delivery and could be shown back in listings and errors.
-  if (hasUserInfo(value)) return "Must not hold a user name or password; pass a credential through the receiver's own configuration instead.";
+  if (hasUserInfo(value))
+    return "Must not hold a user name or password; pass a credential through the receiver's own configuration instead.";
   const url = URL.canParse(value) ? new URL(value) : undefined;
-  return url && /^https?:$/.test(url.protocol) && url.hostname !== '' ? undefined : 'Must be an absolute http or https URL with a host.';
+  return url && /^https?:$/.test(url.protocol) && url.hostname !== ''
+    ? undefined
+    : 'Must be an absolute http or https URL with a host.';
 }
 
 /**
@@ -28,8 +31,10 @@ export async function webhookHostProblem(rule: EgressRule, url: string): Promise
   const verdict = await rule.checkHost(new URL(url).hostname, { resolve: rule.mode === 'issued' });
   if (verdict.allowed) return undefined;
   const where = `(egress rule of --auth ${rule.mode}); its operator can allow it with --allow-webhook-host.`;
-  if (verdict.reason === 'unresolvable') return `The host of url resolves to no address, so this sandbox cannot check where it would deliver (egress rule of --auth ${rule.mode}); register a host that resolves.`;
+  if (verdict.reason === 'unresolvable')
+    return `The host of url resolves to no address, so this sandbox cannot check where it would deliver (egress rule of --auth ${rule.mode}); register a host that resolves.`;
   const what = CLASS_WORDS[verdict.addressClass];
-  if (verdict.by === 'name') return `The host of url names a cloud metadata service, which this sandbox does not deliver to ${where}`;
+  if (verdict.by === 'name')
+    return `The host of url names a cloud metadata service, which this sandbox does not deliver to ${where}`;
   return `The host of url ${verdict.by === 'address' ? 'is' : 'resolves to'} ${what}, which this sandbox does not deliver to ${where}`;
 }

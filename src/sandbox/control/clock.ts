@@ -4,7 +4,8 @@ import type { SandboxRuntime } from '../runtime.js';
 import type { ControlOperation } from './handler.js';
 import { dataReply, noContent } from './reply.js';
 
-const clockOf = (runtime: SandboxRuntime, tenant: string) => runtime.store.transaction(tenant, (state: TenantState) => ({ now: iso(runtime.now(state)), mode: state.clock.mode }));
+const clockOf = (runtime: SandboxRuntime, tenant: string) =>
+  runtime.store.transaction(tenant, (state: TenantState) => ({ now: iso(runtime.now(state)), mode: state.clock.mode }));
 
 /** GET /_sandbox/clock. */
 export const retrieveClock = (runtime: SandboxRuntime): ControlOperation => ({
@@ -19,7 +20,12 @@ export const advanceClock = (runtime: SandboxRuntime): ControlOperation => ({
   async run({ tenant, body }) {
     const { seconds } = body as { seconds: number };
     const advanced = await runtime.advance(tenant, seconds);
-    const data = { ...(await clockOf(runtime, tenant)), advanced_by: seconds, transitions: advanced.transitions.length, delivery_attempts: advanced.deliveryAttempts };
+    const data = {
+      ...(await clockOf(runtime, tenant)),
+      advanced_by: seconds,
+      transitions: advanced.transitions.length,
+      delivery_attempts: advanced.deliveryAttempts,
+    };
     return dataReply(data);
   },
 });

@@ -27,9 +27,21 @@ export const createWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation
     const generated = input.secret === undefined ? generateWebhookSecret() : undefined;
     return runtime.store.transaction(tenant, (state) => {
       const most = runtime.quotas.webhookEndpoints;
-      if (state.endpoints.length >= most) return problemReply('limit_reached', `This tenant already has ${most} webhook endpoints, its quota of webhook endpoints (${most}); delete one first.`);
-      const endpoint = addEndpoint(state, { url: input.url, secret: input.secret ?? generated, layout: input.layout ?? 'later' }, runtime.now(state));
-      return dataReply({ ...endpointView(endpoint), ...(generated === undefined ? {} : { secret: generated }) }, 201, true);
+      if (state.endpoints.length >= most)
+        return problemReply(
+          'limit_reached',
+          `This tenant already has ${most} webhook endpoints, its quota of webhook endpoints (${most}); delete one first.`,
+        );
+      const endpoint = addEndpoint(
+        state,
+        { url: input.url, secret: input.secret ?? generated, layout: input.layout ?? 'later' },
+        runtime.now(state),
+      );
+      return dataReply(
+        { ...endpointView(endpoint), ...(generated === undefined ? {} : { secret: generated }) },
+        201,
+        true,
+      );
     });
   },
 });
@@ -37,7 +49,8 @@ export const createWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation
 /** GET /_sandbox/webhook-endpoints: newest first, without secrets. */
 export const listWebhookEndpoints = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'listWebhookEndpoints',
-  run: ({ tenant }) => runtime.store.transaction(tenant, (state) => dataReply(state.endpoints.map(endpointView).reverse())),
+  run: ({ tenant }) =>
+    runtime.store.transaction(tenant, (state) => dataReply(state.endpoints.map(endpointView).reverse())),
 });
 
 /** DELETE /_sandbox/webhook-endpoints/{endpointId}. */
@@ -46,7 +59,8 @@ export const deleteWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation
   idempotency: 'record',
   async run({ tenant, params }) {
     const removed = await runtime.store.transaction(tenant, (state) => removeEndpoint(state, params.endpointId!));
-    if (!removed) return problemReply('not_found', `No webhook endpoint with id ${params.endpointId} exists for this tenant.`);
+    if (!removed)
+      return problemReply('not_found', `No webhook endpoint with id ${params.endpointId} exists for this tenant.`);
     return noContent(true);
   },
 });

@@ -16,14 +16,19 @@ export interface FaultInterceptorSettings {
 }
 
 /** The interceptor, and `release()`, which ends every hold at once (close()). */
-export function createFaultInterceptor(settings: FaultInterceptorSettings): { intercept: RequestInterceptor; release(): void } {
+export function createFaultInterceptor(settings: FaultInterceptorSettings): {
+  intercept: RequestInterceptor;
+  release(): void;
+} {
   const holds = new Set<() => void>();
   const intercept: RequestInterceptor = async ({ operation, tenant, request }) => {
     const fault = settings.book.take(tenant, operation.operationId);
     if (!fault) return undefined;
     const where = occurrence(new URL(request.url).pathname);
-    const judge = (status: number, headers: Headers, body: unknown) => settings.validators.response?.({ operation, status, headers, body });
-    const answer = (status: number, body: unknown, headers?: Record<string, string>) => checkedResponse(judge, operation.operationId, where, status, body, headers);
+    const judge = (status: number, headers: Headers, body: unknown) =>
+      settings.validators.response?.({ operation, status, headers, body });
+    const answer = (status: number, body: unknown, headers?: Record<string, string>) =>
+      checkedResponse(judge, operation.operationId, where, status, body, headers);
     if (fault.kind === 'rate_limit') {
       const retryAfter = String(fault.retry_after ?? 1);
       const detail = `A rate_limit fault (${fault.id}) refused this request; retry after ${retryAfter} s (Retry-After).`;

@@ -8,9 +8,20 @@ import { dataReply, noContent, problemReply } from './reply.js';
 
 /** The operations a fault may fail (FaultOperationId): every operation of the main API, as both variants name them. */
 export const FAULT_OPERATIONS = [
-  'listPayments', 'createPayment', 'retrievePayment', 'confirmPayment', 'cancelPayment', 'refundPayment',
-  'listPayouts', 'createPayout', 'retrievePayout', 'cancelPayout',
-  'listAppeals', 'createAppeal', 'retrieveAppeal', 'cancelAppeal',
+  'listPayments',
+  'createPayment',
+  'retrievePayment',
+  'confirmPayment',
+  'cancelPayment',
+  'refundPayment',
+  'listPayouts',
+  'createPayout',
+  'retrievePayout',
+  'cancelPayout',
+  'listAppeals',
+  'createAppeal',
+  'retrieveAppeal',
+  'cancelAppeal',
   'retrieveBalance',
 ] as const satisfies readonly Fault['operation_id'][];
 
@@ -21,12 +32,24 @@ export const FAULT_KINDS = ['rate_limit', 'server_error', 'timeout'] as const sa
 export const createFault = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'createFault',
   // Note: the document says this with `not`, whose violation could only name the whole body.
-  refine: (body) => (body.retry_after !== undefined && body.kind !== 'rate_limit' ? [{ pointer: '/retry_after', detail: 'Only a rate_limit fault takes retry_after.' }] : []),
+  refine: (body) =>
+    body.retry_after !== undefined && body.kind !== 'rate_limit'
+      ? [{ pointer: '/retry_after', detail: 'Only a rate_limit fault takes retry_after.' }]
+      : [],
   idempotency: 'record',
   async run({ tenant, body }) {
-    const input = body as { operation_id: Fault['operation_id']; kind: Fault['kind']; count?: number; retry_after?: number };
-    if (runtime.faults.list(tenant).length >= MAX_FAULTS) return problemReply('limit_reached', `This tenant already has ${MAX_FAULTS} faults waiting; delete them first.`);
-    const made = await runtime.store.transaction(tenant, (state) => ({ id: nextId(state.ids, 'flt'), at: runtime.now(state) }));
+    const input = body as {
+      operation_id: Fault['operation_id'];
+      kind: Fault['kind'];
+      count?: number;
+      retry_after?: number;
+    };
+    if (runtime.faults.list(tenant).length >= MAX_FAULTS)
+      return problemReply('limit_reached', `This tenant already has ${MAX_FAULTS} faults waiting; delete them first.`);
+    const made = await runtime.store.transaction(tenant, (state) => ({
+      id: nextId(state.ids, 'flt'),
+      at: runtime.now(state),
+    }));
     const count = input.count ?? 1;
     const fault: Fault = {
       id: made.id,

@@ -2,7 +2,13 @@
 // document (openapi/sandbox/, never switched off: its work relies on them) and its optional Idempotency-Key kept by
 // the pipeline, since a control operation's work may span several transactions.
 import type { FieldError } from '../../shared/problem.js';
-import { requestProblem, validateRequest, validateResponse, responseProblem, type Violation } from '../../validation/index.js';
+import {
+  requestProblem,
+  validateRequest,
+  validateResponse,
+  responseProblem,
+  type Violation,
+} from '../../validation/index.js';
 import type { Answer } from '../core/index.js';
 import type { ApiBinding, OperationWork, Outcome } from '../http/pipeline.js';
 import { controlTenantLimit } from '../http/tenant-limit.js';
@@ -28,18 +34,24 @@ export interface ControlOperation {
   run(request: ControlRequest): Reply | Promise<Reply>;
 }
 
-const MIXED = 'Send either variant\'s credentials: Authorization: Bearer <token>, or X-Public-Key and X-Secret-Key.';
+const MIXED = "Send either variant's credentials: Authorization: Bearer <token>, or X-Public-Key and X-Secret-Key.";
 const CHALLENGE = { 'www-authenticate': 'Bearer realm="merchant-payments-sandbox"' };
 
 /** The control API's binding; `refines` are its operations' refinements by operationId. */
-export function controlBinding(runtime: SandboxRuntime, refines: ReadonlyMap<string, ControlOperation['refine']>): ApiBinding {
+export function controlBinding(
+  runtime: SandboxRuntime,
+  refines: ReadonlyMap<string, ControlOperation['refine']>,
+): ApiBinding {
   return {
     // Note: no interceptor or pluggable validator sees a control operation, so the variant named here is never read.
     ref: ({ operationId, method, path }) => ({ variant: 'A', operationId, method: method as 'GET' | 'POST', path }),
     authenticate: (headers) => runtime.authenticate(headers),
     unauthorized(headers, detail) {
       const bearer = headers.has('authorization');
-      return { detail: bearer || headers.has('x-public-key') || headers.has('x-secret-key') ? detail : MIXED, headers: bearer ? CHALLENGE : {} };
+      return {
+        detail: bearer || headers.has('x-public-key') || headers.has('x-secret-key') ? detail : MIXED,
+        headers: bearer ? CHALLENGE : {},
+      };
     },
     intercepted: false,
     // Note: counted against the tenant's bucket but never refused, since the control document declares no 429.
@@ -48,13 +60,26 @@ export function controlBinding(runtime: SandboxRuntime, refines: ReadonlyMap<str
       const checked = validateRequest('sandbox', operationId, { params, query, headers, body });
       const refine = refines.get(operationId);
       const object = typeof body === 'object' && body !== null && !Array.isArray(body);
-      const extra = refine && object && (checked.ok || checked.status === 422) ? refine(body as Record<string, unknown>) : [];
+      const extra =
+        refine && object && (checked.ok || checked.status === 422) ? refine(body as Record<string, unknown>) : [];
       if (checked.ok && extra.length === 0) return { values: checked.request.query };
       const rejection = checked.ok
-        ? { ok: false as const, status: 422 as const, code: 'validation_failed' as const, violations: refined([], extra) }
+        ? {
+            ok: false as const,
+            status: 422 as const,
+            code: 'validation_failed' as const,
+            violations: refined([], extra),
+          }
         : { ...checked, violations: refined(checked.violations, extra) };
       const problem = requestProblem(rejection);
-      return { rejection: { status: rejection.status, code: rejection.code, detail: problem.detail ?? '', errors: problem.errors ?? [] } };
+      return {
+        rejection: {
+          status: rejection.status,
+          code: rejection.code,
+          detail: problem.detail ?? '',
+          errors: problem.errors ?? [],
+        },
+      };
     },
     checkResponse({ operationId }, status, headers, body) {
       const violations = validateResponse('sandbox', operationId, { status, headers, body });
@@ -80,7 +105,14 @@ function refined(violations: readonly Violation[], errors: readonly FieldError[]
 /** A control operation's work on the pipeline. */
 export function controlWork(op: ControlOperation): OperationWork {
   return {
-    key: op.idempotency === 'record' ? { scope: `_sandbox:${op.operationId}`, print: ({ params, body }) => ({ params, body: body ?? null }), keptBy: 'pipeline' } : undefined,
+    key:
+      op.idempotency === 'record'
+        ? {
+            scope: `_sandbox:${op.operationId}`,
+            print: ({ params, body }) => ({ params, body: body ?? null }),
+            keptBy: 'pipeline',
+          }
+        : undefined,
     replay: (answer: Answer): Outcome => (answer.ok ? (answer.body as Outcome) : { problem: answer.problem }),
     run: ({ tenant, params, values, body }) => Promise.resolve(op.run({ tenant, params, query: values, body })),
   };

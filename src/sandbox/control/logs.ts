@@ -9,7 +9,13 @@ import { deliveryView, newestFirst, statusChangeView } from './views.js';
 export const MAX_ATTEMPTS = 100;
 
 /** The states of a delivery (DeliveryState). */
-export const DELIVERY_STATES = ['scheduled', 'due', 'delivered', 'failed', 'abandoned'] as const satisfies readonly Delivery['state'][];
+export const DELIVERY_STATES = [
+  'scheduled',
+  'due',
+  'delivered',
+  'failed',
+  'abandoned',
+] as const satisfies readonly Delivery['state'][];
 
 /** GET /_sandbox/events: newest first, optionally one object's only. */
 export const listEvents = (runtime: SandboxRuntime): ControlOperation => ({
@@ -17,8 +23,14 @@ export const listEvents = (runtime: SandboxRuntime): ControlOperation => ({
   run({ tenant, query }) {
     const { object_id: objectId } = query;
     return runtime.store.transaction(tenant, (state) => {
-      const events = objectId === undefined ? state.events : state.events.filter((change) => change.object_id === objectId);
-      return { status: 200, body: newestFirst(events, query.limit as number, query.offset as number, (change) => statusChangeView(state, change)) };
+      const events =
+        objectId === undefined ? state.events : state.events.filter((change) => change.object_id === objectId);
+      return {
+        status: 200,
+        body: newestFirst(events, query.limit as number, query.offset as number, (change) =>
+          statusChangeView(state, change),
+        ),
+      };
     });
   },
 });
@@ -31,8 +43,16 @@ export const listDeliveries = (runtime: SandboxRuntime): ControlOperation => ({
     return runtime.store.transaction(tenant, (state) => {
       // Note: deliveries are kept in the order their events were made, so the Map's order is the log's.
       const all = [...state.deliveries.values()];
-      const deliveries = eventId === undefined && wanted === undefined ? all : all.filter((d) => (eventId === undefined || d.event_id === eventId) && (wanted === undefined || d.state === wanted));
-      return { status: 200, body: newestFirst(deliveries, query.limit as number, query.offset as number, deliveryView) };
+      const deliveries =
+        eventId === undefined && wanted === undefined
+          ? all
+          : all.filter(
+              (d) => (eventId === undefined || d.event_id === eventId) && (wanted === undefined || d.state === wanted),
+            );
+      return {
+        status: 200,
+        body: newestFirst(deliveries, query.limit as number, query.offset as number, deliveryView),
+      };
     });
   },
 });
@@ -51,9 +71,18 @@ export const redeliverDelivery = (runtime: SandboxRuntime): ControlOperation => 
             `and drops older ones with their deliveries (${state.eventsDropped} dropped so far).`,
         );
       }
-      if (!delivery) return problemReply('not_found', `No delivery with id ${params.deliveryId} exists for this tenant.`);
-      if (delivery.state === 'due') return problemReply('invalid_state', 'An attempt of this delivery is being sent; redeliver it once that attempt has an outcome.');
-      if (delivery.attempts.length >= MAX_ATTEMPTS) return problemReply('limit_reached', `This delivery has had ${MAX_ATTEMPTS} attempts, as many as the log keeps.`);
+      if (!delivery)
+        return problemReply('not_found', `No delivery with id ${params.deliveryId} exists for this tenant.`);
+      if (delivery.state === 'due')
+        return problemReply(
+          'invalid_state',
+          'An attempt of this delivery is being sent; redeliver it once that attempt has an outcome.',
+        );
+      if (delivery.attempts.length >= MAX_ATTEMPTS)
+        return problemReply(
+          'limit_reached',
+          `This delivery has had ${MAX_ATTEMPTS} attempts, as many as the log keeps.`,
+        );
       const scheduled = redeliver(state, delivery.id, runtime.now(state))!;
       // Note: the attempt now due is taken off its timer here, and settle sends it without waiting, as after any request.
       runDue(state, runtime.now(state));

@@ -13,21 +13,34 @@ const CONTROL_ONLY = {
 
 /** A problem `code` the control API answers with: the contract's, or the one its document adds. */
 export type ControlProblemCode =
-  | 'bad_request' | 'unauthorized' | 'not_found' | 'idempotency_request_in_progress' | 'validation_failed' | 'invalid_state'
-  | 'idempotency_key_reused' | 'insufficient_balance' | 'internal_error' | keyof typeof CONTROL_ONLY;
+  | 'bad_request'
+  | 'unauthorized'
+  | 'not_found'
+  | 'idempotency_request_in_progress'
+  | 'validation_failed'
+  | 'invalid_state'
+  | 'idempotency_key_reused'
+  | 'insufficient_balance'
+  | 'internal_error'
+  | keyof typeof CONTROL_ONLY;
 
 /** A control answer: a JSON body (or none) with its status, or a problem; `changed` asks for the state file to be saved. */
 export type Reply = ({ status: 200 | 201 | 204; body?: unknown } | { problem: ProblemInput }) & { changed?: boolean };
 
 /** `200 { data }`, or `201 { data }` for something created. */
-export const dataReply = (data: unknown, status: 200 | 201 = 200, changed = false): Reply => ({ status, body: { data }, changed });
+export const dataReply = (data: unknown, status: 200 | 201 = 200, changed = false): Reply => ({
+  status,
+  body: { data },
+  changed,
+});
 
 /** `204`, no body. */
 export const noContent = (changed = false): Reply => ({ status: 204, changed });
 
 /** A problem with one of the control API's codes. */
 export function problemReply(code: ControlProblemCode, detail: string, errors?: FieldError[]): Reply {
-  const { status, title } = code in CONTROL_ONLY ? CONTROL_ONLY[code as keyof typeof CONTROL_ONLY] : problemCatalogue[code]!;
+  const { status, title } =
+    code in CONTROL_ONLY ? CONTROL_ONLY[code as keyof typeof CONTROL_ONLY] : problemCatalogue[code]!;
   return { problem: { status, title, code, detail, ...(errors ? { errors } : {}) } };
 }
 

@@ -7,7 +7,12 @@ import { honoPath } from '../http/app.js';
 import { pipeline } from '../http/pipeline.js';
 import type { SandboxRuntime } from '../runtime.js';
 import { advanceClock, resetTenant, retrieveClock } from './clock.js';
-import { createWebhookEndpoint, deleteWebhookEndpoint, deleteWebhookEndpoints, listWebhookEndpoints } from './endpoints.js';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  deleteWebhookEndpoints,
+  listWebhookEndpoints,
+} from './endpoints.js';
 import { createFault, deleteFaults, listFaults } from './faults.js';
 import { controlBinding, controlWork, type ControlOperation } from './handler.js';
 import { listDeliveries, listEvents, redeliverDelivery } from './logs.js';
@@ -42,7 +47,9 @@ export const controlRoutes: ControlRoutes = (runtime) => {
     const op = operations.get(route.operationId);
     if (!op) throw new Error(`The control API has no work for ${route.operationId}`);
     const handle = pipeline(binding, route, controlWork(op), runtime);
-    app.on(route.method, honoPath(route.path.slice(CONTROL_PREFIX.length)), (c) => handle(c.req.raw, c.req.param() as Record<string, string>));
+    app.on(route.method, honoPath(route.path.slice(CONTROL_PREFIX.length)), (c) =>
+      handle(c.req.raw, c.req.param() as Record<string, string>),
+    );
   }
   return app;
 };

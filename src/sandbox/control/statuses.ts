@@ -18,11 +18,20 @@ export function forceStatus(runtime: SandboxRuntime, kind: ObjectKind): ControlO
     async run({ tenant, params, body }) {
       const { status, reason_code } = body as { status: string; reason_code?: (typeof REASON_CODES)[number] };
       const id = params[PARAMS[kind]]!;
-      const command = { type: 'forceStatus', kind, id, status, ...(reason_code === undefined ? {} : { reason_code }) } as const;
+      const command = {
+        type: 'forceStatus',
+        kind,
+        id,
+        status,
+        ...(reason_code === undefined ? {} : { reason_code }),
+      } as const;
       const ran = await runtime.store.transaction(tenant, (state) => {
         const { answer, events } = execute(state, command, runtime.now(state));
         runDue(state, runtime.now(state));
-        return { changed: events.length > 0, reply: answer.ok ? dataReply(statusChangeView(state, events.at(-1)!)) : { problem: answer.problem } };
+        return {
+          changed: events.length > 0,
+          reply: answer.ok ? dataReply(statusChangeView(state, events.at(-1)!)) : { problem: answer.problem },
+        };
       });
       // Note: what fell due before the command ran, and the forced change itself, are delivered as after any request.
       await runtime.settle(tenant, ran.changed);

@@ -52,7 +52,13 @@ export function endpointView(endpoint: WebhookEndpoint): SandboxControl.WebhookE
   // Note: the --webhook-url endpoints are the only ones signed with the sandbox's own secret: the control API gives
   // every endpoint it registers a secret of its own (the one given, or a generated one).
   const operator = endpoint.secret === undefined;
-  return { id: endpoint.id, url: operator ? null : shownUrl(endpoint.url), source: operator ? 'operator' : 'tenant', layout: endpoint.layout, created_at: endpoint.created_at };
+  return {
+    id: endpoint.id,
+    url: operator ? null : shownUrl(endpoint.url),
+    source: operator ? 'operator' : 'tenant',
+    layout: endpoint.layout,
+    created_at: endpoint.created_at,
+  };
 }
 
 // Origin and path only: a query string or fragment may carry a token, and the origin never holds a user name or password.

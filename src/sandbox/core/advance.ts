@@ -16,7 +16,8 @@ const running = new WeakSet<TenantState>();
 /** Runs everything due up to `until` (ms) and returns the status changes, in order. */
 export function runDue(tenant: TenantState, until: number, deliver?: DeliverNow): StatusChange[] {
   // Note: a sender that called back into the same tenant would run later timers inside an earlier one.
-  if (running.has(tenant)) throw new Error(`Tenant ${tenant.id}'s clock is already running; a sender must not call back into it`);
+  if (running.has(tenant))
+    throw new Error(`Tenant ${tenant.id}'s clock is already running; a sender must not call back into it`);
   running.add(tenant);
   try {
     return runTimers(tenant, until, deliver);
@@ -48,7 +49,11 @@ function runTimers(tenant: TenantState, until: number, deliver: DeliverNow | und
 
 /** Whether anything is due on the tenant at `now` (ms): a timer, an attempt waiting to be sent, or one whose lease ran out at `wallNow`. */
 export function hasDueWork(tenant: TenantState, now: number, wallNow: number): boolean {
-  return tenant.due.length > 0 || (peekTimer(tenant.timers)?.at ?? Infinity) <= now || tenant.sending.some((s) => s.leased_until! <= wallNow);
+  return (
+    tenant.due.length > 0 ||
+    (peekTimer(tenant.timers)?.at ?? Infinity) <= now ||
+    tenant.sending.some((s) => s.leased_until! <= wallNow)
+  );
 }
 
 /** Moves the tenant's clock forward by `seconds` and runs everything that fell due on the way. */

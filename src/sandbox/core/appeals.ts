@@ -19,10 +19,20 @@ export function createAppeal(tenant: TenantState, input: RequestOf['appeal'], at
   const body = frozenJsonCopy(input);
   const transaction = tenant.payments.byId.get(body.transaction_id) ?? tenant.payouts.byId.get(body.transaction_id);
   if (!transaction) {
-    return { answer: failure('not_found', `No payment or payout with id ${body.transaction_id} exists for this merchant.`, [{ pointer: '/transaction_id', detail: 'No payment or payout with this id.' }]), changes: [] };
+    return {
+      answer: failure('not_found', `No payment or payout with id ${body.transaction_id} exists for this merchant.`, [
+        { pointer: '/transaction_id', detail: 'No payment or payout with this id.' },
+      ]),
+      changes: [],
+    };
   }
   if (transaction.requested.currency !== body.currency) {
-    return { answer: failure('validation_failed', 'The appeal is in another currency than its transaction.', [{ pointer: '/currency', detail: `The transaction is in ${transaction.requested.currency}.` }]), changes: [] };
+    return {
+      answer: failure('validation_failed', 'The appeal is in another currency than its transaction.', [
+        { pointer: '/currency', detail: `The transaction is in ${transaction.requested.currency}.` },
+      ]),
+      changes: [],
+    };
   }
   const create = creationRow('appeal');
   const record: AppealRecord = {
@@ -40,4 +50,5 @@ export function createAppeal(tenant: TenantState, input: RequestOf['appeal'], at
 }
 
 /** Cancels an appeal (api:cancel). */
-export const cancelAppeal = (tenant: TenantState, id: string, at: number) => callTransition(tenant, 'appeal', id, 'api:cancel', 'canceled', at);
+export const cancelAppeal = (tenant: TenantState, id: string, at: number) =>
+  callTransition(tenant, 'appeal', id, 'api:cancel', 'canceled', at);

@@ -28,7 +28,11 @@ export function contribution(kind: ObjectKind, record: AnyRecord): Contribution 
   }
   if (kind === 'payout') {
     const p = record as PayoutRecord;
-    return { currency: p.requested.currency, available: PAYOUT_HOLDS.has(p.status) ? -toUnits(p.requested.amount) : 0n, pending: 0n };
+    return {
+      currency: p.requested.currency,
+      available: PAYOUT_HOLDS.has(p.status) ? -toUnits(p.requested.amount) : 0n,
+      pending: 0n,
+    };
   }
   return undefined;
 }
@@ -54,7 +58,11 @@ export function rebook(tenant: TenantState, before: Contribution | undefined, af
 }
 
 /** Whether moving from `before` to `after` would take the available balance below zero. */
-export function overdraws(tenant: TenantState, before: Contribution | undefined, after: Contribution | undefined): boolean {
+export function overdraws(
+  tenant: TenantState,
+  before: Contribution | undefined,
+  after: Contribution | undefined,
+): boolean {
   if (!after) return false;
   const now = tenant.ledger.get(after.currency)?.available ?? 0n;
   const change = after.available - (before?.currency === after.currency ? before.available : 0n);
@@ -62,7 +70,8 @@ export function overdraws(tenant: TenantState, before: Contribution | undefined,
 }
 
 /** The available amount in a currency, as a contract amount. */
-export const availableIn = (tenant: TenantState, currency: string): string => fromUnits(tenant.ledger.get(currency)?.available ?? 0n);
+export const availableIn = (tenant: TenantState, currency: string): string =>
+  fromUnits(tenant.ledger.get(currency)?.available ?? 0n);
 
 /** The balance: one entry per currency the tenant has used, by currency code. */
 export function balanceOf(tenant: TenantState): BalanceBody {

@@ -16,7 +16,11 @@ export function createCollection<R extends { id: string; status: AnyStatus }, Q>
 }
 
 /** Adds a new object (the newest). */
-export function insert<R extends { id: string; status: AnyStatus }, Q>(c: Collection<R, Q>, record: R, request: Q): void {
+export function insert<R extends { id: string; status: AnyStatus }, Q>(
+  c: Collection<R, Q>,
+  record: R,
+  request: Q,
+): void {
   c.byId.set(record.id, record);
   c.requests.set(record.id, request);
 }

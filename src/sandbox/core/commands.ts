@@ -10,7 +10,16 @@ import { list, retrieve, type Handled, type ListQuery } from './objects.js';
 import { cancelPayment, confirmPayment, createPayment, refundPayment } from './payments.js';
 import { cancelPayout, createPayout } from './payouts.js';
 import type { TenantState } from './tenant.js';
-import type { AppealRecord, BalanceBody, ConfirmPaymentBody, Page, PaymentRecord, PayoutRecord, RequestOf, StatusChange } from './types.js';
+import type {
+  AppealRecord,
+  BalanceBody,
+  ConfirmPaymentBody,
+  Page,
+  PaymentRecord,
+  PayoutRecord,
+  RequestOf,
+  StatusChange,
+} from './types.js';
 
 // Note: request_id is the HTTP layer's id for this request; a problem the key keeps carries it, so that a replay
 // repeats the first answer byte for byte. It is not part of the fingerprint.
@@ -64,32 +73,59 @@ export interface CommandResult<T> {
 
 /** The commands that need an Idempotency-Key (every state-changing operation of the contract). */
 export const KEYED_COMMANDS = new Set<Command['type']>([
-  'createPayment', 'cancelPayment', 'refundPayment', 'confirmPayment', 'createPayout', 'cancelPayout', 'createAppeal', 'cancelAppeal',
+  'createPayment',
+  'cancelPayment',
+  'refundPayment',
+  'confirmPayment',
+  'createPayout',
+  'cancelPayout',
+  'createAppeal',
+  'cancelAppeal',
 ]);
 
 function handle(tenant: TenantState, c: Command, at: number): Handled {
   switch (c.type) {
-    case 'createPayment': return createPayment(tenant, c.body, at);
-    case 'retrievePayment': return retrieve(tenant, 'payment', c.id);
-    case 'listPayments': return list(tenant, 'payment', c);
-    case 'cancelPayment': return cancelPayment(tenant, c.id, at);
-    case 'refundPayment': return refundPayment(tenant, c.id, at);
-    case 'confirmPayment': return confirmPayment(tenant, c.id, at);
-    case 'createPayout': return createPayout(tenant, c.body, at);
-    case 'retrievePayout': return retrieve(tenant, 'payout', c.id);
-    case 'listPayouts': return list(tenant, 'payout', c);
-    case 'cancelPayout': return cancelPayout(tenant, c.id, at);
-    case 'createAppeal': return createAppeal(tenant, c.body, at);
-    case 'retrieveAppeal': return retrieve(tenant, 'appeal', c.id);
-    case 'listAppeals': return list(tenant, 'appeal', c);
-    case 'cancelAppeal': return cancelAppeal(tenant, c.id, at);
-    case 'retrieveBalance': return { answer: success(balanceOf(tenant)), changes: [] };
-    case 'forceStatus': return forceStatus(tenant, c, at);
+    case 'createPayment':
+      return createPayment(tenant, c.body, at);
+    case 'retrievePayment':
+      return retrieve(tenant, 'payment', c.id);
+    case 'listPayments':
+      return list(tenant, 'payment', c);
+    case 'cancelPayment':
+      return cancelPayment(tenant, c.id, at);
+    case 'refundPayment':
+      return refundPayment(tenant, c.id, at);
+    case 'confirmPayment':
+      return confirmPayment(tenant, c.id, at);
+    case 'createPayout':
+      return createPayout(tenant, c.body, at);
+    case 'retrievePayout':
+      return retrieve(tenant, 'payout', c.id);
+    case 'listPayouts':
+      return list(tenant, 'payout', c);
+    case 'cancelPayout':
+      return cancelPayout(tenant, c.id, at);
+    case 'createAppeal':
+      return createAppeal(tenant, c.body, at);
+    case 'retrieveAppeal':
+      return retrieve(tenant, 'appeal', c.id);
+    case 'listAppeals':
+      return list(tenant, 'appeal', c);
+    case 'cancelAppeal':
+      return cancelAppeal(tenant, c.id, at);
+    case 'retrieveBalance':
+      return { answer: success(balanceOf(tenant)), changes: [] };
+    case 'forceStatus':
+      return forceStatus(tenant, c, at);
   }
 }
 
 /** Runs what fell due up to `now` on the tenant's clock, then the command at that time. */
-export function execute<C extends Command>(tenant: TenantState, command: C, now: number): CommandResult<ResultOf[C['type']]> {
+export function execute<C extends Command>(
+  tenant: TenantState,
+  command: C,
+  now: number,
+): CommandResult<ResultOf[C['type']]> {
   const events = runDue(tenant, now);
   const at = tenant.time;
   const done = (answer: Answer, changes: StatusChange[] = []) => ({
@@ -103,7 +139,8 @@ export function execute<C extends Command>(tenant: TenantState, command: C, now:
     return done(handled.answer, handled.changes);
   }
   const { idempotency_key: key, request_id: requestId, ...request } = command as C & Keyed;
-  if (!key) return done(failure('idempotency_key_missing', 'This request changes state and needs an Idempotency-Key header.'));
+  if (!key)
+    return done(failure('idempotency_key_missing', 'This request changes state and needs an Idempotency-Key header.'));
   // Note: the key is taken and answered within this call, so no other request ever reads its lease; with no wall clock
   // here, a key another request holds is never taken as abandoned.
   const check = beginIdempotent(tenant, command.type, key, fingerprint(request), at, -Infinity);
@@ -115,7 +152,10 @@ export function execute<C extends Command>(tenant: TenantState, command: C, now:
     releaseIdempotent(tenant, command.type, key);
     throw error;
   }
-  const answer = handled.answer.ok || requestId === undefined ? handled.answer : { ...handled.answer, problem: { ...handled.answer.problem, request_id: requestId } };
+  const answer =
+    handled.answer.ok || requestId === undefined
+      ? handled.answer
+      : { ...handled.answer, problem: { ...handled.answer.problem, request_id: requestId } };
   completeIdempotent(tenant, command.type, key, answer, at);
   return done(answer, handled.changes);
 }

@@ -5,7 +5,11 @@ type Effect<R> = (record: R) => void;
 
 // Note: keyed by the status reached, whatever led there, so that an API call, the clock and a forced
 // transition leave the same fields behind.
-const EFFECTS: { payment: Record<string, Effect<PaymentRecord>>; payout: Record<string, Effect<PayoutRecord>>; appeal: Record<string, Effect<AppealRecord>> } = {
+const EFFECTS: {
+  payment: Record<string, Effect<PaymentRecord>>;
+  payout: Record<string, Effect<PayoutRecord>>;
+  appeal: Record<string, Effect<AppealRecord>>;
+} = {
   payment: {
     succeeded: (p) => void (p.processed = { ...p.requested }),
     refunded: (p) => void (p.refunded = { ...p.processed }),

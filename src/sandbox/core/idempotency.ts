@@ -42,27 +42,57 @@ export function pruneIdempotency(tenant: TenantState, now: number): void {
  * Looks a key up: the answer to give at once (replay, 409, 422), or `proceed` after marking the key in progress, held
  * until `wallNow` plus the lease; a key whose holder let its lease pass is taken anew by a request with the same body.
  */
-export function beginIdempotent(tenant: TenantState, operation: string, key: string, print: string, now: number, wallNow: number): IdempotencyCheck {
+export function beginIdempotent(
+  tenant: TenantState,
+  operation: string,
+  key: string,
+  print: string,
+  now: number,
+  wallNow: number,
+): IdempotencyCheck {
   pruneIdempotency(tenant, now);
   const scope = scoped(operation, key);
   const record = tenant.idempotency.get(scope);
   // Note: a record in progress with no lease was written before leases existed, by a holder long gone.
   const abandoned = record !== undefined && !record.answer && (record.heldUntil ?? -Infinity) <= wallNow;
   if (!record || (abandoned && record.fingerprint === print)) {
-    tenant.idempotency.set(scope, { fingerprint: print, expires: Infinity, answer: undefined, heldUntil: wallNow + IDEMPOTENCY_LEASE_MS });
+    tenant.idempotency.set(scope, {
+      fingerprint: print,
+      expires: Infinity,
+      answer: undefined,
+      heldUntil: wallNow + IDEMPOTENCY_LEASE_MS,
+    });
     return { kind: 'proceed' };
   }
   if (record.fingerprint !== print) {
-    return { kind: 'answer', answer: failure('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new operation.') };
+    return {
+      kind: 'answer',
+      answer: failure(
+        'idempotency_key_reused',
+        'This Idempotency-Key was used with a different request; use a new key for a new operation.',
+      ),
+    };
   }
   if (!record.answer) {
-    return { kind: 'answer', answer: failure('idempotency_request_in_progress', 'A request with this Idempotency-Key is still being processed; retry after a short wait.') };
+    return {
+      kind: 'answer',
+      answer: failure(
+        'idempotency_request_in_progress',
+        'A request with this Idempotency-Key is still being processed; retry after a short wait.',
+      ),
+    };
   }
   return { kind: 'answer', answer: { ...record.answer, replayed: true } };
 }
 
 /** Keeps the first answer of a key, for replays, for the retention from `now` (the answer's time on the tenant's clock). */
-export function completeIdempotent(tenant: TenantState, operation: string, key: string, answer: Answer, now: number): void {
+export function completeIdempotent(
+  tenant: TenantState,
+  operation: string,
+  key: string,
+  answer: Answer,
+  now: number,
+): void {
   const scope = scoped(operation, key);
   const record = tenant.idempotency.get(scope);
   if (!record) return;

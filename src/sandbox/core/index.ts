@@ -7,8 +7,27 @@ export { execute, KEYED_COMMANDS, type Command, type CommandResult, type ResultO
 export type { ForceStatusInput } from './control.js';
 export { droppedByRetention, EVENT_LOG_LIMIT, eventAt } from './event-log.js';
 export { EVENT_TYPES } from './events.js';
-export { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, beginIdempotent, completeIdempotent, fingerprint, releaseIdempotent, renewIdempotent } from './idempotency.js';
-export { creationRow, findRow, isFinal, OBJECT_KINDS, rowsFrom, statusesOf, TRANSITIONS, type LifecycleRow, type StatusOf, type Transition } from './lifecycle.js';
+export {
+  IDEMPOTENCY_LEASE_MS,
+  IDEMPOTENCY_RETENTION_MS,
+  beginIdempotent,
+  completeIdempotent,
+  fingerprint,
+  releaseIdempotent,
+  renewIdempotent,
+} from './idempotency.js';
+export {
+  creationRow,
+  findRow,
+  isFinal,
+  OBJECT_KINDS,
+  rowsFrom,
+  statusesOf,
+  TRANSITIONS,
+  type LifecycleRow,
+  type StatusOf,
+  type Transition,
+} from './lifecycle.js';
 export { MAGIC_VALUES, outcomeFor, type MagicValue } from './magic-values.js';
 export { DEFAULT_LIMIT, type ListQuery } from './objects.js';
 export { DEFAULT_OUTCOMES, OUTCOMES, STEP_DELAY_SECONDS, pathOf, type OutcomeName, type Step } from './outcomes.js';

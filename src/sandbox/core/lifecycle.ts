@@ -35,7 +35,16 @@ const rows = (kind: ObjectKind): readonly LifecycleRow[] => LIFECYCLES[kind].tra
 
 /** Every transition of every kind, one per `from` status, in the order of the tables. */
 export const TRANSITIONS: readonly Transition[] = OBJECT_KINDS.flatMap((kind) =>
-  rows(kind).flatMap((row) => (row.from ?? [null]).map((from) => ({ kind, from, to: row.to, trigger: row.trigger, reason_code: row.reason_code, row }))),
+  rows(kind).flatMap((row) =>
+    (row.from ?? [null]).map((from) => ({
+      kind,
+      from,
+      to: row.to,
+      trigger: row.trigger,
+      reason_code: row.reason_code,
+      row,
+    })),
+  ),
 );
 
 const byFrom = new Map<string, LifecycleRow[]>();

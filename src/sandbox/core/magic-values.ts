@@ -12,8 +12,13 @@ export interface MagicValue<K extends ObjectKind = ObjectKind> {
   summary: string;
 }
 
-const m = <K extends ObjectKind>(kind: K, field: MagicValue['field'], value: string, outcome: OutcomeName<K>, summary: string): MagicValue =>
-  ({ kind, field, value, outcome, summary }) as MagicValue;
+const m = <K extends ObjectKind>(
+  kind: K,
+  field: MagicValue['field'],
+  value: string,
+  outcome: OutcomeName<K>,
+  summary: string,
+): MagicValue => ({ kind, field, value, outcome, summary }) as MagicValue;
 
 /**
  * Every magic value, in the order they are tried: a requisite value before an amount, so that a test can pick an
@@ -21,17 +26,53 @@ const m = <K extends ObjectKind>(kind: K, field: MagicValue['field'], value: str
  */
 export const MAGIC_VALUES: readonly MagicValue[] = [
   m('payment', 'requisite.bank', 'SANDBOX DECLINED', 'fail_declined', 'pending, then failed with reason_code declined'),
-  m('payment', 'requisite.bank', 'SANDBOX AMOUNT MISMATCH', 'fail_amount_mismatch', 'pending, then failed with reason_code amount_mismatch'),
-  m('payment', 'requisite.bank', 'SANDBOX PROVIDER ERROR', 'fail_provider_error', 'pending, then failed with reason_code provider_error'),
-  m('payment', 'requisite.bank', 'SANDBOX REQUISITES UNAVAILABLE', 'fail_requisites_unavailable', 'pending, then failed with reason_code requisites_unavailable'),
+  m(
+    'payment',
+    'requisite.bank',
+    'SANDBOX AMOUNT MISMATCH',
+    'fail_amount_mismatch',
+    'pending, then failed with reason_code amount_mismatch',
+  ),
+  m(
+    'payment',
+    'requisite.bank',
+    'SANDBOX PROVIDER ERROR',
+    'fail_provider_error',
+    'pending, then failed with reason_code provider_error',
+  ),
+  m(
+    'payment',
+    'requisite.bank',
+    'SANDBOX REQUISITES UNAVAILABLE',
+    'fail_requisites_unavailable',
+    'pending, then failed with reason_code requisites_unavailable',
+  ),
   m('payment', 'requisite.bank', 'SANDBOX PENDING', 'stay_pending', 'pending until confirmed, canceled or expired'),
-  m('payment', 'requisite.bank', 'SANDBOX EXPIRE', 'expire', 'stays created until expires_at, then expired with reason_code payment_timeout'),
+  m(
+    'payment',
+    'requisite.bank',
+    'SANDBOX EXPIRE',
+    'expire',
+    'stays created until expires_at, then expired with reason_code payment_timeout',
+  ),
   m('payment', 'amount', '9.01', 'fail_declined', 'pending, then failed with reason_code declined'),
   m('payment', 'amount', '9.02', 'fail_amount_mismatch', 'pending, then failed with reason_code amount_mismatch'),
   m('payment', 'amount', '9.03', 'fail_provider_error', 'pending, then failed with reason_code provider_error'),
-  m('payment', 'amount', '9.04', 'fail_requisites_unavailable', 'pending, then failed with reason_code requisites_unavailable'),
+  m(
+    'payment',
+    'amount',
+    '9.04',
+    'fail_requisites_unavailable',
+    'pending, then failed with reason_code requisites_unavailable',
+  ),
   m('payment', 'amount', '9.05', 'stay_pending', 'pending until confirmed, canceled or expired'),
-  m('payment', 'amount', '9.06', 'expire', 'stays created until expires_at, then expired with reason_code payment_timeout'),
+  m(
+    'payment',
+    'amount',
+    '9.06',
+    'expire',
+    'stays created until expires_at, then expired with reason_code payment_timeout',
+  ),
   m('payout', 'requisite.card_holder', 'SANDBOX FAILED', 'fail', 'pending, processing, then failed'),
   m('payout', 'requisite.card_holder', 'SANDBOX PENDING', 'stay_pending', 'pending until canceled or expired'),
   m('payout', 'requisite.card_holder', 'SANDBOX EXPIRE', 'expire', 'stays created until expires_at, then expired'),

@@ -26,7 +26,8 @@ const MAX_LIMIT = 100;
 const NAMES: Record<ObjectKind, string> = { payment: 'payment', payout: 'payout', appeal: 'appeal' };
 
 /** The 404 answer for an id the tenant does not have. */
-export const notFound = (kind: ObjectKind, id: string): Answer<never> => failure('not_found', `No ${NAMES[kind]} with id ${id} exists for this merchant.`);
+export const notFound = (kind: ObjectKind, id: string): Answer<never> =>
+  failure('not_found', `No ${NAMES[kind]} with id ${id} exists for this merchant.`);
 
 /** One object, or 404. */
 export function retrieve<K extends ObjectKind>(tenant: TenantState, kind: K, id: string): Handled<RecordOf[K]> {
@@ -40,17 +41,30 @@ export function list<K extends ObjectKind>(tenant: TenantState, kind: K, query: 
   const offset = query.offset ?? 0;
   // Note: adapters validate queries against the contract first; this keeps a bad call from reading past the index.
   const errors = [
-    ...(Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT ? [] : [{ pointer: '/limit', detail: `An integer from 1 to ${MAX_LIMIT}.` }]),
+    ...(Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT
+      ? []
+      : [{ pointer: '/limit', detail: `An integer from 1 to ${MAX_LIMIT}.` }]),
     ...(Number.isInteger(offset) && offset >= 0 ? [] : [{ pointer: '/offset', detail: 'An integer from 0.' }]),
-    ...(query.status === undefined || statusesOf(kind).includes(query.status) ? [] : [{ pointer: '/status', detail: `One of: ${statusesOf(kind).join(', ')}.` }]),
+    ...(query.status === undefined || statusesOf(kind).includes(query.status)
+      ? []
+      : [{ pointer: '/status', detail: `One of: ${statusesOf(kind).join(', ')}.` }]),
   ];
-  if (errors.length > 0) return { answer: failure('validation_failed', 'The list query breaks the contract; see errors.', errors), changes: [] };
+  if (errors.length > 0)
+    return {
+      answer: failure('validation_failed', 'The list query breaks the contract; see errors.', errors),
+      changes: [],
+    };
   const { items, total } = page(collectionOf(tenant, kind), { status: query.status, limit, offset });
   return { answer: success({ data: items, pagination: { total, limit, offset } }), changes: [] };
 }
 
 /** The 422 answer for an operation the object's status does not allow, naming the statuses that do. */
-export function invalidState(kind: ObjectKind, status: AnyStatus, what: string, allowedFrom: readonly AnyStatus[]): Answer<never> {
+export function invalidState(
+  kind: ObjectKind,
+  status: AnyStatus,
+  what: string,
+  allowedFrom: readonly AnyStatus[],
+): Answer<never> {
   const allowed = allowedFrom.length > 0 ? ` (only from ${allowedFrom.join(', ')})` : '';
   return failure('invalid_state', `A ${NAMES[kind]} in status ${status} cannot be ${what}${allowed}.`);
 }
@@ -75,7 +89,13 @@ export function callTransition<K extends ObjectKind>(
   if (!row) return { answer: invalidState(kind, record.status, what, statusesWith(kind, trigger)), changes: [] };
   const prepared = prepareTransition(tenant, kind, record, row.to, row.reason_code, at);
   if (prepared.overdraws) {
-    return { answer: failure('insufficient_balance', `The available balance in ${record.requested.currency} does not cover this.`), changes: [] };
+    return {
+      answer: failure(
+        'insufficient_balance',
+        `The available balance in ${record.requested.currency} does not cover this.`,
+      ),
+      changes: [],
+    };
   }
   const change = commitTransition(tenant, prepared, trigger, at);
   return { answer: success(change.event.data as RecordOf[K]), changes: [change] };

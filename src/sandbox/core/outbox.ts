@@ -10,8 +10,17 @@ import { pushTimer } from './timers.js';
 import type { Delivery, DeliveryOutcome, DueAttempt, StatusChange, WebhookEndpoint } from './types.js';
 
 /** Registers an endpoint; later events are delivered to it. */
-export function addEndpoint(tenant: TenantState, input: { url: string; secret?: string; layout?: WebhookLayout }, now: number): WebhookEndpoint {
-  const endpoint: WebhookEndpoint = { id: nextId(tenant.ids, 'we'), url: input.url, layout: input.layout ?? 'later', created_at: iso(now) };
+export function addEndpoint(
+  tenant: TenantState,
+  input: { url: string; secret?: string; layout?: WebhookLayout },
+  now: number,
+): WebhookEndpoint {
+  const endpoint: WebhookEndpoint = {
+    id: nextId(tenant.ids, 'we'),
+    url: input.url,
+    layout: input.layout ?? 'later',
+    created_at: iso(now),
+  };
   if (input.secret !== undefined) endpoint.secret = input.secret;
   tenant.endpoints.push(endpoint);
   return structuredClone(endpoint);
@@ -48,7 +57,12 @@ export function enqueueDeliveries(tenant: TenantState, change: StatusChange, eve
 }
 
 /** Marks an attempt whose timer fired as due; undefined when it no longer applies (endpoint gone, or superseded). */
-export function fireAttempt(tenant: TenantState, deliveryId: string, attempt: number, at: number): DueAttempt | undefined {
+export function fireAttempt(
+  tenant: TenantState,
+  deliveryId: string,
+  attempt: number,
+  at: number,
+): DueAttempt | undefined {
   const delivery = tenant.deliveries.get(deliveryId);
   if (!delivery || delivery.state !== 'scheduled' || delivery.attempts.at(-1)?.number !== attempt) return undefined;
   if (!tenant.endpoints.some((e) => e.id === delivery.endpoint_id)) {
@@ -63,7 +77,8 @@ export function fireAttempt(tenant: TenantState, deliveryId: string, attempt: nu
 
 /** Records how a due attempt went and schedules the next one, if the schedule has one left. */
 export function recordAttempt(tenant: TenantState, due: DueAttempt, outcome: DeliveryOutcome, at: number): Delivery {
-  if (!awaitsOutcome(tenant, due)) throw new Error(`Delivery ${due.delivery_id} has no attempt ${due.attempt} waiting to be sent`);
+  if (!awaitsOutcome(tenant, due))
+    throw new Error(`Delivery ${due.delivery_id} has no attempt ${due.attempt} waiting to be sent`);
   const delivery = tenant.deliveries.get(due.delivery_id)!;
   const attempt = delivery.attempts.at(-1)!;
   if (tenant.sending.length > 0) tenant.sending = tenant.sending.filter((s) => s.delivery_id !== due.delivery_id);
@@ -121,14 +136,18 @@ export function requeueTaken(tenant: TenantState): void {
   const taken: DueAttempt[] = [];
   for (const delivery of tenant.deliveries.values()) {
     const attempt = delivery.attempts.at(-1);
-    if (delivery.state === 'due' && attempt && !waiting.has(delivery.id)) taken.push({ delivery_id: delivery.id, attempt: attempt.number, due_at: Date.parse(attempt.due_at) });
+    if (delivery.state === 'due' && attempt && !waiting.has(delivery.id))
+      taken.push({ delivery_id: delivery.id, attempt: attempt.number, due_at: Date.parse(attempt.due_at) });
   }
   tenant.due = [...taken, ...tenant.due];
   tenant.sending = [];
 }
 
 /** What sending a due attempt needs: the delivery, its event and its endpoint. */
-export function attemptContext(tenant: TenantState, due: DueAttempt): { delivery: Delivery; change: StatusChange; endpoint: WebhookEndpoint | undefined } {
+export function attemptContext(
+  tenant: TenantState,
+  due: DueAttempt,
+): { delivery: Delivery; change: StatusChange; endpoint: WebhookEndpoint | undefined } {
   const delivery = tenant.deliveries.get(due.delivery_id)!;
   return { delivery, change: delivery.change, endpoint: tenant.endpoints.find((e) => e.id === delivery.endpoint_id) };
 }

@@ -40,7 +40,11 @@ export const OUTCOMES = {
 export type OutcomeName<K extends ObjectKind> = keyof (typeof OUTCOMES)[K] & string;
 
 /** What happens when no magic value matches. */
-export const DEFAULT_OUTCOMES: { [K in ObjectKind]: OutcomeName<K> } = { payment: 'succeed', payout: 'succeed', appeal: 'accept' };
+export const DEFAULT_OUTCOMES: { [K in ObjectKind]: OutcomeName<K> } = {
+  payment: 'succeed',
+  payout: 'succeed',
+  appeal: 'accept',
+};
 
 /** Seconds of the tenant's clock from the previous step (or creation) to reaching each status. */
 export const STEP_DELAY_SECONDS: Record<ObjectKind, Partial<Record<AnyStatus, number>>> = {

@@ -35,7 +35,12 @@ export function createPayment(tenant: TenantState, input: RequestOf['payment'], 
     initialized: requested,
     processed: zero(body.currency),
     refunded: zero(body.currency),
-    requisite: { type: body.requisite.type, card_number: issueCard(tenant), card_holder: 'SANDBOX RECIPIENT', bank: body.requisite.bank ?? 'Sandbox Bank' },
+    requisite: {
+      type: body.requisite.type,
+      card_number: issueCard(tenant),
+      card_holder: 'SANDBOX RECIPIENT',
+      bank: body.requisite.bank ?? 'Sandbox Bank',
+    },
     status: create.to as PaymentRecord['status'],
     reason_code: create.reason_code,
     expires_at: iso(at + (body.expires_in ?? DEFAULT_EXPIRES_IN) * 1000),
@@ -48,10 +53,13 @@ export function createPayment(tenant: TenantState, input: RequestOf['payment'], 
 }
 
 /** Cancels a payment (api:cancel). */
-export const cancelPayment = (tenant: TenantState, id: string, at: number) => callTransition(tenant, 'payment', id, 'api:cancel', 'canceled', at);
+export const cancelPayment = (tenant: TenantState, id: string, at: number) =>
+  callTransition(tenant, 'payment', id, 'api:cancel', 'canceled', at);
 
 /** Refunds the whole processed amount (api:refund), if the available balance covers it. */
-export const refundPayment = (tenant: TenantState, id: string, at: number) => callTransition(tenant, 'payment', id, 'api:refund', 'refunded', at);
+export const refundPayment = (tenant: TenantState, id: string, at: number) =>
+  callTransition(tenant, 'payment', id, 'api:refund', 'refunded', at);
 
 /** Confirms a payment (api:confirm, Variant A); the body is the merchant's reference and receipt, kept by nobody. */
-export const confirmPayment = (tenant: TenantState, id: string, at: number) => callTransition(tenant, 'payment', id, 'api:confirm', 'confirmed', at);
+export const confirmPayment = (tenant: TenantState, id: string, at: number) =>
+  callTransition(tenant, 'payment', id, 'api:confirm', 'confirmed', at);

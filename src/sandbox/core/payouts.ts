@@ -40,7 +40,12 @@ export function createPayout(tenant: TenantState, input: RequestOf['payout'], at
     updated_at: iso(at),
   };
   if (overdraws(tenant, undefined, contribution('payout', record))) {
-    return { answer: failure('insufficient_balance', `The available balance in ${body.currency} does not cover this payout.`, [{ pointer: '/amount', detail: 'Exceeds the available balance.' }]), changes: [] };
+    return {
+      answer: failure('insufficient_balance', `The available balance in ${body.currency} does not cover this payout.`, [
+        { pointer: '/amount', detail: 'Exceeds the available balance.' },
+      ]),
+      changes: [],
+    };
   }
   record.id = nextId(tenant.ids, 'po');
   if (body.metadata) record.metadata = body.metadata;
@@ -49,4 +54,5 @@ export function createPayout(tenant: TenantState, input: RequestOf['payout'], at
 }
 
 /** Cancels a payout (api:cancel). */
-export const cancelPayout = (tenant: TenantState, id: string, at: number) => callTransition(tenant, 'payout', id, 'api:cancel', 'canceled', at);
+export const cancelPayout = (tenant: TenantState, id: string, at: number) =>
+  callTransition(tenant, 'payout', id, 'api:cancel', 'canceled', at);

@@ -7,12 +7,24 @@ type FieldError = components['schemas']['ProblemFieldError'];
 
 // Note: statuses and titles are the contract's (its error responses, generated into problemCatalogue), so a code the
 // core answers with is one the contract declares.
-const CODES = ['validation_failed', 'not_found', 'invalid_state', 'idempotency_key_missing', 'idempotency_key_reused', 'idempotency_request_in_progress', 'insufficient_balance', 'quota_exceeded'] as const;
+const CODES = [
+  'validation_failed',
+  'not_found',
+  'invalid_state',
+  'idempotency_key_missing',
+  'idempotency_key_reused',
+  'idempotency_request_in_progress',
+  'insufficient_balance',
+  'quota_exceeded',
+] as const;
 
 /** A problem `code` the core answers with. */
 export type ProblemCode = (typeof CODES)[number];
 
-const CATALOGUE = Object.fromEntries(CODES.map((code) => [code, problemCatalogue[code]])) as Record<ProblemCode, ProblemSpec>;
+const CATALOGUE = Object.fromEntries(CODES.map((code) => [code, problemCatalogue[code]])) as Record<
+  ProblemCode,
+  ProblemSpec
+>;
 
 /** A problem without the parts only HTTP knows (`type` URI, `instance`, and `request_id` unless a key keeps it), which the adapter adds. */
 export interface CoreProblem {

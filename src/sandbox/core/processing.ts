@@ -17,7 +17,14 @@ function scheduleStep(tenant: TenantState, kind: ObjectKind, id: string, step: S
 }
 
 /** Stores a new object and starts its processing along `outcome`; creating emits no event (nothing changed status). */
-export function startLifecycle<K extends ObjectKind>(tenant: TenantState, kind: K, record: RecordOf[K], request: RequestOf[K], outcome: string, at: number): void {
+export function startLifecycle<K extends ObjectKind>(
+  tenant: TenantState,
+  kind: K,
+  record: RecordOf[K],
+  request: RequestOf[K],
+  outcome: string,
+  at: number,
+): void {
   insert(collectionOf(tenant, kind), deepFreeze(record), deepFreeze(request));
   rebook(tenant, undefined, contribution(kind, record));
   const steps = [...pathOf(kind, outcome)];
@@ -26,7 +33,13 @@ export function startLifecycle<K extends ObjectKind>(tenant: TenantState, kind: 
     scheduleStep(tenant, kind, record.id, steps[0]!, at);
   }
   if ('expires_at' in record) {
-    pushTimer(tenant.timers, { at: Date.parse(record.expires_at), seq: nextSeq(tenant), type: 'expiry', kind, id: record.id });
+    pushTimer(tenant.timers, {
+      at: Date.parse(record.expires_at),
+      seq: nextSeq(tenant),
+      type: 'expiry',
+      kind,
+      id: record.id,
+    });
   }
 }
 
@@ -38,13 +51,22 @@ export function runStep(tenant: TenantState, timer: Extract<Timer, { type: 'step
   const next = plan?.[0];
   if (!plan || next?.to !== timer.step.to || next.reason_code !== timer.step.reason_code) return undefined;
   const record = collectionOf(tenant, timer.kind).byId.get(timer.id)!;
-  const row = findRow(timer.kind, record.status, { to: timer.step.to, trigger: 'clock:processing', reason_code: timer.step.reason_code });
+  const row = findRow(timer.kind, record.status, {
+    to: timer.step.to,
+    trigger: 'clock:processing',
+    reason_code: timer.step.reason_code,
+  });
   if (!row) {
     tenant.plans.delete(key);
     return undefined;
   }
   plan.shift();
-  const change = commitTransition(tenant, prepareTransition(tenant, timer.kind, record, row.to, row.reason_code, timer.at), 'clock:processing', timer.at);
+  const change = commitTransition(
+    tenant,
+    prepareTransition(tenant, timer.kind, record, row.to, row.reason_code, timer.at),
+    'clock:processing',
+    timer.at,
+  );
   if (plan.length > 0) scheduleStep(tenant, timer.kind, timer.id, plan[0]!, timer.at);
   else tenant.plans.delete(key);
   return change;
@@ -55,5 +77,10 @@ export function runExpiry(tenant: TenantState, timer: Extract<Timer, { type: 'ex
   const record = collectionOf(tenant, timer.kind).byId.get(timer.id)!;
   const row = findRow(timer.kind, record.status, { trigger: 'clock:expires_at' });
   if (!row) return undefined;
-  return commitTransition(tenant, prepareTransition(tenant, timer.kind, record, row.to, row.reason_code, timer.at), 'clock:expires_at', timer.at);
+  return commitTransition(
+    tenant,
+    prepareTransition(tenant, timer.kind, record, row.to, row.reason_code, timer.at),
+    'clock:expires_at',
+    timer.at,
+  );
 }

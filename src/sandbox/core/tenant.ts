@@ -5,7 +5,16 @@ import { createCollection, type Collection } from './collection.js';
 import { createIdSource, type IdSource } from './ids.js';
 import type { Step } from './outcomes.js';
 import type { Timer } from './timers.js';
-import type { Delivery, DueAttempt, IdempotencyRecord, ObjectKind, RecordOf, RequestOf, StatusChange, WebhookEndpoint } from './types.js';
+import type {
+  Delivery,
+  DueAttempt,
+  IdempotencyRecord,
+  ObjectKind,
+  RecordOf,
+  RequestOf,
+  StatusChange,
+  WebhookEndpoint,
+} from './types.js';
 
 /** Per-currency sums, in 1e-8 units, that the balance is read from. */
 export interface LedgerEntry {
@@ -87,7 +96,10 @@ export function createTenant(id: string, settings: TenantSettings): TenantState 
 }
 
 /** The collection of one kind. */
-export function collectionOf<K extends ObjectKind>(tenant: TenantState, kind: K): Collection<RecordOf[K], RequestOf[K]> {
+export function collectionOf<K extends ObjectKind>(
+  tenant: TenantState,
+  kind: K,
+): Collection<RecordOf[K], RequestOf[K]> {
   const collections = { payment: tenant.payments, payout: tenant.payouts, appeal: tenant.appeals };
   return collections[kind] as unknown as Collection<RecordOf[K], RequestOf[K]>;
 }

@@ -9,7 +9,15 @@ import { nextId } from './ids.js';
 import { deepFreeze } from './freeze.js';
 import { enqueueDeliveries } from './outbox.js';
 import { collectionOf, type TenantState } from './tenant.js';
-import type { AnyRecord, AnyStatus, ObjectKind, PaymentRecord, StatusChange, StatusChangeEvent, Trigger } from './types.js';
+import type {
+  AnyRecord,
+  AnyStatus,
+  ObjectKind,
+  PaymentRecord,
+  StatusChange,
+  StatusChangeEvent,
+  Trigger,
+} from './types.js';
 import type { ReasonCode } from '../../types/shared.js';
 
 /** A transition worked out but not yet made. */
@@ -24,7 +32,14 @@ export interface PreparedTransition {
 }
 
 /** Works out the object after moving to `to` (setting `reason_code` on a payment) at `at`, without changing anything. */
-export function prepareTransition(tenant: TenantState, kind: ObjectKind, record: AnyRecord, to: AnyStatus, reasonCode: ReasonCode, at: number): PreparedTransition {
+export function prepareTransition(
+  tenant: TenantState,
+  kind: ObjectKind,
+  record: AnyRecord,
+  to: AnyStatus,
+  reasonCode: ReasonCode,
+  at: number,
+): PreparedTransition {
   // Note: a shallow copy is enough: nested objects are frozen, and effects replace them rather than change them.
   const after = { ...record };
   after.status = to;
@@ -36,13 +51,23 @@ export function prepareTransition(tenant: TenantState, kind: ObjectKind, record:
 }
 
 /** Makes a prepared transition and emits its event; anything but the object's own processing ends its plan. */
-export function commitTransition(tenant: TenantState, prepared: PreparedTransition, trigger: Trigger | 'control', at: number): StatusChange {
+export function commitTransition(
+  tenant: TenantState,
+  prepared: PreparedTransition,
+  trigger: Trigger | 'control',
+  at: number,
+): StatusChange {
   const { kind, before, after } = prepared;
   replace(collectionOf(tenant, kind), deepFreeze(after) as never);
   rebook(tenant, ...prepared.contributions);
   if (trigger !== 'clock:processing') tenant.plans.delete(`${kind}:${after.id}`);
   // Note: a record is never changed once stored (a transition stores a new one), so the event can share it.
-  const event = { id: nextId(tenant.ids, 'evt'), type: EVENT_TYPES[kind], created_at: iso(at), data: after } as StatusChangeEvent;
+  const event = {
+    id: nextId(tenant.ids, 'evt'),
+    type: EVENT_TYPES[kind],
+    created_at: iso(at),
+    data: after,
+  } as StatusChangeEvent;
   const change: StatusChange = { event, kind, object_id: after.id, from: before.status, to: after.status, trigger };
   enqueueDeliveries(tenant, change, appendEvent(tenant, change), at);
   return change;

@@ -22,7 +22,9 @@ export class EgressRefusedError extends Error {
   readonly addressClass: AddressClass;
 
   constructor(addressClass: AddressClass) {
-    super(`The webhook endpoint's host resolves to an address of the class ${addressClass}, which the egress rule refuses; an operator can allow it with --allow-webhook-host.`);
+    super(
+      `The webhook endpoint's host resolves to an address of the class ${addressClass}, which the egress rule refuses; an operator can allow it with --allow-webhook-host.`,
+    );
     this.addressClass = addressClass;
   }
 }

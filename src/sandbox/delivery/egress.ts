@@ -16,7 +16,18 @@ export type EgressMode = 'open' | 'issued';
 
 /** The classes each mode refuses (`metadata` also covers the metadata services' host names). */
 export const REFUSED_CLASSES: Readonly<Record<EgressMode, ReadonlySet<AddressClass>>> = {
-  issued: new Set<AddressClass>(['loopback', 'private', 'link_local', 'metadata', 'carrier_grade_nat', 'unspecified', 'broadcast', 'multicast', 'reserved', 'documentation']),
+  issued: new Set<AddressClass>([
+    'loopback',
+    'private',
+    'link_local',
+    'metadata',
+    'carrier_grade_nat',
+    'unspecified',
+    'broadcast',
+    'multicast',
+    'reserved',
+    'documentation',
+  ]),
   open: new Set<AddressClass>(['link_local', 'metadata', 'unspecified', 'broadcast', 'multicast']),
 };
 
@@ -42,7 +53,13 @@ export const METADATA_NAMES: readonly string[] = ['metadata.google.internal', 'm
 
 // Note: ipaddr.js counts the documentation ranges (RFC 5737, RFC 3849, RFC 9637) among its `reserved` ones; the rule
 // names them apart, as an operator reading a refusal looks for them by that name.
-const DOCUMENTATION: readonly [ipaddr.IPv4 | ipaddr.IPv6, number][] = ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32', '3fff::/20'].map((cidr) => ipaddr.parseCIDR(cidr));
+const DOCUMENTATION: readonly [ipaddr.IPv4 | ipaddr.IPv6, number][] = [
+  '192.0.2.0/24',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '2001:db8::/32',
+  '3fff::/20',
+].map((cidr) => ipaddr.parseCIDR(cidr));
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
 const METADATA = new Set(METADATA_ADDRESSES.map((address) => ipaddr.process(address).toNormalizedString()));
@@ -84,7 +101,8 @@ export function classifyAddress(address: string): AddressClass {
     parsed = ipaddr.fromByteArray(parsed.toByteArray().slice(12));
     if (METADATA.has(parsed.toNormalizedString())) return 'metadata';
   }
-  if (DOCUMENTATION.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits))) return 'documentation';
+  if (DOCUMENTATION.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits)))
+    return 'documentation';
   if (parsed.kind() === 'ipv4') return V4_CLASSES[parsed.range()] ?? 'reserved';
   const named = V6_CLASSES[parsed.range()] ?? 'reserved';
   return named === 'public' && !parsed.match(GLOBAL_UNICAST_V6) ? 'reserved' : named;
@@ -93,7 +111,8 @@ export function classifyAddress(address: string): AddressClass {
 /** An entry of the allow list, parsed: a host name (lower case), or a range of addresses (an IP is a range of one). */
 export type AllowEntry = { name: string } | { range: [ipaddr.IPv4 | ipaddr.IPv6, number] };
 
-const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
+const HOST_NAME =
+  /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
 
 /** A host as the rule compares it: lower case, without IPv6 brackets or a trailing dot. */
 export function normalHost(host: string): string {
@@ -109,7 +128,8 @@ export function parseAllowEntry(entry: string): AllowEntry {
     try {
       const [range, bits] = ipaddr.parseCIDR(text);
       // Note: an IPv4-mapped range (::ffff:10.0.0.0/104) is the IPv4 one, as the addresses it is matched against are.
-      if (range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) return { range: [(range as ipaddr.IPv6).toIPv4Address(), bits - 96] };
+      if (range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96)
+        return { range: [(range as ipaddr.IPv6).toIPv4Address(), bits - 96] };
       return { range: [range, bits] };
     } catch {
       // Note: falls through to the TypeError below (a prefix longer than the address).
@@ -120,11 +140,16 @@ export function parseAllowEntry(entry: string): AllowEntry {
   } else if (HOST_NAME.test(text) && !/^[\d.]+$/.test(text)) {
     return { name: text };
   }
-  throw new TypeError(`allowWebhookHosts: "${entry}" is neither a host name, an IP address nor a CIDR range (such as 10.0.0.0/8).`);
+  throw new TypeError(
+    `allowWebhookHosts: "${entry}" is neither a host name, an IP address nor a CIDR range (such as 10.0.0.0/8).`,
+  );
 }
 
 /** What the rule says of a host: allowed, refused for an address of a class, or refused because it resolves to nothing. */
-export type HostVerdict = { allowed: true } | { allowed: false; reason: 'forbidden'; addressClass: AddressClass; by: 'name' | 'address' | 'resolved' } | { allowed: false; reason: 'unresolvable' };
+export type HostVerdict =
+  | { allowed: true }
+  | { allowed: false; reason: 'forbidden'; addressClass: AddressClass; by: 'name' | 'address' | 'resolved' }
+  | { allowed: false; reason: 'unresolvable' };
 
 /** Resolves a host name to its addresses (the `lookup` option). */
 export type Resolve = (hostname: string) => Promise<string[]>;
@@ -133,7 +158,8 @@ export type Resolve = (hostname: string) => Promise<string[]>;
 export const LOOKUP_TIMEOUT_MS = 5_000;
 
 /** The system's resolver (getaddrinfo, so /etc/hosts counts): every address of the name. */
-export const systemResolve: Resolve = async (hostname) => (await dns.lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+export const systemResolve: Resolve = async (hostname) =>
+  (await dns.lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /** net.connect's `lookup` option. */
 export type ConnectLookup = (
@@ -161,7 +187,11 @@ export interface EgressRule {
 }
 
 /** The egress rule of `mode`, with the operator's allow list and a resolver (default: the system's). */
-export function createEgressRule(settings: { mode: EgressMode; allow?: readonly string[]; resolve?: Resolve }): EgressRule {
+export function createEgressRule(settings: {
+  mode: EgressMode;
+  allow?: readonly string[];
+  resolve?: Resolve;
+}): EgressRule {
   const { mode } = settings;
   const entries = (settings.allow ?? []).map(parseAllowEntry);
   const names = new Set(entries.flatMap((entry) => ('name' in entry ? [entry.name] : [])));
@@ -199,7 +229,8 @@ export function createEgressRule(settings: { mode: EgressMode; allow?: readonly 
         const addressClass = refusal(name);
         return addressClass ? { allowed: false, reason: 'forbidden', addressClass, by: 'address' } : { allowed: true };
       }
-      if (METADATA_NAMES.includes(name)) return { allowed: false, reason: 'forbidden', addressClass: 'metadata', by: 'name' };
+      if (METADATA_NAMES.includes(name))
+        return { allowed: false, reason: 'forbidden', addressClass: 'metadata', by: 'name' };
       if (!resolving) return { allowed: true };
       let addresses: string[];
       try {
@@ -222,7 +253,9 @@ export function createEgressRule(settings: { mode: EgressMode; allow?: readonly 
       checked().then(
         (addresses) => {
           const family = options.family === 4 || options.family === 6 ? options.family : undefined;
-          const usable = addresses.map((address) => ({ address, family: isIP(address) })).filter((entry) => family === undefined || entry.family === family);
+          const usable = addresses
+            .map((address) => ({ address, family: isIP(address) }))
+            .filter((entry) => family === undefined || entry.family === family);
           if (usable.length === 0) return callback(notFound(hostname), '');
           if (options.all) return callback(null, usable);
           return callback(null, usable[0]!.address, usable[0]!.family);
@@ -241,7 +274,10 @@ function notFound(hostname: string): NodeJS.ErrnoException {
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`The lookup took longer than ${ms} ms`), { code: 'ETIMEOUT' })), ms);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`The lookup took longer than ${ms} ms`), { code: 'ETIMEOUT' })),
+      ms,
+    );
     timer.unref();
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));

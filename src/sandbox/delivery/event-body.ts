@@ -16,7 +16,14 @@ export function eventBody(tenant: TenantState, change: StatusChange, layout: Web
     return { ok: true, type: event.type, body: { ...head, data } };
   }
   if (change.kind !== 'payment') {
-    return { ok: false, error: `The earlier layout carries payment events only, so this ${event.type} event is not sent to an earlier-layout endpoint.` };
+    return {
+      ok: false,
+      error: `The earlier layout carries payment events only, so this ${event.type} event is not sent to an earlier-layout endpoint.`,
+    };
   }
-  return { ok: true, type: event.type, body: { ...head, data: collectionOf(tenant, 'payment').requests.get(change.object_id) } };
+  return {
+    ok: true,
+    type: event.type,
+    body: { ...head, data: collectionOf(tenant, 'payment').requests.get(change.object_id) },
+  };
 }

@@ -17,7 +17,8 @@ export function createPinnedFetch(rule: EgressRule): PinnedFetch {
   let closing: Promise<void> | undefined;
   return {
     // Note: undici's Response is the same WHATWG class as the global one, typed apart; deliver() reads status, headers and body.
-    fetch: (url, init) => undiciFetch(url, { ...(init as UndiciRequestInit), dispatcher: agent }) as unknown as Promise<Response>,
+    fetch: (url, init) =>
+      undiciFetch(url, { ...(init as UndiciRequestInit), dispatcher: agent }) as unknown as Promise<Response>,
     close: () => (closing ??= agent.destroy()),
   };
 }

@@ -2,7 +2,15 @@
 // one: take the due attempts (each leased on the tenant's state), send them, record each outcome; the core schedules
 // the next attempt on the tenant's clock. An attempt taken and never recorded (its process died) is taken again once
 // its lease runs out: a delivery is sent at least once, with the same X-Event-ID. In-flight sends are tracked for close().
-import { awaitsOutcome, clockNow, leaseDue, recordAttempt, type DeliveryOutcome, type DueAttempt, type TenantState } from '../core/index.js';
+import {
+  awaitsOutcome,
+  clockNow,
+  leaseDue,
+  recordAttempt,
+  type DeliveryOutcome,
+  type DueAttempt,
+  type TenantState,
+} from '../core/index.js';
 import type { TenantStore } from '../stores/types.js';
 import type { PreparedAttempt, SentOutcome } from './send-attempt.js';
 
@@ -51,14 +59,21 @@ export function createDeliveryRunner(settings: DeliveryRunnerSettings): Delivery
       // Note: the attempt is made when it is taken, and the core counts the next one from there: a clock advanced while a
       // slow receiver holds the request must not move the attempt (and its retry) to the advanced time.
       const sentAt = Math.max(tenant.time, clockNow(tenant.clock, wall));
-      return leaseDue(tenant, wall, settings.leaseMs, limit).map((due) => ({ due, prepared: settings.prepare(tenant, due), sentAt }));
+      return leaseDue(tenant, wall, settings.leaseMs, limit).map((due) => ({
+        due,
+        prepared: settings.prepare(tenant, due),
+        sentAt,
+      }));
     });
   const attempt = async (id: string, { due, prepared, sentAt }: Taken) => {
     const sent = !('ok' in prepared);
     const { forbidden, ...outcome }: SentOutcome = 'ok' in prepared ? prepared : await settings.send(prepared);
     settings.onOutcome?.(forbidden ? { ...outcome, forbidden } : outcome, sent);
     // Note: an attempt taken again after its lease ran out may have its outcome recorded already; this one is then late.
-    await store.transaction(id, (tenant) => void (awaitsOutcome(tenant, due) && recordAttempt(tenant, due, outcome, sentAt)));
+    await store.transaction(
+      id,
+      (tenant) => void (awaitsOutcome(tenant, due) && recordAttempt(tenant, due, outcome, sentAt)),
+    );
   };
   // Note: each worker takes its next attempt only when it is about to send it, so that a lease covers one send.
   const worker = async (id: string, first: Taken) => {

@@ -61,7 +61,15 @@ export function prepareAttempt(tenant: TenantState, due: DueAttempt): PreparedAt
   if (!built.ok) return { ok: false, error: built.error };
   // Note: the --webhook-url endpoints are the only ones without a secret of their own (control/views.ts says why).
   const operator = endpoint.secret === undefined;
-  return { url: endpoint.url, secret: endpoint.secret, layout: endpoint.layout, eventId: change.event.id, type: built.type, body: built.body, operator };
+  return {
+    url: endpoint.url,
+    secret: endpoint.secret,
+    layout: endpoint.layout,
+    eventId: change.event.id,
+    type: built.type,
+    body: built.body,
+    operator,
+  };
 }
 
 /** Sends one prepared attempt and says how it went; never throws. */
@@ -70,15 +78,29 @@ export async function sendAttempt(attempt: PreparedAttempt, settings: SendSettin
   let signature: Record<string, string>;
   try {
     const timestamp = Math.floor(settings.wallNow() / 1000);
-    signature = await signWebhook({ id: attempt.eventId, body, secret: attempt.secret ?? settings.secret, layout: attempt.layout, timestamp });
+    signature = await signWebhook({
+      id: attempt.eventId,
+      body,
+      secret: attempt.secret ?? settings.secret,
+      layout: attempt.layout,
+      timestamp,
+    });
   } catch {
     // Note: the signer's message is not passed on, so that nothing about the secret reaches the delivery log.
     return { ok: false, error: 'The attempt could not be signed: the secret is not a whsec_ secret.' };
   }
-  const headers = { 'Content-Type': 'application/json', [WEBHOOK_HEADERS.userAgent]: SANDBOX_USER_AGENT, [WEBHOOK_HEADERS.type]: attempt.type, ...signature };
+  const headers = {
+    'Content-Type': 'application/json',
+    [WEBHOOK_HEADERS.userAgent]: SANDBOX_USER_AGENT,
+    [WEBHOOK_HEADERS.type]: attempt.type,
+    ...signature,
+  };
   const violations = await settings.validate?.({ layout: attempt.layout, headers, body: attempt.body });
   if (violations?.length) {
-    return { ok: false, error: `The event breaks the contract, so it was not sent (a sandbox bug): ${violations.map((v) => `${v.pointer} ${v.detail}`).join('; ')}` };
+    return {
+      ok: false,
+      error: `The event breaks the contract, so it was not sent (a sandbox bug): ${violations.map((v) => `${v.pointer} ${v.detail}`).join('; ')}`,
+    };
   }
   const url = new URL(attempt.url);
   const custom = settings.fetch;
@@ -88,13 +110,23 @@ export async function sendAttempt(attempt: PreparedAttempt, settings: SendSettin
   } else {
     // Note: with the pinned fetch, a name is judged by the connection's own lookup, which also picks the address; an
     // IP address is connected to without a lookup, so it is judged here. A fetch of the user's gets check-then-send.
-    const verdict = await settings.egress.checkHost(url.hostname, { resolve: custom !== undefined && settings.egress.mode === 'issued' });
+    const verdict = await settings.egress.checkHost(url.hostname, {
+      resolve: custom !== undefined && settings.egress.mode === 'issued',
+    });
     if (!verdict.allowed) return refused(verdict, settings);
-    send = custom ? (target, init) => custom(new Request(target, init)) : settings.pinnedFetch ?? ((target, init) => fetch(target, init));
+    send = custom
+      ? (target, init) => custom(new Request(target, init))
+      : (settings.pinnedFetch ?? ((target, init) => fetch(target, init)));
   }
   try {
-    const { status } = await deliver(url, { headers, body }, { timeoutMs: settings.timeoutMs, maxResponseBytes: settings.maxResponseBytes, fetch: send });
-    return status >= 200 && status < 300 ? { ok: true, status } : { ok: false, status, error: `The endpoint answered ${status}.` };
+    const { status } = await deliver(
+      url,
+      { headers, body },
+      { timeoutMs: settings.timeoutMs, maxResponseBytes: settings.maxResponseBytes, fetch: send },
+    );
+    return status >= 200 && status < 300
+      ? { ok: true, status }
+      : { ok: false, status, error: `The endpoint answered ${status}.` };
   } catch (error) {
     const refusal = causeOf(error, EgressRefusedError);
     if (refusal) return forbidden(refusal.addressClass, settings);
@@ -105,9 +137,10 @@ export async function sendAttempt(attempt: PreparedAttempt, settings: SendSettin
 // Note: in `issued` mode the text is the class alone, the same whatever was refused; in `open` mode it names the class
 // of the address, which helps local debugging.
 function forbidden(addressClass: AddressClass, settings: SendSettings): SentOutcome {
-  const error = settings.egress.mode === 'issued'
-    ? "forbidden_address: the endpoint's host resolves to an address this sandbox does not deliver to."
-    : `forbidden_address: the endpoint's host resolves to ${CLASS_WORDS[addressClass]}, which this sandbox does not deliver to.`;
+  const error =
+    settings.egress.mode === 'issued'
+      ? "forbidden_address: the endpoint's host resolves to an address this sandbox does not deliver to."
+      : `forbidden_address: the endpoint's host resolves to ${CLASS_WORDS[addressClass]}, which this sandbox does not deliver to.`;
   return { ok: false, error, forbidden: true };
 }
 
@@ -121,7 +154,8 @@ const NO_CONNECTION = 'network: no connection to the endpoint.';
 
 /** The first error of `type` in the chain of causes of `error`. */
 function causeOf<T extends Error>(error: unknown, type: new (...args: never[]) => T): T | undefined {
-  for (let current: unknown = error; current instanceof Error; current = current.cause) if (current instanceof type) return current;
+  for (let current: unknown = error; current instanceof Error; current = current.cause)
+    if (current instanceof type) return current;
   return undefined;
 }
 

@@ -29,12 +29,21 @@ export function createApp(runtime: SandboxRuntime, variants: readonly VariantAda
   if (control) app.route(CONTROL_PREFIX, control(runtime));
   const answer = (request: Request, status: 404 | 500, detail: string) => {
     const where = noteOf(request)?.where ?? occurrence(new URL(request.url).pathname);
-    return jsonResponse(status, problemBody(httpProblem(status === 404 ? 'not_found' : 'internal_error', detail), where));
+    return jsonResponse(
+      status,
+      problemBody(httpProblem(status === 404 ? 'not_found' : 'internal_error', detail), where),
+    );
   };
-  app.notFound((c) => answer(c.req.raw, 404, `No operation of either variant is ${c.req.method} ${new URL(c.req.url).pathname}.`));
+  app.notFound((c) =>
+    answer(c.req.raw, 404, `No operation of either variant is ${c.req.method} ${new URL(c.req.url).pathname}.`),
+  );
   app.onError((error, c) => {
     runtime.onError(error);
-    return answer(c.req.raw, 500, 'The sandbox failed while handling this request; it is safe to retry with the same Idempotency-Key.');
+    return answer(
+      c.req.raw,
+      500,
+      'The sandbox failed while handling this request; it is safe to retry with the same Idempotency-Key.',
+    );
   });
   return app;
 }

@@ -34,9 +34,15 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
   if (bytes.length === 0) return { ok: true, value: undefined };
   try {
-    return { ok: true, value: secureJson.parse(decoder.decode(bytes), null, { protoAction: 'error', constructorAction: 'error' }) };
+    return {
+      ok: true,
+      value: secureJson.parse(decoder.decode(bytes), null, { protoAction: 'error', constructorAction: 'error' }),
+    };
   } catch {
     // Note: the parser's message may quote the body, so it is not passed on.
-    return { ok: false, detail: 'The request body is not UTF-8 JSON, or has a "__proto__" or "constructor.prototype" key.' };
+    return {
+      ok: false,
+      detail: 'The request body is not UTF-8 JSON, or has a "__proto__" or "constructor.prototype" key.',
+    };
   }
 }

@@ -4,7 +4,11 @@ import { contentTypeOf, type FieldError } from '../../shared/problem.js';
 import { httpProblem, jsonResponse, problemBody, type Occurrence } from './problem.js';
 
 /** Judges an answer before it leaves: its violations, or undefined when it fits. */
-export type ResponseJudge = (status: number, headers: Headers, body: unknown) => FieldError[] | undefined | Promise<FieldError[] | undefined>;
+export type ResponseJudge = (
+  status: number,
+  headers: Headers,
+  body: unknown,
+) => FieldError[] | undefined | Promise<FieldError[] | undefined>;
 
 /**
  * The response `status`/`body`/`headers` (JSON, or empty when `body` is undefined) if `judge` passes it, else a 500
@@ -20,7 +24,8 @@ export async function checkedResponse(
 ): Promise<Response> {
   const typed = body === undefined ? headers : { 'content-type': contentTypeOf(status), ...headers };
   const violations = await judge(status, new Headers(typed), body);
-  if (!violations?.length) return body === undefined ? new Response(null, { status, headers }) : jsonResponse(status, body, headers);
+  if (!violations?.length)
+    return body === undefined ? new Response(null, { status, headers }) : jsonResponse(status, body, headers);
   const detail = `The sandbox's ${status} answer to ${operationId} breaks the contract; this is a sandbox bug.`;
   return jsonResponse(500, problemBody(httpProblem('internal_error', detail, violations), where));
 }

@@ -1,7 +1,14 @@
 // The contract's precompiled validators (src/validation) behind the sandbox's SandboxValidators seam: the default of
 // createSandbox, so that a request, response or webhook body that breaks the contract is never passed over in silence.
 import type { FieldError } from '../../shared/problem.js';
-import { requestProblem, responseProblem, validateRequest, validateResponse, validateWebhookBody, type Violation } from '../../validation/index.js';
+import {
+  requestProblem,
+  responseProblem,
+  validateRequest,
+  validateResponse,
+  validateWebhookBody,
+  type Violation,
+} from '../../validation/index.js';
 import type { OperationRef, SandboxValidators } from './hooks.js';
 
 /** src/validation names the variants by their key (`a`), the sandbox by their letter (`A`). */
@@ -16,7 +23,12 @@ function fieldErrors(violations: readonly Violation[], subject?: string): FieldE
 /** The contract's checks of requests, responses and webhook bodies, compiled ahead of time from the bundled specs. */
 export const contractValidators: SandboxValidators = {
   request({ operation, pathParams, query, headers, body }) {
-    const checked = validateRequest(variantKey(operation), operation.operationId, { params: pathParams, query, headers, body });
+    const checked = validateRequest(variantKey(operation), operation.operationId, {
+      params: pathParams,
+      query,
+      headers,
+      body,
+    });
     if (checked.ok) return undefined;
     // Note: requestProblem words the detail (the one violation, or how many) and bounds every field error.
     const problem = requestProblem(checked);

@@ -59,4 +59,8 @@ export interface SandboxValidators {
  * Runs after authentication and before anything else (the control API's fault injection): a Response answers the
  * request in place of the operation; undefined lets it run.
  */
-export type RequestInterceptor = (context: { operation: OperationRef; tenant: string; request: Request }) => Response | undefined | Promise<Response | undefined>;
+export type RequestInterceptor = (context: {
+  operation: OperationRef;
+  tenant: string;
+  request: Request;
+}) => Response | undefined | Promise<Response | undefined>;

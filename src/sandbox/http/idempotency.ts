@@ -3,7 +3,15 @@
 // is a lease on the wall clock that this process renews while it holds the key, so that a key whose holder died
 // (its process killed) is taken again by a retry once the lease has passed, rather than answering 409 for good.
 import { success } from '../core/answer.js';
-import { beginIdempotent, completeIdempotent, IDEMPOTENCY_LEASE_MS, releaseIdempotent, renewIdempotent, type Answer, type TenantState } from '../core/index.js';
+import {
+  beginIdempotent,
+  completeIdempotent,
+  IDEMPOTENCY_LEASE_MS,
+  releaseIdempotent,
+  renewIdempotent,
+  type Answer,
+  type TenantState,
+} from '../core/index.js';
 import type { SandboxRuntime } from '../runtime.js';
 
 // Note: a holder must miss several renewals in a row before its lease passes, so one slow transaction never costs it the key.
@@ -19,18 +27,28 @@ export interface KeyHold {
 }
 
 /** Holds `key` in `scope` for the tenant: the answer to give at once, or the hold, renewed until it is let go or kept. */
-export async function holdKey(runtime: SandboxRuntime, tenant: string, scope: string, key: string, print: string): Promise<{ answer: Answer } | { hold: KeyHold }> {
+export async function holdKey(
+  runtime: SandboxRuntime,
+  tenant: string,
+  scope: string,
+  key: string,
+  print: string,
+): Promise<{ answer: Answer } | { hold: KeyHold }> {
   const { store } = runtime;
-  const known = await store.transaction(tenant, (state) => beginIdempotent(state, scope, key, print, runtime.now(state), runtime.wallNow()));
+  const known = await store.transaction(tenant, (state) =>
+    beginIdempotent(state, scope, key, print, runtime.now(state), runtime.wallNow()),
+  );
   if (known.kind === 'answer') return { answer: known.answer };
   // Note: renewed on a timer while the request runs, not by the work's own transactions: an advance sends webhooks
   // between its transactions for as long as its receivers take, so only a timer bounds the time between renewals, and
   // it covers every keyed operation alike. A timer left running (a work that never let go) stops at its next renewal,
   // which finds the key no longer in progress.
   const renewal = setInterval(() => {
-    void store.transaction(tenant, (state) => renewIdempotent(state, scope, key, runtime.wallNow())).then((held) => {
-      if (!held) clearInterval(renewal);
-    }, runtime.onError);
+    void store
+      .transaction(tenant, (state) => renewIdempotent(state, scope, key, runtime.wallNow()))
+      .then((held) => {
+        if (!held) clearInterval(renewal);
+      }, runtime.onError);
   }, RENEW_EVERY_MS);
   renewal.unref();
   const stop = () => clearInterval(renewal);
@@ -47,7 +65,9 @@ export async function holdKey(runtime: SandboxRuntime, tenant: string, scope: st
       // a reset in between gave the tenant a new state without the record, and nothing is kept.
       keep: (body) => {
         stop();
-        return store.transaction(tenant, (state) => completeIdempotent(state, scope, key, success(body), runtime.now(state)));
+        return store.transaction(tenant, (state) =>
+          completeIdempotent(state, scope, key, success(body), runtime.now(state)),
+        );
       },
     },
   };

@@ -24,7 +24,9 @@ export interface Route {
 }
 
 /** What an operation's work answers: a status and a JSON body (none for a 204), or a problem; `changed` the state. */
-export type Outcome = ({ status: number; body?: unknown } | { problem: ProblemInput & { request_id?: string | undefined } }) & { changed?: boolean };
+export type Outcome = (
+  { status: number; body?: unknown } | { problem: ProblemInput & { request_id?: string | undefined } }
+) & { changed?: boolean };
 
 /** The parts of a request the work and the checks read. */
 export interface RequestParts {
@@ -71,7 +73,12 @@ export interface ApiBinding {
   /** Whether a request over the tenant's rate limit is refused (429); otherwise it is only counted, as a document without a 429 needs. */
   throttled: boolean;
   checkRequest(ref: OperationRef, parts: RequestParts): RequestVerdict | Promise<RequestVerdict>;
-  checkResponse(ref: OperationRef, status: number, headers: Headers, body: unknown): FieldError[] | undefined | Promise<FieldError[] | undefined>;
+  checkResponse(
+    ref: OperationRef,
+    status: number,
+    headers: Headers,
+    body: unknown,
+  ): FieldError[] | undefined | Promise<FieldError[] | undefined>;
   /** After the work: deliveries due sent, and anything else the API does once its state changed. */
   settle(tenant: string, changed: boolean): Promise<void>;
   /** The answer to a request that would make a new tenant past open mode's bound (a store's TenantLimitError). */
@@ -87,8 +94,16 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
     const where = note?.where ?? occurrence(url.pathname);
     if (note) note.operation = route.operationId;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-      checkedResponse((s, h, b) => binding.checkResponse(ref, s, h, b), route.operationId, where, status, body, headers);
-    const problem = (p: ProblemInput, headers?: Record<string, string>) => send(p.status, problemBody(p, where), headers);
+      checkedResponse(
+        (s, h, b) => binding.checkResponse(ref, s, h, b),
+        route.operationId,
+        where,
+        status,
+        body,
+        headers,
+      );
+    const problem = (p: ProblemInput, headers?: Record<string, string>) =>
+      send(p.status, problemBody(p, where), headers);
 
     const auth = await binding.authenticate(request.headers);
     if (!auth.ok) {
@@ -106,7 +121,13 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
     // Note: read even where the operation takes no body, so that the request check can refuse one that was sent.
     const read = await readJsonBody(request, runtime.maxBodyBytes);
     if (!read.ok) return problem(httpProblem('bad_request', read.detail, [{ pointer: '', detail: read.detail }]));
-    const parts: RequestParts = { tenant: auth.tenant, params, query: url.searchParams, headers: request.headers, body: read.value };
+    const parts: RequestParts = {
+      tenant: auth.tenant,
+      params,
+      query: url.searchParams,
+      headers: request.headers,
+      body: read.value,
+    };
 
     const ran = await runHeld(binding, ref, work, runtime, parts, where.requestId);
     if ('rejection' in ran) return problem(rejectionProblem(ran.rejection));
@@ -115,7 +136,11 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
     const headers: Record<string, string> = replayed ? { 'idempotent-replayed': 'true' } : {};
     if (!('problem' in outcome)) return send(outcome.status, outcome.body, headers);
     const kept = outcome.problem.request_id;
-    return send(outcome.problem.status, problemBody(outcome.problem, kept === undefined ? where : { instance: where.instance, requestId: kept }), headers);
+    return send(
+      outcome.problem.status,
+      problemBody(outcome.problem, kept === undefined ? where : { instance: where.instance, requestId: kept }),
+      headers,
+    );
   };
   // Note: any of the request's transactions may be the one that would make its tenant (Variant B's credentials, the
   // key's hold, the work), and none has changed anything when it is refused.
@@ -126,7 +151,14 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
       if (!(error instanceof TenantLimitError)) throw error;
       const where = noteOf(request)?.where ?? occurrence(new URL(request.url).pathname);
       const refused = binding.tenantLimited(error, request.headers);
-      return checkedResponse((s, h, b) => binding.checkResponse(ref, s, h, b), route.operationId, where, refused.problem.status, problemBody(refused.problem, where), refused.headers);
+      return checkedResponse(
+        (s, h, b) => binding.checkResponse(ref, s, h, b),
+        route.operationId,
+        where,
+        refused.problem.status,
+        problemBody(refused.problem, where),
+        refused.headers,
+      );
     }
   };
 }
@@ -134,12 +166,20 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
 type Ran = { outcome: Outcome; replayed: boolean; keyed: boolean } | { rejection: RequestRejection };
 
 /** Holds the key (if any) while the request is checked, then runs the work, or answers at once (replay, 409, 422). */
-async function runHeld(binding: ApiBinding, ref: OperationRef, work: OperationWork, runtime: SandboxRuntime, parts: RequestParts, requestId: string): Promise<Ran> {
+async function runHeld(
+  binding: ApiBinding,
+  ref: OperationRef,
+  work: OperationWork,
+  runtime: SandboxRuntime,
+  parts: RequestParts,
+  requestId: string,
+): Promise<Ran> {
   const key = work.key === undefined ? undefined : (parts.headers.get('idempotency-key') ?? undefined);
   let hold: KeyHold | undefined;
   if (key !== undefined && work.key) {
     const held = await holdKey(runtime, parts.tenant, work.key.scope, key, fingerprint(work.key.print(parts)));
-    if ('answer' in held) return { outcome: work.replay(held.answer), replayed: held.answer.replayed === true, keyed: false };
+    if ('answer' in held)
+      return { outcome: work.replay(held.answer), replayed: held.answer.replayed === true, keyed: false };
     hold = held.hold;
   }
   let outcome: Outcome;
@@ -160,5 +200,11 @@ async function runHeld(binding: ApiBinding, ref: OperationRef, work: OperationWo
 
 function rejectionProblem(r: RequestRejection): ProblemInput {
   const title = r.status === 400 ? 'Bad request' : 'Unprocessable request';
-  return { status: r.status, code: r.code ?? (r.status === 400 ? 'bad_request' : 'validation_failed'), title, detail: r.detail, errors: r.errors };
+  return {
+    status: r.status,
+    code: r.code ?? (r.status === 400 ? 'bad_request' : 'validation_failed'),
+    title,
+    detail: r.detail,
+    errors: r.errors,
+  };
 }

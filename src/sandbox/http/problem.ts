@@ -14,7 +14,8 @@ export interface ProblemInput {
 }
 
 /** The contract's problems the HTTP layer answers itself. */
-type HttpProblemCode = 'bad_request' | 'unauthorized' | 'not_found' | 'rate_limited' | 'tenant_limit_reached' | 'internal_error';
+type HttpProblemCode =
+  'bad_request' | 'unauthorized' | 'not_found' | 'rate_limited' | 'tenant_limit_reached' | 'internal_error';
 
 /** A problem the HTTP layer answers itself, with the contract's status and title for its code. */
 export function httpProblem(code: HttpProblemCode, detail: string, errors?: FieldError[]): ProblemInput {
@@ -46,7 +47,12 @@ export function occurrence(instance: string, given?: string | null): Occurrence 
 
 /** The problem+json body of one occurrence; problemDetails bounds what a peer's request may have put in it. */
 export function problemBody(problem: ProblemInput, where: Occurrence) {
-  return problemDetails({ ...problem, type: problemType(problem.code), instance: where.instance, requestId: where.requestId });
+  return problemDetails({
+    ...problem,
+    type: problemType(problem.code),
+    instance: where.instance,
+    requestId: where.requestId,
+  });
 }
 
 /** A JSON response in the media type of its status. */

@@ -53,7 +53,11 @@ export function createRateLimiter(rate: number, now: () => number): RateLimiter 
       return {
         ok: false,
         problem: httpProblem('rate_limited', detail),
-        headers: { 'retry-after': String(retryAfter), 'ratelimit-policy': `"default";q=${rate};w=1`, ratelimit: `"default";r=0;t=${retryAfter}` },
+        headers: {
+          'retry-after': String(retryAfter),
+          'ratelimit-policy': `"default";q=${rate};w=1`,
+          ratelimit: `"default";r=0;t=${retryAfter}`,
+        },
       };
     },
   };

@@ -9,9 +9,15 @@ const bound = (error: TenantLimitError) =>
   `has used for ${error.idleSeconds} s is forgotten with its state, the next in ${error.retryAfter} s`;
 
 /** A merchant request's answer: 429 `tenant_limit_reached`, Retry-After the seconds until an idle tenant is forgotten. */
-export function merchantTenantLimit(error: TenantLimitError): { problem: ProblemInput; headers: Record<string, string> } {
+export function merchantTenantLimit(error: TenantLimitError): {
+  problem: ProblemInput;
+  headers: Record<string, string>;
+} {
   return {
-    problem: httpProblem('tenant_limit_reached', `${bound(error)}: retry after ${error.retryAfter} s (Retry-After), or use credentials the sandbox already knows.`),
+    problem: httpProblem(
+      'tenant_limit_reached',
+      `${bound(error)}: retry after ${error.retryAfter} s (Retry-After), or use credentials the sandbox already knows.`,
+    ),
     headers: { 'retry-after': String(error.retryAfter) },
   };
 }
@@ -22,6 +28,12 @@ export function merchantTenantLimit(error: TenantLimitError): { problem: Problem
  * no tenant this sandbox serves now", as in issued mode; a status it does not declare would fail every client checking
  * it, and 422 or 500 would blame the request or the sandbox. The merchant request that made the same tenant gets 429.
  */
-export function controlTenantLimit(error: TenantLimitError, challenge: Record<string, string>): { problem: ProblemInput; headers: Record<string, string> } {
-  return { problem: httpProblem('unauthorized', `${bound(error)}: retry then, or use credentials the sandbox already knows.`), headers: challenge };
+export function controlTenantLimit(
+  error: TenantLimitError,
+  challenge: Record<string, string>,
+): { problem: ProblemInput; headers: Record<string, string> } {
+  return {
+    problem: httpProblem('unauthorized', `${bound(error)}: retry then, or use credentials the sandbox already knows.`),
+    headers: challenge,
+  };
 }

@@ -40,11 +40,14 @@ export function sameDigest(kept: Uint8Array | null | undefined, given: Uint8Arra
 /** Throws a RangeError unless `seconds` is a whole number from 0 to MAX_OVERLAP_SECONDS. */
 export function checkOverlap(seconds: number): void {
   if (!(Number.isInteger(seconds) && seconds >= 0 && seconds <= MAX_OVERLAP_SECONDS)) {
-    throw new RangeError(`overlap must be a whole number of seconds from 0 to ${MAX_OVERLAP_SECONDS}, got ${String(seconds)}.`);
+    throw new RangeError(
+      `overlap must be a whole number of seconds from 0 to ${MAX_OVERLAP_SECONDS}, got ${String(seconds)}.`,
+    );
   }
 }
 
 /** Throws a RangeError unless `limit` is a page size from 1 to 100. */
 export function checkLimit(limit: number): void {
-  if (!(Number.isInteger(limit) && limit >= 1 && limit <= 100)) throw new RangeError(`limit must be a whole number from 1 to 100, got ${String(limit)}.`);
+  if (!(Number.isInteger(limit) && limit >= 1 && limit <= 100))
+    throw new RangeError(`limit must be a whole number from 1 to 100, got ${String(limit)}.`);
 }

@@ -45,9 +45,28 @@ export function createMemoryRegistry(): TenantRegistry {
 
   return {
     async create(now) {
-      const credentials = { id: newTenantId(), accessToken: newAccessToken(), publicKey: newPublicKey(), secretKey: newSecretKey() };
-      const record: IssuedTenant = { id: credentials.id, publicKey: credentials.publicKey, status: 'active', createdAt: now, rotatedAt: null, previousExpiresAt: null, revokedAt: null };
-      const entry: Entry = { record, position: entries.length, access: digest(credentials.accessToken), secret: digest(credentials.secretKey), previous: undefined };
+      const credentials = {
+        id: newTenantId(),
+        accessToken: newAccessToken(),
+        publicKey: newPublicKey(),
+        secretKey: newSecretKey(),
+      };
+      const record: IssuedTenant = {
+        id: credentials.id,
+        publicKey: credentials.publicKey,
+        status: 'active',
+        createdAt: now,
+        rotatedAt: null,
+        previousExpiresAt: null,
+        revokedAt: null,
+      };
+      const entry: Entry = {
+        record,
+        position: entries.length,
+        access: digest(credentials.accessToken),
+        secret: digest(credentials.secretKey),
+        previous: undefined,
+      };
       entries.push(entry);
       byId.set(record.id, entry);
       byPublicKey.set(record.publicKey, entry);
@@ -64,7 +83,8 @@ export function createMemoryRegistry(): TenantRegistry {
         from = after.position - 1;
       }
       const tenants: IssuedTenant[] = [];
-      for (let index = from; index >= 0 && tenants.length < limit; index -= 1) tenants.push({ ...entries[index]!.record });
+      for (let index = from; index >= 0 && tenants.length < limit; index -= 1)
+        tenants.push({ ...entries[index]!.record });
       return { tenants, hasMore: from - tenants.length >= 0 };
     },
 

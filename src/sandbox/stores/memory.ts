@@ -51,7 +51,11 @@ export function createMemoryStore(settings: TenantStoreSettings): MemoryStore {
     if (!state) {
       if (bound && tenants.size >= bound.max && (evict(), tenants.size >= bound.max)) {
         const oldest = used.values().next().value;
-        throw new TenantLimitError(bound.max, bound.idleMs / 1000, secondsUntilForgotten(oldest, bound.idleMs, wallNow(), bound.idleMs / 1000));
+        throw new TenantLimitError(
+          bound.max,
+          bound.idleMs / 1000,
+          secondsUntilForgotten(oldest, bound.idleMs, wallNow(), bound.idleMs / 1000),
+        );
       }
       tenants.set(id, (state = settings.newTenant(id)));
     }
@@ -70,9 +74,15 @@ export function createMemoryStore(settings: TenantStoreSettings): MemoryStore {
     transaction: (id, work) => queues.run(id, () => work(tenant(id))),
     // Note: the ticker's look is not a use; the due work it finds sends its deliveries in transactions, which are.
     tryTransaction: (id, work) =>
-      queues.busy(id) || !tenants.has(id) ? Promise.resolve(undefined) : queues.run(id, () => ({ result: work(tenants.get(id) ?? tenant(id)) })),
+      queues.busy(id) || !tenants.has(id)
+        ? Promise.resolve(undefined)
+        : queues.run(id, () => ({ result: work(tenants.get(id) ?? tenant(id)) })),
     dueTenants: (wallNow) =>
-      Promise.resolve([...tenants].filter(([, t]) => t.clock.mode === 'real' && hasDueWork(t, clockNow(t.clock, wallNow), wallNow)).map(([id]) => id)),
+      Promise.resolve(
+        [...tenants]
+          .filter(([, t]) => t.clock.mode === 'real' && hasDueWork(t, clockNow(t.clock, wallNow), wallNow))
+          .map(([id]) => id),
+      ),
     reset: (id) => queues.run(id, () => forget(id)),
     evictIdle: () => Promise.resolve(evict().length),
     tenantCount: () => Promise.resolve(tenants.size),

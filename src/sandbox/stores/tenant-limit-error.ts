@@ -26,7 +26,12 @@ export class TenantLimitError extends Error {
  * Seconds until a tenant last used at `lastUsed` (wall ms) is forgotten, at `lastUsed + keptMs`: at least 1, or
  * `idleSeconds` when no tenant is known.
  */
-export function secondsUntilForgotten(lastUsed: number | undefined, keptMs: number, wallNow: number, idleSeconds: number): number {
+export function secondsUntilForgotten(
+  lastUsed: number | undefined,
+  keptMs: number,
+  wallNow: number,
+  idleSeconds: number,
+): number {
   if (lastUsed === undefined) return idleSeconds;
   return Math.max(1, Math.ceil((lastUsed + keptMs - wallNow) / 1000));
 }

@@ -110,7 +110,10 @@ export interface TenantRegistry {
   /** A new active tenant with a new access token and key pair. */
   create(now: number): Promise<IssuedCredentials>;
   /** Newest first, `limit` (1 to 100) at most, after the tenant `startingAfter`; undefined when no tenant has that id. */
-  list(page: { limit: number; startingAfter?: string | undefined }): Promise<{ tenants: IssuedTenant[]; hasMore: boolean } | undefined>;
+  list(page: {
+    limit: number;
+    startingAfter?: string | undefined;
+  }): Promise<{ tenants: IssuedTenant[]; hasMore: boolean } | undefined>;
   get(id: string): Promise<IssuedTenant | undefined>;
   /**
    * A new access token and secret key; the public key stays. Those replaced keep working for `overlapSeconds` (0 to

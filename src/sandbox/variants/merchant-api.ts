@@ -9,7 +9,12 @@ import { COMMANDS, type MerchantOperationId, type Shape, type VariantAdapter } f
 /** The binding of a variant: its credentials, faults, and the runtime's validators. */
 export function variantBinding(variant: VariantAdapter, runtime: SandboxRuntime): ApiBinding {
   return {
-    ref: ({ operationId, method, path }) => ({ variant: variant.name, operationId, method: method as 'GET' | 'POST', path }),
+    ref: ({ operationId, method, path }) => ({
+      variant: variant.name,
+      operationId,
+      method: method as 'GET' | 'POST',
+      path,
+    }),
     authenticate: (headers) => variant.authenticate(headers, runtime.credentials),
     unauthorized: (_headers, detail) => ({ detail, headers: variant.challenge }),
     intercepted: true,
@@ -18,22 +23,30 @@ export function variantBinding(variant: VariantAdapter, runtime: SandboxRuntime)
       const rejection = await runtime.validators.request?.({ operation, pathParams: params, query, headers, body });
       return rejection ? { rejection } : { values: {} };
     },
-    checkResponse: (operation, status, headers, body) => runtime.validators.response?.({ operation, status, headers, body }),
+    checkResponse: (operation, status, headers, body) =>
+      runtime.validators.response?.({ operation, status, headers, body }),
     settle: (tenant, changed) => runtime.settle(tenant, changed),
     tenantLimited: merchantTenantLimit,
   };
 }
 
 /** The work of a merchant operation, or undefined for an operationId the sandbox does not run. */
-export function merchantWork(variant: VariantAdapter, operationId: string, runtime: SandboxRuntime): OperationWork | undefined {
+export function merchantWork(
+  variant: VariantAdapter,
+  operationId: string,
+  runtime: SandboxRuntime,
+): OperationWork | undefined {
   const build = COMMANDS[operationId as MerchantOperationId];
   const shape = variant.shapes[operationId as MerchantOperationId];
   if (!build || !shape) return undefined;
-  const command = (params: Record<string, string>, query: URLSearchParams, body: unknown) => build({ id: Object.values(params)[0] ?? '', query, body });
+  const command = (params: Record<string, string>, query: URLSearchParams, body: unknown) =>
+    build({ id: Object.values(params)[0] ?? '', query, body });
   const replay = (answer: Answer): Outcome => outcomeOf(answer, shape);
   return {
     // Note: the core keeps the answer under the key in the command's own transaction, with the change it made.
-    key: KEYED_COMMANDS.has(operationId as MerchantOperationId) ? { scope: operationId, print: (p) => command(p.params, p.query, p.body), keptBy: 'core' } : undefined,
+    key: KEYED_COMMANDS.has(operationId as MerchantOperationId)
+      ? { scope: operationId, print: (p) => command(p.params, p.query, p.body), keptBy: 'core' }
+      : undefined,
     replay,
     async run({ tenant, params, query, body, hold, requestId }) {
       const plain = command(params, query, body);
@@ -59,7 +72,10 @@ const KINDS = { createPayment: 'payments', createPayout: 'payouts', createAppeal
 function quotaRefusal(state: TenantState, type: string, most: number): Answer | undefined {
   const kind = KINDS[type as keyof typeof KINDS];
   if (kind === undefined || state[kind].byId.size < most) return undefined;
-  return failure('quota_exceeded', `This tenant already has ${most} ${kind}, its quota of objects of a kind (${most}); no more can be created.`);
+  return failure(
+    'quota_exceeded',
+    `This tenant already has ${most} ${kind}, its quota of objects of a kind (${most}); no more can be created.`,
+  );
 }
 
 function outcomeOf(answer: Answer, shape: Shape): Outcome {

@@ -26,7 +26,8 @@ export type Authentication = { ok: true; tenant: string; learned?: boolean } | {
  * learnt in its state). `issued`: only the registry's tenants, on the wall clock; nothing is read from or made in the
  * store, so a refused credential leaves nothing behind.
  */
-export type CredentialSource = { auth: 'open'; store: TenantStore } | { auth: 'issued'; registry: TenantRegistry; wallNow(): number };
+export type CredentialSource =
+  { auth: 'open'; store: TenantStore } | { auth: 'issued'; registry: TenantRegistry; wallNow(): number };
 
 /** A variant: its name and key in the operation index, how it authenticates, and each operation's answer shape. */
 export interface VariantAdapter {

@@ -2,16 +2,28 @@
 // with reason_code (retrieve, create, cancel, refund), without it in lists, and in the confirmed shape from confirm.
 import { confirmedPayment, listPayment, one, page, paymentWithReason } from '../shapes.js';
 import { issuedAuthentication, NOT_ISSUED, tenantIdOf } from '../tenants.js';
-import { PAYOUT_APPEAL_BALANCE_SHAPES, type Authentication, type CredentialSource, type VariantAdapter } from './operation.js';
+import {
+  PAYOUT_APPEAL_BALANCE_SHAPES,
+  type Authentication,
+  type CredentialSource,
+  type VariantAdapter,
+} from './operation.js';
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
 function authenticate(headers: Headers, source: CredentialSource): Authentication | Promise<Authentication> {
   const token = BEARER.exec(headers.get('authorization') ?? '')?.[1];
   if (source.auth === 'issued') {
-    return token ? source.registry.tenantOfAccessToken(token, source.wallNow()).then(issuedAuthentication) : { ok: false, detail: NOT_ISSUED };
+    return token
+      ? source.registry.tenantOfAccessToken(token, source.wallNow()).then(issuedAuthentication)
+      : { ok: false, detail: NOT_ISSUED };
   }
-  if (!token) return { ok: false, detail: 'Send Authorization: Bearer <token>. In the sandbox any token works, and each token is a tenant of its own.' };
+  if (!token)
+    return {
+      ok: false,
+      detail:
+        'Send Authorization: Bearer <token>. In the sandbox any token works, and each token is a tenant of its own.',
+    };
   return { ok: true, tenant: tenantIdOf('a', token) };
 }
 

@@ -3,21 +3,37 @@
 // shape (no reason_code) everywhere.
 import { listPayment, one, page } from '../shapes.js';
 import { issuedAuthentication, NOT_ISSUED, pairSecret, tenantIdOf } from '../tenants.js';
-import { PAYOUT_APPEAL_BALANCE_SHAPES, type Authentication, type CredentialSource, type VariantAdapter } from './operation.js';
+import {
+  PAYOUT_APPEAL_BALANCE_SHAPES,
+  type Authentication,
+  type CredentialSource,
+  type VariantAdapter,
+} from './operation.js';
 
 async function authenticate(headers: Headers, source: CredentialSource): Promise<Authentication> {
   const publicKey = headers.get('x-public-key');
   const secretKey = headers.get('x-secret-key');
   // Note: no secret key is learnt here, and nothing is made in the store: only the registry's key pairs get in.
   if (source.auth === 'issued') {
-    return publicKey && secretKey ? issuedAuthentication(await source.registry.tenantOfKeyPair(publicKey, secretKey, source.wallNow())) : { ok: false, detail: NOT_ISSUED };
+    return publicKey && secretKey
+      ? issuedAuthentication(await source.registry.tenantOfKeyPair(publicKey, secretKey, source.wallNow()))
+      : { ok: false, detail: NOT_ISSUED };
   }
   const { store } = source;
-  if (!publicKey || !secretKey) return { ok: false, detail: 'Send both X-Public-Key and X-Secret-Key. In the sandbox any pair works, and each public key is a tenant of its own.' };
+  if (!publicKey || !secretKey)
+    return {
+      ok: false,
+      detail:
+        'Send both X-Public-Key and X-Secret-Key. In the sandbox any pair works, and each public key is a tenant of its own.',
+    };
   const tenant = tenantIdOf('b', publicKey);
   const pair = await store.transaction(tenant, (state) => pairSecret(state, secretKey));
   if (pair === 'wrong') {
-    return { ok: false, detail: 'This X-Secret-Key is not the one first used with this X-Public-Key; the sandbox keeps the first one it sees.' };
+    return {
+      ok: false,
+      detail:
+        'This X-Secret-Key is not the one first used with this X-Public-Key; the sandbox keeps the first one it sees.',
+    };
   }
   return { ok: true, tenant, learned: pair === 'learned' };
 }

@@ -17,7 +17,11 @@ export function createFetchWebhookHandler<AllowEarlier extends boolean = false>(
   const shared = options as WebhookHandlerOptions<boolean>;
   const limits = checkHandlerOptions(shared);
   return async (request) => {
-    const delivery = { method: request.method, headers: request.headers, read: (limits: ReadLimits) => readWithin(limits, (limit) => readBounded(request, limit)) };
+    const delivery = {
+      method: request.method,
+      headers: request.headers,
+      read: (limits: ReadLimits) => readWithin(limits, (limit) => readBounded(request, limit)),
+    };
     const answer = await answerDelivery(delivery, limits, shared);
     return new Response(answer.body, { status: answer.status, headers: answer.headers });
   };

@@ -27,8 +27,10 @@ export interface WebhookHandlerContext {
 }
 
 /** Options of both receiver adapters. */
-export interface WebhookHandlerOptions<AllowEarlier extends boolean = false>
-  extends Omit<VerifyWebhookOptions, 'allowEarlierLayout'> {
+export interface WebhookHandlerOptions<AllowEarlier extends boolean = false> extends Omit<
+  VerifyWebhookOptions,
+  'allowEarlierLayout'
+> {
   /** One `whsec_…` secret or several (rotation); checked when the handler is created. */
   secrets: WebhookSecrets;
   /** Also accept the earlier layout (no X-Timestamp); the handler then receives either layout's event. */
@@ -65,7 +67,10 @@ class TooLarge extends Error {}
 class TimedOut extends Error {}
 
 /** Runs one of src/shared/read-bounded.ts's readers within `limits`: the bytes, or why there are none. */
-export async function readWithin(limits: ReadLimits, read: (limit: ReadLimit) => Promise<Uint8Array>): Promise<BodyRead> {
+export async function readWithin(
+  limits: ReadLimits,
+  read: (limit: ReadLimit) => Promise<Uint8Array>,
+): Promise<BodyRead> {
   const deadline = readDeadline(limits.readTimeoutMs, () => new TimedOut());
   try {
     return await read({ maxBytes: limits.maxBodyBytes, tooLarge: () => new TooLarge(), stop: deadline.stop });
@@ -95,7 +100,8 @@ export function checkHandlerOptions(options: WebhookHandlerOptions<boolean>): Re
     throw new TypeError('dedupe must have claim(id) and release(id) functions.');
   }
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw new TypeError('maxBodyBytes must be a positive integer.');
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1)
+    throw new TypeError('maxBodyBytes must be a positive integer.');
   const readTimeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
   if (!Number.isInteger(readTimeoutMs) || readTimeoutMs < 1 || readTimeoutMs > MAX_TIMER_MS) {
     throw new TypeError(`readTimeoutMs must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}.`);
@@ -172,7 +178,8 @@ export function report(options: WebhookHandlerOptions<boolean>, error: unknown, 
 
 function claimResult(value: unknown): boolean {
   // Note: a claim that forgot to return would otherwise read as "taken" and drop every event without a trace.
-  if (typeof value !== 'boolean') throw new TypeError('dedupe.claim(id) must return true or false, or a promise of one.');
+  if (typeof value !== 'boolean')
+    throw new TypeError('dedupe.claim(id) must return true or false, or a promise of one.');
   return value;
 }
 

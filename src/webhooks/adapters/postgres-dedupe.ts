@@ -35,7 +35,8 @@ export function createPostgresDedupe(pool: PostgresQueryable, options: PostgresD
   }
   const table = qualifiedName(options.table ?? DEFAULT_TABLE);
   const ttlSeconds = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
-  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1) throw new TypeError('ttlSeconds must be a positive integer.');
+  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1)
+    throw new TypeError('ttlSeconds must be a positive integer.');
   let ready: Promise<void> | undefined;
   let prunedAt = -Infinity;
   const prepare = () => {

@@ -48,7 +48,14 @@ const TITLES: Record<number, string> = {
 
 /** An RFC 9457 problem answer with a stable `code`. */
 export function problem(status: number, code: string, detail: string, errors?: readonly FieldError[]): WebhookAnswer {
-  const body = problemDetails({ type: 'about:blank', title: TITLES[status] ?? 'Error', status, code, detail, ...(errors ? { errors } : {}) });
+  const body = problemDetails({
+    type: 'about:blank',
+    title: TITLES[status] ?? 'Error',
+    status,
+    code,
+    detail,
+    ...(errors ? { errors } : {}),
+  });
   const headers: Record<string, string> = { 'content-type': PROBLEM_JSON };
   if (status === 405) headers['allow'] = 'POST';
   return { status, headers, body: JSON.stringify(body) };

@@ -31,13 +31,19 @@ export function wrongVariant(): void {
   void b.POST('/payments/{id}/confirm', { params: { path: { id: 'x' } }, body: { reference: 'r' } });
 }
 
-const confirmed = await a.POST('/payments/{id}/confirm', { params: { path: { id: 'pay_8f3k2m9q4w7x' } }, body: { reference: 'order-1042' } });
+const confirmed = await a.POST('/payments/{id}/confirm', {
+  params: { path: { id: 'pay_8f3k2m9q4w7x' } },
+  body: { reference: 'order-1042' },
+});
 if (!confirmed.data) throw new Error(`confirm failed: ${confirmed.response.status}`);
 const finalizedAt: string = confirmed.data.data.finalized_at;
 
 const payouts: VariantB.Payout[] = [];
-for await (const payout of paginate(b, '/merchant/v1/payouts', { params: { query: { limit: 10 } } })) payouts.push(payout);
-const refund = await b.POST('/merchant/v1/payments/{paymentId}/refund', { params: { path: { paymentId: 'pay_8f3k2m9q4w7x' } } });
+for await (const payout of paginate(b, '/merchant/v1/payouts', { params: { query: { limit: 10 } } }))
+  payouts.push(payout);
+const refund = await b.POST('/merchant/v1/payments/{paymentId}/refund', {
+  params: { path: { paymentId: 'pay_8f3k2m9q4w7x' } },
+});
 
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const event = JSON.parse(readFileSync('event.json', 'utf8')) as { id: string };
@@ -51,12 +57,17 @@ try {
   if (error instanceof WebhookVerificationError) rejected = error.reason;
 }
 
-const spec = readFileSync(fileURLToPath(import.meta.resolve('@merchant-payments/contract/openapi/variant-b.yaml')), 'utf8');
+const spec = readFileSync(
+  fileURLToPath(import.meta.resolve('@merchant-payments/contract/openapi/variant-b.yaml')),
+  'utf8',
+);
 
-console.log(JSON.stringify({
-  confirmed: { status: confirmed.data.data.status, finalizedAt },
-  payouts: payouts.map((p) => p.id),
-  refund: { http: refund.response.status, status: refund.data?.data.status },
-  webhook: { type: verified.type, id: verified.id, tampered: rejected },
-  spec: spec.split('\n', 1)[0],
-}));
+console.log(
+  JSON.stringify({
+    confirmed: { status: confirmed.data.data.status, finalizedAt },
+    payouts: payouts.map((p) => p.id),
+    refund: { http: refund.response.status, status: refund.data?.data.status },
+    webhook: { type: verified.type, id: verified.id, tampered: rejected },
+    spec: spec.split('\n', 1)[0],
+  }),
+);

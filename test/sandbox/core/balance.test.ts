@@ -4,9 +4,23 @@ import { key, newStore, ok, paymentBody, payoutBody, T } from './fixtures.js';
 
 const balance = (store: SandboxStore) => ok(store.execute(T, { type: 'retrieveBalance' }).answer).balances;
 const pay = (store: SandboxStore, amount: string, currency = 'EUR', bank?: string) =>
-  ok(store.execute(T, { type: 'createPayment', idempotency_key: key(), body: paymentBody({ amount, currency, requisite: { type: 'card', ...(bank ? { bank } : {}) } }) }).answer);
+  ok(
+    store.execute(T, {
+      type: 'createPayment',
+      idempotency_key: key(),
+      body: paymentBody({ amount, currency, requisite: { type: 'card', ...(bank ? { bank } : {}) } }),
+    }).answer,
+  );
 const payout = (store: SandboxStore, amount: string, currency = 'EUR', holder?: string) =>
-  store.execute(T, { type: 'createPayout', idempotency_key: key(), body: payoutBody({ amount, currency, requisite: { type: 'card', card_number: '4111111111111111', ...(holder ? { card_holder: holder } : {}) } }) }).answer;
+  store.execute(T, {
+    type: 'createPayout',
+    idempotency_key: key(),
+    body: payoutBody({
+      amount,
+      currency,
+      requisite: { type: 'card', card_number: '4111111111111111', ...(holder ? { card_holder: holder } : {}) },
+    }),
+  }).answer;
 
 describe('the balance', () => {
   it('is empty before anything happened', () => {
@@ -47,7 +61,9 @@ describe('the balance', () => {
     store.advance(T, 5);
     ok(store.execute(T, { type: 'cancelPayout', id: canceled.id, idempotency_key: key() }).answer);
     store.advance(T, 3600);
-    const statuses = [succeeds, fails, expires, canceled].map((p) => ok(store.execute(T, { type: 'retrievePayout', id: p.id }).answer).status);
+    const statuses = [succeeds, fails, expires, canceled].map(
+      (p) => ok(store.execute(T, { type: 'retrievePayout', id: p.id }).answer).status,
+    );
     expect(statuses).toEqual(['succeeded', 'failed', 'expired', 'canceled']);
     expect(balance(store)).toEqual([{ currency: 'EUR', available: '90.00', pending: '0.00' }]);
   });
@@ -57,7 +73,11 @@ describe('the balance', () => {
     pay(store, '50.00');
     store.advance(T, 60);
     const answer = payout(store, '50.01');
-    expect(answer.ok ? 'ok' : [answer.status, answer.problem.code, answer.problem.errors?.[0]?.pointer]).toEqual([422, 'insufficient_balance', '/amount']);
+    expect(answer.ok ? 'ok' : [answer.status, answer.problem.code, answer.problem.errors?.[0]?.pointer]).toEqual([
+      422,
+      'insufficient_balance',
+      '/amount',
+    ]);
     expect(ok(payout(store, '50.00')).requested.amount).toBe('50.00');
     expect(balance(store)[0]!.available).toBe('0.00');
   });
@@ -67,7 +87,11 @@ describe('the balance', () => {
     const p = pay(store, '80.00');
     store.advance(T, 60);
     const refunded = ok(store.execute(T, { type: 'refundPayment', id: p.id, idempotency_key: key() }).answer);
-    expect([refunded.status, refunded.processed, refunded.refunded]).toEqual(['refunded', { amount: '80.00', currency: 'EUR' }, { amount: '80.00', currency: 'EUR' }]);
+    expect([refunded.status, refunded.processed, refunded.refunded]).toEqual([
+      'refunded',
+      { amount: '80.00', currency: 'EUR' },
+      { amount: '80.00', currency: 'EUR' },
+    ]);
     expect(balance(store)[0]!.available).toBe('0.00');
     const again = store.execute(T, { type: 'refundPayment', id: p.id, idempotency_key: key() }).answer;
     expect(again.ok ? 'ok' : again.problem.code).toBe('invalid_state');

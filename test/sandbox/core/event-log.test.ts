@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { addEndpoint, attemptContext, EVENT_LOG_LIMIT, eventAt, type DeliverNow } from '../../../src/sandbox/core/index.js';
+import {
+  addEndpoint,
+  attemptContext,
+  EVENT_LOG_LIMIT,
+  eventAt,
+  type DeliverNow,
+} from '../../../src/sandbox/core/index.js';
 import { createStore, type SandboxStore } from './sync-store.js';
 import { retiring } from '../../../src/sandbox/core/event-log.js';
 import { key, newStore, ok, paymentBody, T } from './fixtures.js';
 
 /** Creates `count` payments that succeed (two status changes each) and runs their processing. */
 function payments(store: SandboxStore, count: number, deliver?: DeliverNow): void {
-  for (let i = 0; i < count; i++) ok(store.execute(T, { type: 'createPayment', idempotency_key: key(), body: paymentBody() }).answer);
+  for (let i = 0; i < count; i++)
+    ok(store.execute(T, { type: 'createPayment', idempotency_key: key(), body: paymentBody() }).answer);
   store.advance(T, 60, deliver);
 }
 
@@ -41,7 +48,8 @@ describe('the event log', () => {
     const tenant = store.tenant(T);
     expect(tenant.events.length).toBeLessThanOrEqual(10);
     expect(tenant.deliveries.size).toBe(tenant.events.length);
-    for (const delivery of tenant.deliveries.values()) expect(eventAt(tenant, delivery.event_index)?.event.id).toBe(delivery.event_id);
+    for (const delivery of tenant.deliveries.values())
+      expect(eventAt(tenant, delivery.event_index)?.event.id).toBe(delivery.event_id);
   });
 
   it('holds events, deliveries and timers within the limit while an endpoint never answers, and lists each delivery until it ended', () => {
@@ -58,7 +66,9 @@ describe('the event log', () => {
       expect(tenant.events.length).toBeLessThanOrEqual(50);
       expect(tenant.deliveries.size).toBeLessThanOrEqual(50);
       // Note: one timer per scheduled delivery, none for any other; the rest are the payments' steps and expiries.
-      expect(attemptTimers.map((t) => t.type === 'attempt' && t.delivery).sort()).toEqual(scheduled.map((d) => d.id).sort());
+      expect(attemptTimers.map((t) => t.type === 'attempt' && t.delivery).sort()).toEqual(
+        scheduled.map((d) => d.id).sort(),
+      );
       for (const delivery of tenant.deliveries.values()) {
         lastSeen.set(delivery.id, delivery.state);
         // An abandoned delivery's change is about to leave the log, and its attempts were all made.
@@ -105,6 +115,9 @@ describe('the event log', () => {
     const copy = newStore({ eventLogLimit: 10 });
     copy.restore(snapshot);
     const [before, after] = [store.tenant(T), copy.tenant(T)];
-    expect([after.eventsDropped, after.events.map((c) => c.event.id)]).toEqual([before.eventsDropped, before.events.map((c) => c.event.id)]);
+    expect([after.eventsDropped, after.events.map((c) => c.event.id)]).toEqual([
+      before.eventsDropped,
+      before.events.map((c) => c.event.id),
+    ]);
   });
 });

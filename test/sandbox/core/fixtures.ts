@@ -28,7 +28,8 @@ export const key = () => `key-${++keys}`;
 
 /** The body of a successful answer; fails the test, naming the problem, otherwise. */
 export function ok<T>(answer: Answer<T>): T {
-  if (!answer.ok) expect.fail(`expected success, got ${answer.status} ${answer.problem.code}: ${answer.problem.detail}`);
+  if (!answer.ok)
+    expect.fail(`expected success, got ${answer.status} ${answer.problem.code}: ${answer.problem.detail}`);
   return answer.body;
 }
 
@@ -50,13 +51,20 @@ export const payoutBody = (over: Partial<RequestOf['payout']> = {}): RequestOf['
 
 /** Gives the tenant `amount` available in `currency`, through a payment that succeeds. */
 export function fund(store: SandboxStore, amount = '100000.00', currency = 'EUR', tenant = T): void {
-  const p = ok(store.execute(tenant, { type: 'createPayment', idempotency_key: key(), body: paymentBody({ amount, currency }) }).answer);
+  const p = ok(
+    store.execute(tenant, { type: 'createPayment', idempotency_key: key(), body: paymentBody({ amount, currency }) })
+      .answer,
+  );
   store.advance(tenant, 60);
   expect(ok(store.execute(tenant, { type: 'retrievePayment', id: p.id }).answer).status).toBe('succeeded');
 }
 
 /** A create body for `kind` carrying magic value `magic` (none: the default outcome); appeals need a transaction. */
-export function bodyWith<K extends ObjectKind>(kind: K, magic: MagicValue | undefined, transactionId = ''): RequestOf[K] {
+export function bodyWith<K extends ObjectKind>(
+  kind: K,
+  magic: MagicValue | undefined,
+  transactionId = '',
+): RequestOf[K] {
   const set = (body: Record<string, unknown>) => {
     if (!magic) return body;
     if (magic.field === 'amount') return { ...body, amount: magic.value };
@@ -72,11 +80,18 @@ const createType = { payment: 'createPayment', payout: 'createPayout', appeal: '
 const retrieveType = { payment: 'retrievePayment', payout: 'retrievePayout', appeal: 'retrieveAppeal' } as const;
 
 /** Creates an object of `kind` (funding payouts, and giving appeals a payment to appeal against). */
-export function create<K extends ObjectKind>(store: SandboxStore, kind: K, magic?: MagicValue, tenant = T): RecordOf[K] {
+export function create<K extends ObjectKind>(
+  store: SandboxStore,
+  kind: K,
+  magic?: MagicValue,
+  tenant = T,
+): RecordOf[K] {
   if (kind === 'payout') fund(store, '100000.00', 'EUR', tenant);
   let transactionId = '';
   if (kind === 'appeal') {
-    transactionId = ok(store.execute(tenant, { type: 'createPayment', idempotency_key: key(), body: paymentBody() }).answer).id;
+    transactionId = ok(
+      store.execute(tenant, { type: 'createPayment', idempotency_key: key(), body: paymentBody() }).answer,
+    ).id;
   }
   const body = bodyWith(kind, magic, transactionId);
   return ok(store.execute(tenant, { type: createType[kind], idempotency_key: key(), body } as never).answer);
@@ -87,7 +102,8 @@ export const current = <K extends ObjectKind>(store: SandboxStore, kind: K, id: 
   ok(store.execute(tenant, { type: retrieveType[kind], id } as never).answer);
 
 /** The path an object created with `magic` (undefined: none) takes. */
-export const pathWith = (kind: ObjectKind, magic: MagicValue | undefined) => pathOf(kind, magic?.outcome ?? DEFAULT_OUTCOMES[kind]);
+export const pathWith = (kind: ObjectKind, magic: MagicValue | undefined) =>
+  pathOf(kind, magic?.outcome ?? DEFAULT_OUTCOMES[kind]);
 
 /** The command each merchant-call trigger runs, per kind. */
 export const CALLS: Record<string, Partial<Record<ObjectKind, string>>> = {
@@ -97,7 +113,13 @@ export const CALLS: Record<string, Partial<Record<ObjectKind, string>>> = {
 };
 
 /** Runs the merchant call `trigger` on an object. */
-export function call(store: SandboxStore, kind: ObjectKind, trigger: string, id: string, tenant = T): CommandResult<RecordOf[ObjectKind]> {
+export function call(
+  store: SandboxStore,
+  kind: ObjectKind,
+  trigger: string,
+  id: string,
+  tenant = T,
+): CommandResult<RecordOf[ObjectKind]> {
   const type = CALLS[trigger]?.[kind];
   if (!type) throw new Error(`no ${trigger} for a ${kind}`);
   const body = type === 'confirmPayment' ? { body: { reference: 'transfer-1' } } : {};
@@ -109,7 +131,9 @@ export function reach<K extends ObjectKind>(store: SandboxStore, kind: K, status
   const initial = creationRow(kind).to;
   const options = [...MAGIC_VALUES.filter((m) => m.kind === kind), undefined];
   // Note: prefer an outcome that stops at the status, so that the object stays there while the test acts on it.
-  const stays = options.findIndex((m) => (status === initial ? pathWith(kind, m).length === 0 : pathWith(kind, m).at(-1)?.to === status));
+  const stays = options.findIndex((m) =>
+    status === initial ? pathWith(kind, m).length === 0 : pathWith(kind, m).at(-1)?.to === status,
+  );
   const passes = options.findIndex((m) => pathWith(kind, m).some((step) => step.to === status));
   if (stays < 0 && passes < 0) {
     const row = rowsTo(kind, status)[0];
@@ -124,7 +148,13 @@ export function reach<K extends ObjectKind>(store: SandboxStore, kind: K, status
 }
 
 /** Runs the clock a second at a time until the object is in `status`, and returns it. */
-function settle<K extends ObjectKind>(store: SandboxStore, kind: K, id: string, status: string, tenant: string): RecordOf[K] {
+function settle<K extends ObjectKind>(
+  store: SandboxStore,
+  kind: K,
+  id: string,
+  status: string,
+  tenant: string,
+): RecordOf[K] {
   for (let s = 0; s < 120 && current(store, kind, id, tenant).status !== status; s++) store.advance(tenant, 1);
   const now = current(store, kind, id, tenant);
   expect(now.status, `could not bring a ${kind} to ${status}`).toBe(status);
@@ -132,13 +162,24 @@ function settle<K extends ObjectKind>(store: SandboxStore, kind: K, id: string, 
 }
 
 /** The rows of the contract's table that lead to `status`, creation excluded. */
-export const rowsTo = (kind: ObjectKind, status: string) => LIFECYCLES[kind].transitions.filter((r) => r.from !== null && r.to === status);
+export const rowsTo = (kind: ObjectKind, status: string) =>
+  LIFECYCLES[kind].transitions.filter((r) => r.from !== null && r.to === status);
 
 /** Every transition of every table, one entry per `from` status. */
 export const TRANSITIONS = (['payment', 'payout', 'appeal'] as const).flatMap((kind) =>
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- they widen the inferred statuses to string, so that a test compares any status with them
-  LIFECYCLES[kind].transitions.flatMap((r) => (r.from ?? []).map((from) => ({ kind, from: from as string, to: r.to as string, trigger: r.trigger, reason_code: r.reason_code }))),
+  LIFECYCLES[kind].transitions.flatMap((r) =>
+    (r.from ?? []).map((from) => ({
+      kind,
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- widens the inferred statuses to string, so that a test compares any status with them
+      from: from as string,
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- as above
+      to: r.to as string,
+      trigger: r.trigger,
+      reason_code: r.reason_code,
+    })),
+  ),
 );
 
 /** A transition's name in test titles. */
-export const label = (t: (typeof TRANSITIONS)[number]) => `${t.kind} ${t.from} -> ${t.to} (${t.trigger}, reason_code ${t.reason_code})`;
+export const label = (t: (typeof TRANSITIONS)[number]) =>
+  `${t.kind} ${t.from} -> ${t.to} (${t.trigger}, reason_code ${t.reason_code})`;

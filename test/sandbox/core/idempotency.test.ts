@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { beginIdempotent, fingerprint, IDEMPOTENCY_RETENTION_MS, KEYED_COMMANDS, type Command } from '../../../src/sandbox/core/index.js';
+import {
+  beginIdempotent,
+  fingerprint,
+  IDEMPOTENCY_RETENTION_MS,
+  KEYED_COMMANDS,
+  type Command,
+} from '../../../src/sandbox/core/index.js';
 import { fund, newStore, ok, paymentBody, payoutBody, reach, T } from './fixtures.js';
 
-const problemOf = (answer: { ok: boolean; status: number; problem?: { code: string } }) => (answer.ok ? 'ok' : [answer.status, answer.problem!.code]);
+const problemOf = (answer: { ok: boolean; status: number; problem?: { code: string } }) =>
+  answer.ok ? 'ok' : [answer.status, answer.problem!.code];
 type CreatePayment = Extract<Command, { type: 'createPayment' }>;
-const createPayment = (key: string | undefined, amount = '100.00'): CreatePayment => ({ type: 'createPayment', idempotency_key: key, body: paymentBody({ amount }) });
+const createPayment = (key: string | undefined, amount = '100.00'): CreatePayment => ({
+  type: 'createPayment',
+  idempotency_key: key,
+  body: paymentBody({ amount }),
+});
 
 describe('Idempotency-Key', () => {
   it('replays the first answer, marked as a replay, for the same key and body, without doing the work again', () => {
@@ -54,7 +65,9 @@ describe('Idempotency-Key', () => {
     const command = createPayment('k-3');
     const { idempotency_key: _key, ...request } = command;
     // Note: an adapter holds the key like this while it awaits (validation, a hang injected by the control API).
-    expect(beginIdempotent(store.tenant(T), 'createPayment', 'k-3', fingerprint(request), store.now(T), Date.now())).toEqual({ kind: 'proceed' });
+    expect(
+      beginIdempotent(store.tenant(T), 'createPayment', 'k-3', fingerprint(request), store.now(T), Date.now()),
+    ).toEqual({ kind: 'proceed' });
     expect(problemOf(store.execute(T, command).answer)).toEqual([409, 'idempotency_request_in_progress']);
     expect(ok(store.execute(T, { type: 'listPayments' }).answer).pagination.total).toBe(0);
   });

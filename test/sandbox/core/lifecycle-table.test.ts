@@ -3,15 +3,24 @@ import path from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { parse } from 'yaml';
 import { LIFECYCLES, REASON_CODES } from '../../../generated/sandbox/lifecycles.js';
-import { checkLifecycle, lifecyclesPath, renderLifecycles, statusSchemas } from '../../../scripts/generate-lifecycles.mjs';
+import {
+  checkLifecycle,
+  lifecyclesPath,
+  renderLifecycles,
+  statusSchemas,
+} from '../../../scripts/generate-lifecycles.mjs';
 import { root } from '../../../scripts/lib/tools.mjs';
 import type { AppealStatus, PaymentStatus, PayoutStatus, ReasonCode } from '../../../src/types/shared.js';
 
 const BUNDLES = ['shared', 'variant-a', 'variant-b'];
-const bundles = Object.fromEntries(BUNDLES.map((b) => [b, parse(readFileSync(path.join(root, 'generated/openapi', `${b}.yaml`), 'utf8'))]));
+const bundles = Object.fromEntries(
+  BUNDLES.map((b) => [b, parse(readFileSync(path.join(root, 'generated/openapi', `${b}.yaml`), 'utf8'))]),
+);
 /** A status schema as a bundle carries it: its description table is rendered from x-lifecycle at build time. */
 const schemaOf = (name: string, bundle: string) => bundles[bundle].components.schemas[name];
-const cases = Object.entries(statusSchemas).flatMap(([kind, name]) => BUNDLES.map((bundle) => [kind, name, bundle] as const));
+const cases = Object.entries(statusSchemas).flatMap(([kind, name]) =>
+  BUNDLES.map((bundle) => [kind, name, bundle] as const),
+);
 const ticked = (text: string) => [...text.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!);
 
 /** The (from, to) pairs of the Markdown table in a status schema's description. */
@@ -28,7 +37,9 @@ function describedFinal(description: string): string[] {
   const sentence = description.split('\n\n').find((p) => p.includes('are final'))!;
   const [listed = '', rest = ''] = sentence.split('are final');
   const excepted = /^\s*except `([a-z_]+)`/.exec(rest)?.[1];
-  return ticked(listed).filter((s) => s !== excepted).sort();
+  return ticked(listed)
+    .filter((s) => s !== excepted)
+    .sort();
 }
 
 describe('x-lifecycle', () => {
@@ -44,11 +55,14 @@ describe('x-lifecycle', () => {
     expect([...pairs].sort()).toEqual([...new Set(describedPairs(schema.description))].sort());
   });
 
-  it.each(cases)('%s (%s in %s): the statuses with no way out are the ones the description calls final', (kind, name, bundle) => {
-    const { statuses, transitions } = LIFECYCLES[kind as keyof typeof LIFECYCLES];
-    const final = statuses.filter((s) => !transitions.some((t) => (t.from as readonly string[] | null)?.includes(s)));
-    expect([...final].sort()).toEqual(describedFinal(schemaOf(name, bundle).description));
-  });
+  it.each(cases)(
+    '%s (%s in %s): the statuses with no way out are the ones the description calls final',
+    (kind, name, bundle) => {
+      const { statuses, transitions } = LIFECYCLES[kind as keyof typeof LIFECYCLES];
+      const final = statuses.filter((s) => !transitions.some((t) => (t.from as readonly string[] | null)?.includes(s)));
+      expect([...final].sort()).toEqual(describedFinal(schemaOf(name, bundle).description));
+    },
+  );
 
   it('sets each reason_code on the transition the ReasonCode table explains', () => {
     const byCode = Object.fromEntries(
@@ -87,7 +101,11 @@ describe('generate-lifecycles', () => {
   it.each([
     ['a status outside the enum', [create, { ...move, to: 'c' }], /names "c", not in the enum/],
     ['an unknown trigger', [create, { ...move, trigger: 'magic' }], /trigger "magic" is not one of/],
-    ['an unknown reason_code', [create, { ...move, reason_code: 'oops' }], /reason_code "oops" is not a ReasonCode value/],
+    [
+      'an unknown reason_code',
+      [create, { ...move, reason_code: 'oops' }],
+      /reason_code "oops" is not a ReasonCode value/,
+    ],
     ['a repeated row', [create, move, move], /repeats a transition/],
     ['no creation row', [move], /only the creation row|exactly one creation row/],
     ['an unreachable status', [create], /no transition leads to b/],

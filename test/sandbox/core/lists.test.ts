@@ -9,15 +9,19 @@ function seed(n: number) {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const amount = i % 3 === 0 ? '9.05' : `${i + 10}.00`;
-    ids.push(ok(store.execute(T, { type: 'createPayment', idempotency_key: key(), body: paymentBody({ amount }) }).answer).id);
+    ids.push(
+      ok(store.execute(T, { type: 'createPayment', idempotency_key: key(), body: paymentBody({ amount }) }).answer).id,
+    );
     store.advance(T, 1);
   }
   store.advance(T, 60);
   return { store, ids };
 }
 
-const page = (store: ReturnType<typeof newStore>, query: { status?: PaymentRecord['status']; limit?: number; offset?: number } = {}) =>
-  ok(store.execute(T, { type: 'listPayments', ...query }).answer);
+const page = (
+  store: ReturnType<typeof newStore>,
+  query: { status?: PaymentRecord['status']; limit?: number; offset?: number } = {},
+) => ok(store.execute(T, { type: 'listPayments', ...query }).answer);
 
 describe('lists', () => {
   it('are newest first, 20 to a page by default, with the exact total', () => {
@@ -62,12 +66,18 @@ describe('lists', () => {
     [{ status: 'processing' as never }, '/status'],
   ])('reject the query %o with 422 validation_failed naming %s', (query, pointer) => {
     const answer = newStore().execute(T, { type: 'listPayments', ...query }).answer;
-    expect(answer.ok ? 'ok' : [answer.status, answer.problem.code, answer.problem.errors?.map((e) => e.pointer)]).toEqual([422, 'validation_failed', [pointer]]);
+    expect(
+      answer.ok ? 'ok' : [answer.status, answer.problem.code, answer.problem.errors?.map((e) => e.pointer)],
+    ).toEqual([422, 'validation_failed', [pointer]]);
   });
 
   it('list payouts and appeals the same way', () => {
     const store = newStore();
-    expect(ok(store.execute(T, { type: 'listPayouts', status: 'pending' }).answer).pagination).toEqual({ total: 0, limit: 20, offset: 0 });
+    expect(ok(store.execute(T, { type: 'listPayouts', status: 'pending' }).answer).pagination).toEqual({
+      total: 0,
+      limit: 20,
+      offset: 0,
+    });
     expect(ok(store.execute(T, { type: 'listAppeals', limit: 5 }).answer).data).toEqual([]);
   });
 
@@ -80,7 +90,9 @@ describe('lists', () => {
       items: ['pay_99980', 'pay_99970', 'pay_99960'].map((id) => ({ id, status: 'pending' })),
       total: 10_000,
     });
-    const succeeded = Array.from({ length: 100_000 }, (_, i) => i).filter((i) => i % 2 === 0 && i % 10 !== 0).reverse();
+    const succeeded = Array.from({ length: 100_000 }, (_, i) => i)
+      .filter((i) => i % 2 === 0 && i % 10 !== 0)
+      .reverse();
     expect(pageOf(c, { status: 'succeeded', limit: 100, offset: 39_950 })).toEqual({
       items: succeeded.slice(39_950).map((i) => ({ id: `pay_${i}`, status: 'succeeded' })),
       total: 40_000,

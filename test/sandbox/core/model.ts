@@ -5,8 +5,21 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import {
-  addEndpoint, advance, clockNow, createTenant, DEFAULT_START, EVENT_LOG_LIMIT, execute,
-  type Answer, type Command, type CommandResult, type DueAttempt, type ResultOf, type ObjectKind, type StatusChange, type TenantState,
+  addEndpoint,
+  advance,
+  clockNow,
+  createTenant,
+  DEFAULT_START,
+  EVENT_LOG_LIMIT,
+  execute,
+  type Answer,
+  type Command,
+  type CommandResult,
+  type DueAttempt,
+  type ResultOf,
+  type ObjectKind,
+  type StatusChange,
+  type TenantState,
 } from '../../../src/sandbox/core/index.js';
 import { DEFAULT_RETRY_COMPRESSION } from '../../../src/sandbox/core/retry-schedule.js';
 import type { TenantStore, TenantStoreSettings } from '../../../src/sandbox/stores/types.js';
@@ -15,11 +28,23 @@ type Rec = { id: string; status: string; requested: { amount: string; currency: 
 
 /** Where each status may go, per the contract's description tables. */
 const LEGAL: Record<ObjectKind, Record<string, string[]>> = {
-  payment: { created: ['pending', 'expired', 'canceled'], pending: ['succeeded', 'failed', 'expired', 'canceled'], succeeded: ['refunded'] },
-  payout: { created: ['pending', 'expired'], pending: ['processing', 'canceled', 'expired'], processing: ['succeeded', 'failed'] },
+  payment: {
+    created: ['pending', 'expired', 'canceled'],
+    pending: ['succeeded', 'failed', 'expired', 'canceled'],
+    succeeded: ['refunded'],
+  },
+  payout: {
+    created: ['pending', 'expired'],
+    pending: ['processing', 'canceled', 'expired'],
+    processing: ['succeeded', 'failed'],
+  },
   appeal: { pending: ['under_review', 'canceled'], under_review: ['accepted', 'rejected', 'canceled'] },
 };
-const CANCELABLE: Record<ObjectKind, string[]> = { payment: ['created', 'pending'], payout: ['pending'], appeal: ['pending', 'under_review'] };
+const CANCELABLE: Record<ObjectKind, string[]> = {
+  payment: ['created', 'pending'],
+  payout: ['pending'],
+  appeal: ['pending', 'under_review'],
+};
 const STATUSES: Record<ObjectKind, string[]> = {
   payment: ['created', 'pending', 'succeeded', 'failed', 'expired', 'canceled', 'refunded'],
   payout: ['created', 'pending', 'processing', 'succeeded', 'failed', 'canceled', 'expired'],
@@ -27,8 +52,12 @@ const STATUSES: Record<ObjectKind, string[]> = {
 };
 /** The reason_code a payment must carry in each status (failed: any of the provider's reasons). */
 const REASONS: Record<string, (string | null)[]> = {
-  created: [null], pending: [null], succeeded: [null], refunded: [null],
-  expired: ['payment_timeout'], canceled: ['canceled_by_merchant'],
+  created: [null],
+  pending: [null],
+  succeeded: [null],
+  refunded: [null],
+  expired: ['payment_timeout'],
+  canceled: ['canceled_by_merchant'],
   failed: ['declined', 'amount_mismatch', 'provider_error', 'requisites_unavailable'],
 };
 const KINDS: ObjectKind[] = ['payment', 'payout', 'appeal'];
@@ -49,7 +78,8 @@ interface Real {
 }
 
 /** One transaction on the run's tenant, through the next instance. */
-const transaction = <T>(r: Real, work: (state: TenantState) => T): Promise<T> => r.stores[r.turns++ % r.stores.length]!.transaction(r.tenant, work);
+const transaction = <T>(r: Real, work: (state: TenantState) => T): Promise<T> =>
+  r.stores[r.turns++ % r.stores.length]!.transaction(r.tenant, work);
 
 /** Runs a command on the run's tenant in one transaction, at the tenant's clock. */
 const run = <C extends Command>(r: Real, command: C): Promise<CommandResult<ResultOf[C['type']]>> =>
@@ -100,18 +130,34 @@ function ingest(m: Model, changes: StatusChange[], allowed: (c: StatusChange) =>
 function observe(m: Model, state: TenantState) {
   const now = clockNow(state.clock, Date.now());
   const answer = (command: Command) => execute(state, command, now).answer;
-  const retrieves = m.objects.map((o) => answer({ type: { payment: 'retrievePayment', payout: 'retrievePayout', appeal: 'retrieveAppeal' }[o.kind], id: o.record.id } as Command));
+  const retrieves = m.objects.map((o) =>
+    answer({
+      type: { payment: 'retrievePayment', payout: 'retrievePayout', appeal: 'retrieveAppeal' }[o.kind],
+      id: o.record.id,
+    } as Command),
+  );
   const totals = KINDS.map((kind) => {
     const type = { payment: 'listPayments', payout: 'listPayouts', appeal: 'listAppeals' }[kind];
     const total = (status?: string) => {
-      const listed = answer({ type, limit: 1, ...(status ? { status } : {}) } as Command) as Answer<{ pagination: { total: number } }>;
+      const listed = answer({ type, limit: 1, ...(status ? { status } : {}) } as Command) as Answer<{
+        pagination: { total: number };
+      }>;
       return listed.ok ? listed.body.pagination.total : -1;
     };
     return { kind, all: total(), byStatus: STATUSES[kind].map((status) => [status, total(status)] as const) };
   });
-  const deliveries = [...state.deliveries.values()].map((d) => ({ ...d, event_id_at_index: state.events[d.event_index]?.event.id }));
+  const deliveries = [...state.deliveries.values()].map((d) => ({
+    ...d,
+    event_id_at_index: state.events[d.event_index]?.event.id,
+  }));
   // Note: a copy, since a store may hand out state it keeps changing after the transaction.
-  return structuredClone({ retrieves, totals, deliveries, events: state.events.length, balance: execute(state, { type: 'retrieveBalance' }, now).answer });
+  return structuredClone({
+    retrieves,
+    totals,
+    deliveries,
+    events: state.events.length,
+    balance: execute(state, { type: 'retrieveBalance' }, now).answer,
+  });
 }
 
 /** Everything that must hold after every step. */
@@ -121,8 +167,11 @@ async function invariants(m: Model, r: Real) {
     const answer = seen.retrieves[i]!;
     expect(answer.ok && answer.body, `retrieve ${o.record.id} equals its last write`).toEqual(o.record);
     if (o.kind === 'payment') {
-      const { processed, refunded, status, reason_code } = o.record as Rec & Record<'processed' | 'refunded', { amount: string }>;
-      expect(cents(refunded.amount) <= cents(processed.amount), 'a refund never exceeds the processed amount').toBe(true);
+      const { processed, refunded, status, reason_code } = o.record as Rec &
+        Record<'processed' | 'refunded', { amount: string }>;
+      expect(cents(refunded.amount) <= cents(processed.amount), 'a refund never exceeds the processed amount').toBe(
+        true,
+      );
       expect([0, cents(processed.amount)]).toContain(cents(refunded.amount));
       expect(REASONS[status], `reason_code of a ${status} payment`).toContain(reason_code);
     }
@@ -130,13 +179,21 @@ async function invariants(m: Model, r: Real) {
   for (const { kind, all, byStatus } of seen.totals) {
     expect(all, `${kind} list total`).toBe(ofKind(m, kind).length);
     for (const [status, total] of byStatus) {
-      expect(total, `${kind} list total in ${status}`).toBe(ofKind(m, kind).filter((o) => o.record.status === status).length);
+      expect(total, `${kind} list total in ${status}`).toBe(
+        ofKind(m, kind).filter((o) => o.record.status === status).length,
+      );
     }
   }
   expect(seen.deliveries.length, 'one delivery per event for the one endpoint').toBe(seen.events);
   for (const d of seen.deliveries) {
-    expect(d.attempts.map((a) => a.number), 'attempts are numbered in order').toEqual(d.attempts.map((_, i) => i + 1));
-    expect(d.attempts.every((a, i) => i === 0 || a.due_at > d.attempts[i - 1]!.due_at), 'each retry is due after the one before').toBe(true);
+    expect(
+      d.attempts.map((a) => a.number),
+      'attempts are numbered in order',
+    ).toEqual(d.attempts.map((_, i) => i + 1));
+    expect(
+      d.attempts.every((a, i) => i === 0 || a.due_at > d.attempts[i - 1]!.due_at),
+      'each retry is due after the one before',
+    ).toBe(true);
     expect(d.event_id_at_index).toBe(d.event_id);
     const last = d.attempts.at(-1)!;
     // Note: an attempt that falls due while a command runs is `due` until a sender takes it.
@@ -146,7 +203,9 @@ async function invariants(m: Model, r: Real) {
   }
   const balance = seen.balance;
   const actual = balance.ok ? balance.body.balances.map((b) => [b.currency, cents(b.available), cents(b.pending)]) : [];
-  const expected = [...expectedBalance(m)].sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, e]) => [c, e.available, e.pending]);
+  const expected = [...expectedBalance(m)]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([c, e]) => [c, e.available, e.pending]);
   expect(actual, 'the balance adds up per currency').toEqual(expected);
 }
 
@@ -159,14 +218,34 @@ async function keyed(m: Model, r: Real, command: Command) {
   return result;
 }
 
-const amounts = fc.constantFrom('10.00', '25.50', '100.00', '0.99', '9.01', '9.02', '9.03', '9.04', '9.05', '9.06', '9.07');
+const amounts = fc.constantFrom(
+  '10.00',
+  '25.50',
+  '100.00',
+  '0.99',
+  '9.01',
+  '9.02',
+  '9.03',
+  '9.04',
+  '9.05',
+  '9.06',
+  '9.07',
+);
 const currencies = fc.constantFrom('EUR', 'USD');
 
 class CreatePayment implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly amount: string, readonly currency: string, readonly bank: string | undefined) {}
+  constructor(
+    readonly amount: string,
+    readonly currency: string,
+    readonly bank: string | undefined,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real) {
-    const body = { amount: this.amount, currency: this.currency, requisite: { type: 'card', ...(this.bank ? { bank: this.bank } : {}) } };
+    const body = {
+      amount: this.amount,
+      currency: this.currency,
+      requisite: { type: 'card', ...(this.bank ? { bank: this.bank } : {}) },
+    };
     const { answer, events } = await keyed(m, r, { type: 'createPayment', body });
     ingest(m, events, (c) => c.trigger.startsWith('clock:'));
     expect(code(answer)).toBe('ok');
@@ -179,14 +258,27 @@ class CreatePayment implements fc.AsyncCommand<Model, Real> {
 }
 
 class CreatePayout implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly amount: string, readonly currency: string, readonly holder: string | undefined) {}
+  constructor(
+    readonly amount: string,
+    readonly currency: string,
+    readonly holder: string | undefined,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real) {
     const available = expectedBalance(m).get(this.currency)?.available ?? 0;
-    const requisite = { type: 'card', card_number: '4111111111111111', ...(this.holder ? { card_holder: this.holder } : {}) };
-    const { answer, events } = await keyed(m, r, { type: 'createPayout', body: { amount: this.amount, currency: this.currency, requisite } });
+    const requisite = {
+      type: 'card',
+      card_number: '4111111111111111',
+      ...(this.holder ? { card_holder: this.holder } : {}),
+    };
+    const { answer, events } = await keyed(m, r, {
+      type: 'createPayout',
+      body: { amount: this.amount, currency: this.currency, requisite },
+    });
     ingest(m, events, (c) => c.trigger.startsWith('clock:'));
-    expect(code(answer), `available ${available} cents`).toBe(available >= cents(this.amount) ? 'ok' : 'insufficient_balance');
+    expect(code(answer), `available ${available} cents`).toBe(
+      available >= cents(this.amount) ? 'ok' : 'insufficient_balance',
+    );
     if (answer.ok) {
       const record = answer.body as unknown as Rec;
       m.objects.push({ kind: 'payout', record, history: ['created'], lastAt: record.created_at as string });
@@ -197,7 +289,11 @@ class CreatePayout implements fc.AsyncCommand<Model, Real> {
 }
 
 class CreateAppeal implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly target: number, readonly amount: string, readonly sameCurrency: boolean) {}
+  constructor(
+    readonly target: number,
+    readonly amount: string,
+    readonly sameCurrency: boolean,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real) {
     const transactions = m.objects.filter((o) => o.kind !== 'appeal');
@@ -217,23 +313,45 @@ class CreateAppeal implements fc.AsyncCommand<Model, Real> {
 }
 
 class Call implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly kind: ObjectKind, readonly what: 'cancel' | 'refund' | 'confirm', readonly index: number) {}
-  check = (m: Readonly<Model>) => ofKind(m, this.kind).length > 0 && (this.what === 'cancel' || this.kind === 'payment');
+  constructor(
+    readonly kind: ObjectKind,
+    readonly what: 'cancel' | 'refund' | 'confirm',
+    readonly index: number,
+  ) {}
+  check = (m: Readonly<Model>) =>
+    ofKind(m, this.kind).length > 0 && (this.what === 'cancel' || this.kind === 'payment');
   async run(m: Model, r: Real) {
     const o = pick(m, this.kind, this.index)!;
     const before = o.record.status;
     const type = `${this.what}${this.kind[0]!.toUpperCase()}${this.kind.slice(1)}`;
     const body = this.what === 'confirm' ? { body: { reference: 'ref' } } : {};
     const { answer, events } = await keyed(m, r, { type, id: o.record.id, ...body } as Command);
-    ingest(m, events.filter((c) => c.trigger.startsWith('clock:')), () => true);
+    ingest(
+      m,
+      events.filter((c) => c.trigger.startsWith('clock:')),
+      () => true,
+    );
     const now = o.record.status;
     const expected =
-      this.what === 'cancel' ? (CANCELABLE[this.kind].includes(now) ? 'ok' : 'invalid_state')
-      : this.what === 'confirm' ? (now === 'pending' ? 'ok' : 'invalid_state')
-      : now !== 'succeeded' ? 'invalid_state'
-      : (expectedBalance(m).get(o.record.requested.currency)?.available ?? 0) >= cents(o.record.requested.amount) ? 'ok' : 'insufficient_balance';
+      this.what === 'cancel'
+        ? CANCELABLE[this.kind].includes(now)
+          ? 'ok'
+          : 'invalid_state'
+        : this.what === 'confirm'
+          ? now === 'pending'
+            ? 'ok'
+            : 'invalid_state'
+          : now !== 'succeeded'
+            ? 'invalid_state'
+            : (expectedBalance(m).get(o.record.requested.currency)?.available ?? 0) >= cents(o.record.requested.amount)
+              ? 'ok'
+              : 'insufficient_balance';
     expect(code(answer), `${this.what} a ${this.kind} in ${now} (was ${before})`).toBe(expected);
-    ingest(m, events.filter((c) => !c.trigger.startsWith('clock:')), (c) => c.trigger === `api:${this.what}` && c.object_id === o.record.id);
+    ingest(
+      m,
+      events.filter((c) => !c.trigger.startsWith('clock:')),
+      (c) => c.trigger === `api:${this.what}` && c.object_id === o.record.id,
+    );
     if (answer.ok) expect(answer.body).toEqual(o.record);
     await invariants(m, r);
   }
@@ -241,18 +359,35 @@ class Call implements fc.AsyncCommand<Model, Real> {
 }
 
 class Force implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly kind: ObjectKind, readonly index: number, readonly status: string) {}
+  constructor(
+    readonly kind: ObjectKind,
+    readonly index: number,
+    readonly status: string,
+  ) {}
   check = (m: Readonly<Model>) => ofKind(m, this.kind).length > 0;
   async run(m: Model, r: Real) {
     const o = pick(m, this.kind, this.index)!;
     const result = await run(r, { type: 'forceStatus', kind: this.kind, id: o.record.id, status: this.status });
-    ingest(m, result.events.filter((c) => c.trigger !== 'control'), (c) => c.trigger.startsWith('clock:'));
+    ingest(
+      m,
+      result.events.filter((c) => c.trigger !== 'control'),
+      (c) => c.trigger.startsWith('clock:'),
+    );
     const from = o.record.status;
     const legal = (LEGAL[this.kind][from] ?? []).includes(this.status);
-    const overdraws = this.kind === 'payment' && this.status === 'refunded' && (expectedBalance(m).get(o.record.requested.currency)?.available ?? 0) < cents(o.record.requested.amount);
+    const overdraws =
+      this.kind === 'payment' &&
+      this.status === 'refunded' &&
+      (expectedBalance(m).get(o.record.requested.currency)?.available ?? 0) < cents(o.record.requested.amount);
     const known = STATUSES[this.kind].includes(this.status);
-    expect(code(result.answer), `force ${this.kind} ${from} -> ${this.status}`).toBe(!known ? 'validation_failed' : !legal ? 'invalid_state' : overdraws ? 'insufficient_balance' : 'ok');
-    ingest(m, result.events.filter((c) => c.trigger === 'control'), (c) => c.object_id === o.record.id && c.to === this.status);
+    expect(code(result.answer), `force ${this.kind} ${from} -> ${this.status}`).toBe(
+      !known ? 'validation_failed' : !legal ? 'invalid_state' : overdraws ? 'insufficient_balance' : 'ok',
+    );
+    ingest(
+      m,
+      result.events.filter((c) => c.trigger === 'control'),
+      (c) => c.object_id === o.record.id && c.to === this.status,
+    );
     await invariants(m, r);
   }
   toString = () => `force(${this.kind} #${this.index} -> ${this.status})`;
@@ -266,7 +401,10 @@ class Advance implements fc.AsyncCommand<Model, Real> {
     const flaky = (due: DueAttempt) => ({ ok: (due.attempt + due.delivery_id.charCodeAt(5)) % 4 === 0 });
     const { changes, waiting } = await transaction(r, (state) => {
       const changes = advance(state, this.seconds, Date.now(), flaky);
-      return structuredClone({ changes, waiting: [state.due, [...state.deliveries.values()].filter((d) => d.state === 'due')] });
+      return structuredClone({
+        changes,
+        waiting: [state.due, [...state.deliveries.values()].filter((d) => d.state === 'due')],
+      });
     });
     ingest(m, changes, (c) => c.trigger.startsWith('clock:'));
     m.time += this.seconds;
@@ -277,19 +415,32 @@ class Advance implements fc.AsyncCommand<Model, Real> {
 }
 
 class List implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly kind: ObjectKind, readonly status: string | undefined, readonly limit: number, readonly offset: number) {}
+  constructor(
+    readonly kind: ObjectKind,
+    readonly status: string | undefined,
+    readonly limit: number,
+    readonly offset: number,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real) {
     const type = { payment: 'listPayments', payout: 'listPayouts', appeal: 'listAppeals' }[this.kind];
-    const result = await run(r, { type, limit: this.limit, offset: this.offset, ...(this.status ? { status: this.status } : {}) } as Command);
+    const result = await run(r, {
+      type,
+      limit: this.limit,
+      offset: this.offset,
+      ...(this.status ? { status: this.status } : {}),
+    } as Command);
     ingest(m, result.events, (c) => c.trigger.startsWith('clock:'));
-    const matching = ofKind(m, this.kind).filter((o) => !this.status || o.record.status === this.status).reverse();
+    const matching = ofKind(m, this.kind)
+      .filter((o) => !this.status || o.record.status === this.status)
+      .reverse();
     expect(result.answer.ok && result.answer.body).toEqual({
       data: matching.slice(this.offset, this.offset + this.limit).map((o) => o.record),
       pagination: { total: matching.length, limit: this.limit, offset: this.offset },
     });
   }
-  toString = () => `list(${this.kind}${this.status ? ` ${this.status}` : ''} limit ${this.limit} offset ${this.offset})`;
+  toString = () =>
+    `list(${this.kind}${this.status ? ` ${this.status}` : ''} limit ${this.limit} offset ${this.offset})`;
 }
 
 class Replay implements fc.AsyncCommand<Model, Real> {
@@ -307,21 +458,48 @@ class Replay implements fc.AsyncCommand<Model, Real> {
 
 const index = fc.nat({ max: 20 });
 const allCommands = [
-  fc.tuple(amounts, currencies, fc.option(fc.constantFrom('SANDBOX DECLINED', 'SANDBOX PENDING', 'SANDBOX EXPIRE'), { nil: undefined })).map(([a, c, b]) => new CreatePayment(a, c, b)),
-  fc.tuple(amounts, currencies, fc.option(fc.constantFrom('SANDBOX FAILED', 'SANDBOX PENDING', 'SANDBOX EXPIRE'), { nil: undefined })).map(([a, c, h]) => new CreatePayout(a, c, h)),
+  fc
+    .tuple(
+      amounts,
+      currencies,
+      fc.option(fc.constantFrom('SANDBOX DECLINED', 'SANDBOX PENDING', 'SANDBOX EXPIRE'), { nil: undefined }),
+    )
+    .map(([a, c, b]) => new CreatePayment(a, c, b)),
+  fc
+    .tuple(
+      amounts,
+      currencies,
+      fc.option(fc.constantFrom('SANDBOX FAILED', 'SANDBOX PENDING', 'SANDBOX EXPIRE'), { nil: undefined }),
+    )
+    .map(([a, c, h]) => new CreatePayout(a, c, h)),
   fc.tuple(index, amounts, fc.boolean()).map(([t, a, same]) => new CreateAppeal(t, a, same)),
-  fc.tuple(fc.constantFrom(...KINDS), fc.constantFrom('cancel' as const, 'refund' as const, 'confirm' as const), index).map(([k, w, i]) => new Call(k, w, i)),
-  fc.tuple(fc.constantFrom(...KINDS), index, fc.constantFrom(...new Set(Object.values(STATUSES).flat()))).map(([k, i, s]) => new Force(k, i, s)),
+  fc
+    .tuple(fc.constantFrom(...KINDS), fc.constantFrom('cancel' as const, 'refund' as const, 'confirm' as const), index)
+    .map(([k, w, i]) => new Call(k, w, i)),
+  fc
+    .tuple(fc.constantFrom(...KINDS), index, fc.constantFrom(...new Set(Object.values(STATUSES).flat())))
+    .map(([k, i, s]) => new Force(k, i, s)),
   fc.constantFrom(1, 2, 3, 5, 30, 600, 1800, 86_400).map((s) => new Advance(s)),
-  fc.tuple(fc.constantFrom(...KINDS), fc.option(fc.constantFrom(...new Set(Object.values(STATUSES).flat())), { nil: undefined }), fc.integer({ min: 1, max: 5 }), fc.nat({ max: 6 })).map(
-    ([k, s, l, o]) => new List(k, s && STATUSES[k].includes(s) ? s : undefined, l, o),
-  ),
+  fc
+    .tuple(
+      fc.constantFrom(...KINDS),
+      fc.option(fc.constantFrom(...new Set(Object.values(STATUSES).flat())), { nil: undefined }),
+      fc.integer({ min: 1, max: 5 }),
+      fc.nat({ max: 6 }),
+    )
+    .map(([k, s, l, o]) => new List(k, s && STATUSES[k].includes(s) ? s : undefined, l, o)),
   fc.constant(new Replay()),
 ];
 
 /** A new tenant as the model expects it: a manual clock at the default start, seed `model`. */
 export const modelTenant: TenantStoreSettings['newTenant'] = (id) =>
-  createTenant(id, { clock: 'manual', start: DEFAULT_START, seed: 'model', retryCompression: DEFAULT_RETRY_COMPRESSION, eventLogLimit: EVENT_LOG_LIMIT });
+  createTenant(id, {
+    clock: 'manual',
+    start: DEFAULT_START,
+    seed: 'model',
+    retryCompression: DEFAULT_RETRY_COMPRESSION,
+    eventLogLimit: EVENT_LOG_LIMIT,
+  });
 
 /**
  * Runs `numRuns` random sequences of up to 50 commands on a store (made with `modelTenant`), each on a tenant of its
@@ -336,8 +514,14 @@ export async function checkModel(stores: TenantStore[], { numRuns }: { numRuns: 
     await fc.assert(
       fc.asyncProperty(fc.commands(allCommands, { maxCommands: 50, size: 'max' }), async (cmds) => {
         const tenant = `model-${++runs}`;
-        await store.transaction(tenant, (state) => void addEndpoint(state, { url: 'https://merchant.test/hooks' }, clockNow(state.clock, Date.now())));
-        await fc.asyncModelRun(() => ({ model: { objects: [], keys: 0, time: 0 }, real: { stores, turns: 0, tenant } }), cmds);
+        await store.transaction(
+          tenant,
+          (state) => void addEndpoint(state, { url: 'https://merchant.test/hooks' }, clockNow(state.clock, Date.now())),
+        );
+        await fc.asyncModelRun(
+          () => ({ model: { objects: [], keys: 0, time: 0 }, real: { stores, turns: 0, tenant } }),
+          cmds,
+        );
       }),
       { numRuns },
     );

@@ -49,7 +49,10 @@ describe('status-change events', () => {
     const appeal = create(store, 'appeal');
     expect(store.tenant(T).events.length).toBe(before);
     const changes = store.advance(T, 60).filter((c) => c.object_id === payout.id || c.object_id === appeal.id);
-    expect([...new Set(changes.map((c) => `${c.kind} ${c.event.type}`))].sort()).toEqual(['appeal appeal.status_changed', 'payout payout.status_changed']);
+    expect([...new Set(changes.map((c) => `${c.kind} ${c.event.type}`))].sort()).toEqual([
+      'appeal appeal.status_changed',
+      'payout payout.status_changed',
+    ]);
   });
 
   it('hands out events whose data cannot be changed by the caller', () => {
@@ -96,7 +99,11 @@ describe('the outbox', () => {
     expect(new Set(first.map((c) => c.delivery)).size).toBe(1);
     expect(RETRY_SCHEDULE_SECONDS.at(-1)! / 3600).toBeCloseTo(68.25);
     const delivery = store.tenant(T).deliveries.get(first[0]!.delivery)!;
-    expect([delivery.state, delivery.attempts.length, delivery.attempts.every((a) => a.outcome?.status === 500)]).toEqual(['failed', 13, true]);
+    expect([
+      delivery.state,
+      delivery.attempts.length,
+      delivery.attempts.every((a) => a.outcome?.status === 500),
+    ]).toEqual(['failed', 13, true]);
   });
 
   it('stops retrying at the first 2xx', () => {
@@ -106,7 +113,10 @@ describe('the outbox', () => {
     const { calls, deliver } = sender(2);
     store.advance(T, 3600, deliver);
     const events = [...new Set(calls.map((c) => c.event))];
-    expect(events.map((e) => calls.filter((c) => c.event === e).map((c) => c.attempt))).toEqual([[1, 2, 3], [1, 2, 3]]);
+    expect(events.map((e) => calls.filter((c) => c.event === e).map((c) => c.attempt))).toEqual([
+      [1, 2, 3],
+      [1, 2, 3],
+    ]);
     expect([...store.tenant(T).deliveries.values()].map((d) => d.state)).toEqual(['delivered', 'delivered']);
   });
 
@@ -128,7 +138,9 @@ describe('the outbox', () => {
     const seen: string[] = [];
     store.advance(T, 60, (due, tenant) => {
       const { change } = attemptContext(tenant, due);
-      seen.push(`${iso(tenant.time)} ${change.to} #${due.attempt} (object now ${tenant.payments.byId.get(p.id)!.status})`);
+      seen.push(
+        `${iso(tenant.time)} ${change.to} #${due.attempt} (object now ${tenant.payments.byId.get(p.id)!.status})`,
+      );
       return { ok: due.attempt > 1 };
     });
     expect(seen).toEqual([
@@ -180,14 +192,20 @@ describe('the outbox', () => {
     expect([...store.tenant(T).deliveries.values()].map((d) => d.state)).toEqual(['due']);
     const { calls, deliver } = sender(0);
     store.advance(T, 0, deliver);
-    expect([calls.map((c) => c.attempt), [...store.tenant(T).deliveries.values()].map((d) => d.state), store.tenant(T).due]).toEqual([[1], ['delivered'], []]);
+    expect([
+      calls.map((c) => c.attempt),
+      [...store.tenant(T).deliveries.values()].map((d) => d.state),
+      store.tenant(T).due,
+    ]).toEqual([[1], ['delivered'], []]);
   });
 
   it('refuses a sender that calls back into the tenant while its clock runs', () => {
     const store = newStore();
     endpoint(store);
     create(store, 'payment');
-    expect(() => store.advance(T, 2, () => ok(store.execute(T, { type: 'retrieveBalance' }).answer) && { ok: true })).toThrow(/already running/);
+    expect(() =>
+      store.advance(T, 2, () => ok(store.execute(T, { type: 'retrieveBalance' }).answer) && { ok: true }),
+    ).toThrow(/already running/);
   });
 
   it('does not deliver events emitted before the endpoint existed', () => {
@@ -196,6 +214,10 @@ describe('the outbox', () => {
     store.advance(T, 2);
     endpoint(store);
     store.advance(T, 60);
-    expect([...store.tenant(T).deliveries.values()].map((d) => attemptContext(store.tenant(T), { delivery_id: d.id, attempt: 1, due_at: 0 }).change.to)).toEqual(['succeeded']);
+    expect(
+      [...store.tenant(T).deliveries.values()].map(
+        (d) => attemptContext(store.tenant(T), { delivery_id: d.id, attempt: 1, due_at: 0 }).change.to,
+      ),
+    ).toEqual(['succeeded']);
   });
 });

@@ -12,9 +12,12 @@ describe('docs/sandbox-values.md', () => {
     expect(committed).toBe(await renderGuide());
   });
 
-  it.each(MAGIC_VALUES.map((m) => [m.kind, m.field, m.value, m.outcome] as const))('lists the %s magic value %s = %s (%s)', (_kind, field, value, outcome) => {
-    expect(committed).toContain(`| \`${field}\` | \`${value}\` | \`${outcome}\` |`);
-  });
+  it.each(MAGIC_VALUES.map((m) => [m.kind, m.field, m.value, m.outcome] as const))(
+    'lists the %s magic value %s = %s (%s)',
+    (_kind, field, value, outcome) => {
+      expect(committed).toContain(`| \`${field}\` | \`${value}\` | \`${outcome}\` |`);
+    },
+  );
 
   it('gives the last retry of a webhook delivery in minutes after the event', () => {
     expect(committed).toContain(`${RETRY_SCHEDULE_SECONDS.at(-1)! / 60} minutes`);

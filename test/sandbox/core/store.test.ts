@@ -17,7 +17,10 @@ describe('the store', () => {
     const [a, b] = [newStore({ seed: 's1' }), newStore({ seed: 's1' })];
     expect(story(a)).toEqual(story(b));
     // Note: the fixtures draw a fresh Idempotency-Key per request, so only the keys differ between the two runs.
-    const state = (store: SandboxStore) => ({ ...store.snapshot().get(T)!, idempotency: [...store.tenant(T).idempotency.values()] });
+    const state = (store: SandboxStore) => ({
+      ...store.snapshot().get(T)!,
+      idempotency: [...store.tenant(T).idempotency.values()],
+    });
     expect(state(a)).toEqual(state(b));
   });
 

@@ -61,7 +61,8 @@ export function createStore(options: SandboxStoreOptions = {}): SandboxStore {
     retryCompression: options.retryCompression ?? DEFAULT_RETRY_COMPRESSION,
     eventLogLimit: options.eventLogLimit ?? EVENT_LOG_LIMIT,
   };
-  if (!(Number.isInteger(settings.eventLogLimit) && settings.eventLogLimit >= 1)) throw new RangeError(`eventLogLimit must be a positive integer, got ${String(settings.eventLogLimit)}.`);
+  if (!(Number.isInteger(settings.eventLogLimit) && settings.eventLogLimit >= 1))
+    throw new RangeError(`eventLogLimit must be a positive integer, got ${String(settings.eventLogLimit)}.`);
   let tenants = new Map<string, TenantState>();
   const tenant = (id: string) => {
     let t = tenants.get(id);

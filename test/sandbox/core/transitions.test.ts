@@ -10,7 +10,21 @@ import {
   type ObjectKind,
   type StatusChange,
 } from '../../../src/sandbox/core/index.js';
-import { call, CALLS, create, current, key, label, newStore, ok, pathWith, paymentBody, reach, T, TRANSITIONS } from './fixtures.js';
+import {
+  call,
+  CALLS,
+  create,
+  current,
+  key,
+  label,
+  newStore,
+  ok,
+  pathWith,
+  paymentBody,
+  reach,
+  T,
+  TRANSITIONS,
+} from './fixtures.js';
 
 const byCall = TRANSITIONS.filter((t) => t.trigger.startsWith('api:') && t.trigger !== 'api:create');
 const byClock = TRANSITIONS.filter((t) => t.trigger.startsWith('clock:'));
@@ -27,7 +41,9 @@ function journey(kind: ObjectKind, magic: MagicValue | undefined): [string, stri
     steps.push([at, step.to, step.reason_code]);
     at = step.to;
   }
-  const expiry = LIFECYCLES[kind].transitions.find((r) => r.trigger === 'clock:expires_at' && (r.from as readonly string[]).includes(at));
+  const expiry = LIFECYCLES[kind].transitions.find(
+    (r) => r.trigger === 'clock:expires_at' && (r.from as readonly string[]).includes(at),
+  );
   if (expiry) steps.push([at, expiry.to, expiry.reason_code]);
   return steps;
 }
@@ -47,7 +63,9 @@ describe('every transition by an API command', () => {
     const result = call(store, t.kind, t.trigger, before.id);
     const after = ok(result.answer);
     expect([after.status, reasonOf(after)]).toEqual([t.to, t.kind === 'payment' ? t.reason_code : null]);
-    expect(result.events.map(summary)).toEqual([[t.from, t.to, t.trigger, t.kind === 'payment' ? t.reason_code : null]]);
+    expect(result.events.map(summary)).toEqual([
+      [t.from, t.to, t.trigger, t.kind === 'payment' ? t.reason_code : null],
+    ]);
     expect(current(store, t.kind, before.id)).toEqual(after);
   });
 });
@@ -60,7 +78,9 @@ describe('every transition by the clock', () => {
     '%s happens exactly its delay after the object reached its from status',
     (_name, t) => {
       const store = newStore();
-      const magic = [...MAGIC_VALUES.filter((m) => m.kind === t.kind), undefined].find((m) => journey(t.kind, m).some(([f, to, r]) => f === t.from && to === t.to && r === t.reason_code));
+      const magic = [...MAGIC_VALUES.filter((m) => m.kind === t.kind), undefined].find((m) =>
+        journey(t.kind, m).some(([f, to, r]) => f === t.from && to === t.to && r === t.reason_code),
+      );
       const record = create(store, t.kind, magic);
       let entered = t.from === record.status ? Date.parse(record.created_at) : undefined;
       let moved: StatusChange | undefined;
@@ -70,7 +90,12 @@ describe('every transition by the clock', () => {
           else if (c.to === t.from) entered = Date.parse(c.event.created_at);
         }
       }
-      expect(moved && summary(moved)).toEqual([t.from, t.to, 'clock:processing', t.kind === 'payment' ? t.reason_code : null]);
+      expect(moved && summary(moved)).toEqual([
+        t.from,
+        t.to,
+        'clock:processing',
+        t.kind === 'payment' ? t.reason_code : null,
+      ]);
       expect(Date.parse(moved!.event.created_at) - entered!).toBe(STEP_DELAY_SECONDS[t.kind][t.to as never] * 1000);
     },
   );
@@ -83,7 +108,9 @@ describe('every transition by the clock', () => {
       const left = (Date.parse(before.expires_at) - store.now(T)) / 1000;
       expect(store.advance(T, left - 1).filter((c) => c.object_id === before.id)).toEqual([]);
       const changes = store.advance(T, 1).filter((c) => c.object_id === before.id);
-      expect(changes.map(summary)).toEqual([[t.from, t.to, 'clock:expires_at', t.kind === 'payment' ? t.reason_code : null]]);
+      expect(changes.map(summary)).toEqual([
+        [t.from, t.to, 'clock:expires_at', t.kind === 'payment' ? t.reason_code : null],
+      ]);
       expect(changes[0]!.event.created_at).toBe(before.expires_at);
     },
   );
@@ -112,21 +139,39 @@ describe('every transition by the clock', () => {
 
 describe('every transition by a magic value', () => {
   it.each(byClock.map((t) => [label(t), t] as const))('%s', (_name, t) => {
-    const magic = MAGIC_VALUES.filter((m) => m.kind === t.kind && journey(t.kind, m).some(([f, to, r]) => f === t.from && to === t.to && r === t.reason_code));
-    const chosen = [magic.find((m) => m.field === 'amount'), magic.find((m) => m.field !== 'amount')].filter((m) => m !== undefined);
+    const magic = MAGIC_VALUES.filter(
+      (m) =>
+        m.kind === t.kind &&
+        journey(t.kind, m).some(([f, to, r]) => f === t.from && to === t.to && r === t.reason_code),
+    );
+    const chosen = [magic.find((m) => m.field === 'amount'), magic.find((m) => m.field !== 'amount')].filter(
+      (m) => m !== undefined,
+    );
     // Note: a status the default outcome passes through needs no magic value (a payment succeeds unless told otherwise).
-    const byDefault = journey(t.kind, undefined).some(([f, to, r]) => f === t.from && to === t.to && r === t.reason_code);
+    const byDefault = journey(t.kind, undefined).some(
+      ([f, to, r]) => f === t.from && to === t.to && r === t.reason_code,
+    );
     expect(chosen.length > 0 || byDefault, 'no magic value leads through this transition').toBe(true);
     for (const m of chosen.length > 0 ? chosen : [undefined]) {
       const { changes } = run(t.kind, m);
-      expect(changes.map(summary), `with ${m ? `${m.field} ${m.value}` : 'no magic value'}`).toContainEqual([t.from, t.to, t.trigger, t.kind === 'payment' ? t.reason_code : null]);
+      expect(changes.map(summary), `with ${m ? `${m.field} ${m.value}` : 'no magic value'}`).toContainEqual([
+        t.from,
+        t.to,
+        t.trigger,
+        t.kind === 'payment' ? t.reason_code : null,
+      ]);
     }
   });
 
-  it.each(MAGIC_VALUES.map((m) => [`${m.kind} ${m.field} ${m.value}: ${m.outcome}`, m] as const))('%s takes exactly its documented path', (_name, m) => {
-    const { changes } = run(m.kind, m);
-    expect(changes.map((c) => [c.from, c.to, reasonOf(c.event.data)])).toEqual(journey(m.kind, m).map(([f, to, r]) => [f, to, m.kind === 'payment' ? r : null]));
-  });
+  it.each(MAGIC_VALUES.map((m) => [`${m.kind} ${m.field} ${m.value}: ${m.outcome}`, m] as const))(
+    '%s takes exactly its documented path',
+    (_name, m) => {
+      const { changes } = run(m.kind, m);
+      expect(changes.map((c) => [c.from, c.to, reasonOf(c.event.data)])).toEqual(
+        journey(m.kind, m).map(([f, to, r]) => [f, to, m.kind === 'payment' ? r : null]),
+      );
+    },
+  );
 
   // Note: written out by hand, as a merchant reads them in the docs, so that a change to the catalogue shows here.
   const documented: [ObjectKind, string, string, string, string | null][] = [
@@ -162,15 +207,26 @@ describe('every transition by a magic value', () => {
       store.advance(T, 59);
       const now = current(store, kind, record.id);
       expect([now.status, reasonOf(now)], `${kind} ${field} ${value}`).toEqual([status, reason]);
-      expect(magic.summary, `${kind} ${field} ${value}`).toMatch(status === 'created' ? /stays created/ : new RegExp(status));
+      expect(magic.summary, `${kind} ${field} ${value}`).toMatch(
+        status === 'created' ? /stays created/ : new RegExp(status),
+      );
       if (reason) expect(magic.summary).toContain(`reason_code ${reason}`);
     }
   });
 
   it('compares amounts as numbers and requisite values exactly', () => {
     const store = newStore();
-    const asNumber = ok(store.execute(T, { type: 'createPayment', idempotency_key: key(), body: paymentBody({ amount: '9.010' }) }).answer);
-    const otherCase = ok(store.execute(T, { type: 'createPayment', idempotency_key: key(), body: paymentBody({ requisite: { type: 'card', bank: 'sandbox declined' } }) }).answer);
+    const asNumber = ok(
+      store.execute(T, { type: 'createPayment', idempotency_key: key(), body: paymentBody({ amount: '9.010' }) })
+        .answer,
+    );
+    const otherCase = ok(
+      store.execute(T, {
+        type: 'createPayment',
+        idempotency_key: key(),
+        body: paymentBody({ requisite: { type: 'card', bank: 'sandbox declined' } }),
+      }).answer,
+    );
     store.advance(T, 59);
     expect(current(store, 'payment', asNumber.id).reason_code).toBe('declined');
     expect(current(store, 'payment', otherCase.id).status).toBe('succeeded');
@@ -184,12 +240,21 @@ describe('every transition by a magic value', () => {
   it('reaches every final status and every reason_code that does not come from the merchant itself', () => {
     const merchantOnly = TRANSITIONS.filter((t) => t.trigger.startsWith('api:'));
     for (const kind of kinds) {
-      const reached = new Set([...MAGIC_VALUES.filter((m) => m.kind === kind), undefined].flatMap((m) => journey(kind, m).map(([, to]) => to)));
+      const reached = new Set(
+        [...MAGIC_VALUES.filter((m) => m.kind === kind), undefined].flatMap((m) =>
+          journey(kind, m).map(([, to]) => to),
+        ),
+      );
       const onlyByCall = new Set(merchantOnly.filter((t) => t.kind === kind).map((t) => t.to));
       const final = statuses(kind).filter((s) => !TRANSITIONS.some((t) => t.kind === kind && t.from === s));
-      expect(final.filter((s) => !reached.has(s) && !onlyByCall.has(s)), kind).toEqual([]);
+      expect(
+        final.filter((s) => !reached.has(s) && !onlyByCall.has(s)),
+        kind,
+      ).toEqual([]);
     }
-    const reasons = new Set(MAGIC_VALUES.filter((m) => m.kind === 'payment').flatMap((m) => journey('payment', m).map(([, , r]) => r)));
+    const reasons = new Set(
+      MAGIC_VALUES.filter((m) => m.kind === 'payment').flatMap((m) => journey('payment', m).map(([, , r]) => r)),
+    );
     expect(REASON_CODES.filter((r) => r !== null && !reasons.has(r))).toEqual(['canceled_by_merchant']);
   });
 });
@@ -198,30 +263,55 @@ describe('forcing a status (control)', () => {
   it.each(TRANSITIONS.map((t) => [label(t), t] as const))('%s can be forced', (_name, t) => {
     const store = newStore();
     const before = reach(store, t.kind, t.from);
-    const result = store.execute(T, { type: 'forceStatus', kind: t.kind, id: before.id, status: t.to, reason_code: t.reason_code });
-    expect([ok(result.answer).status, reasonOf(ok(result.answer))]).toEqual([t.to, t.kind === 'payment' ? t.reason_code : null]);
-    expect(result.events.map(summary)).toEqual([[t.from, t.to, 'control', t.kind === 'payment' ? t.reason_code : null]]);
+    const result = store.execute(T, {
+      type: 'forceStatus',
+      kind: t.kind,
+      id: before.id,
+      status: t.to,
+      reason_code: t.reason_code,
+    });
+    expect([ok(result.answer).status, reasonOf(ok(result.answer))]).toEqual([
+      t.to,
+      t.kind === 'payment' ? t.reason_code : null,
+    ]);
+    expect(result.events.map(summary)).toEqual([
+      [t.from, t.to, 'control', t.kind === 'payment' ? t.reason_code : null],
+    ]);
   });
 
   const illegal = kinds.flatMap((kind) =>
     statuses(kind).flatMap((from) =>
-      statuses(kind).filter((to) => !TRANSITIONS.some((t) => t.kind === kind && t.from === from && t.to === to)).map((to) => ({ kind, from, to })),
+      statuses(kind)
+        .filter((to) => !TRANSITIONS.some((t) => t.kind === kind && t.from === from && t.to === to))
+        .map((to) => ({ kind, from, to })),
     ),
   );
 
-  it.each(illegal.map((t) => [`${t.kind} ${t.from} -> ${t.to}`, t] as const))('rejects %s with 422 invalid_state', (_name, t) => {
-    const store = newStore();
-    const before = reach(store, t.kind, t.from);
-    const result = store.execute(T, { type: 'forceStatus', kind: t.kind, id: before.id, status: t.to });
-    expect(result.answer.ok ? 'ok' : [result.answer.status, result.answer.problem.code]).toEqual([422, 'invalid_state']);
-    expect(result.events).toEqual([]);
-    expect(current(store, t.kind, before.id)).toEqual(before);
-  });
+  it.each(illegal.map((t) => [`${t.kind} ${t.from} -> ${t.to}`, t] as const))(
+    'rejects %s with 422 invalid_state',
+    (_name, t) => {
+      const store = newStore();
+      const before = reach(store, t.kind, t.from);
+      const result = store.execute(T, { type: 'forceStatus', kind: t.kind, id: before.id, status: t.to });
+      expect(result.answer.ok ? 'ok' : [result.answer.status, result.answer.problem.code]).toEqual([
+        422,
+        'invalid_state',
+      ]);
+      expect(result.events).toEqual([]);
+      expect(current(store, t.kind, before.id)).toEqual(before);
+    },
+  );
 
   it('rejects a reason_code the table does not set on that transition', () => {
     const store = newStore();
     const before = reach(store, 'payment', 'pending');
-    const result = store.execute(T, { type: 'forceStatus', kind: 'payment', id: before.id, status: 'failed', reason_code: 'payment_timeout' });
+    const result = store.execute(T, {
+      type: 'forceStatus',
+      kind: 'payment',
+      id: before.id,
+      status: 'failed',
+      reason_code: 'payment_timeout',
+    });
     expect(result.answer.ok ? 'ok' : result.answer.problem.code).toBe('invalid_state');
   });
 
@@ -229,8 +319,17 @@ describe('forcing a status (control)', () => {
     const store = newStore();
     const before = reach(store, 'appeal', 'pending');
     const bad = store.execute(T, { type: 'forceStatus', kind: 'appeal', id: before.id, status: 'refunded' }).answer;
-    expect(bad.ok ? 'ok' : [bad.status, bad.problem.code, bad.problem.errors?.[0]?.pointer]).toEqual([422, 'validation_failed', '/status']);
-    const missing = store.execute(T, { type: 'forceStatus', kind: 'appeal', id: 'apl_nope', status: 'canceled' }).answer;
+    expect(bad.ok ? 'ok' : [bad.status, bad.problem.code, bad.problem.errors?.[0]?.pointer]).toEqual([
+      422,
+      'validation_failed',
+      '/status',
+    ]);
+    const missing = store.execute(T, {
+      type: 'forceStatus',
+      kind: 'appeal',
+      id: 'apl_nope',
+      status: 'canceled',
+    }).answer;
     expect(missing.ok ? 'ok' : [missing.status, missing.problem.code]).toEqual([404, 'not_found']);
   });
 });
@@ -238,24 +337,33 @@ describe('forcing a status (control)', () => {
 describe('illegal API commands', () => {
   const illegal = Object.entries(CALLS).flatMap(([trigger, perKind]) =>
     (Object.keys(perKind) as ObjectKind[]).flatMap((kind) =>
-      statuses(kind).filter((from) => !TRANSITIONS.some((t) => t.kind === kind && t.from === from && t.trigger === trigger)).map((from) => ({ kind, from, trigger })),
+      statuses(kind)
+        .filter((from) => !TRANSITIONS.some((t) => t.kind === kind && t.from === from && t.trigger === trigger))
+        .map((from) => ({ kind, from, trigger })),
     ),
   );
 
-  it.each(illegal.map((t) => [`${t.trigger} on a ${t.kind} in ${t.from}`, t] as const))('rejects %s with 422 invalid_state', (_name, t) => {
-    const store = newStore();
-    const before = reach(store, t.kind, t.from);
-    const result = call(store, t.kind, t.trigger, before.id);
-    expect(result.answer.ok ? 'ok' : [result.answer.status, result.answer.problem.code]).toEqual([422, 'invalid_state']);
-    expect(result.events).toEqual([]);
-    expect(current(store, t.kind, before.id).status).toBe(t.from);
-  });
-
-  it.each(Object.entries(CALLS).flatMap(([trigger, perKind]) => Object.keys(perKind).map((kind) => [trigger, kind as ObjectKind] as const)))(
-    'answers %s on an unknown %s with 404 not_found',
-    (trigger, kind) => {
-      const answer = call(newStore(), kind, trigger, 'nope_0001').answer;
-      expect(answer.ok ? 'ok' : [answer.status, answer.problem.code]).toEqual([404, 'not_found']);
+  it.each(illegal.map((t) => [`${t.trigger} on a ${t.kind} in ${t.from}`, t] as const))(
+    'rejects %s with 422 invalid_state',
+    (_name, t) => {
+      const store = newStore();
+      const before = reach(store, t.kind, t.from);
+      const result = call(store, t.kind, t.trigger, before.id);
+      expect(result.answer.ok ? 'ok' : [result.answer.status, result.answer.problem.code]).toEqual([
+        422,
+        'invalid_state',
+      ]);
+      expect(result.events).toEqual([]);
+      expect(current(store, t.kind, before.id).status).toBe(t.from);
     },
   );
+
+  it.each(
+    Object.entries(CALLS).flatMap(([trigger, perKind]) =>
+      Object.keys(perKind).map((kind) => [trigger, kind as ObjectKind] as const),
+    ),
+  )('answers %s on an unknown %s with 404 not_found', (trigger, kind) => {
+    const answer = call(newStore(), kind, trigger, 'nope_0001').answer;
+    expect(answer.ok ? 'ok' : [answer.status, answer.problem.code]).toEqual([404, 'not_found']);
+  });
 });

@@ -69,8 +69,19 @@ export function createPostgresRegistry(pool: PostgresPool): TenantRegistry {
 
   return {
     async create(now) {
-      const credentials = { id: newTenantId(), accessToken: newAccessToken(), publicKey: newPublicKey(), secretKey: newSecretKey() };
-      await query(INSERT, [credentials.id, credentials.publicKey, digest(credentials.accessToken), digest(credentials.secretKey), now]);
+      const credentials = {
+        id: newTenantId(),
+        accessToken: newAccessToken(),
+        publicKey: newPublicKey(),
+        secretKey: newSecretKey(),
+      };
+      await query(INSERT, [
+        credentials.id,
+        credentials.publicKey,
+        digest(credentials.accessToken),
+        digest(credentials.secretKey),
+        now,
+      ]);
       return credentials;
     },
 
@@ -111,14 +122,18 @@ export function createPostgresRegistry(pool: PostgresPool): TenantRegistry {
       if (!ACCESS_TOKEN.test(token)) return undefined;
       const given = digest(token);
       const row = (await query(BY_ACCESS, [given])).rows[0];
-      return row && takes(row, given, 'access_token_digest', 'previous_access_token_digest', now) ? (row.id as string) : undefined;
+      return row && takes(row, given, 'access_token_digest', 'previous_access_token_digest', now)
+        ? (row.id as string)
+        : undefined;
     },
 
     async tenantOfKeyPair(publicKey, secretKey, now) {
       if (!PUBLIC_KEY.test(publicKey)) return undefined;
       const given = digest(secretKey);
       const row = (await query(BY_PUBLIC_KEY, [publicKey])).rows[0];
-      return row && takes(row, given, 'secret_key_digest', 'previous_secret_key_digest', now) ? (row.id as string) : undefined;
+      return row && takes(row, given, 'secret_key_digest', 'previous_secret_key_digest', now)
+        ? (row.id as string)
+        : undefined;
     },
   };
 }

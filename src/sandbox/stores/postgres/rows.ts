@@ -66,7 +66,10 @@ function objectPart(kind: ObjectKind, field: (typeof KINDS)[number][1]): Part {
         rows.map((r) => json(state[field].requests.get(r.key))),
       ],
     }),
-    remove: (tenant, keys) => ({ text: 'DELETE FROM sandbox_objects WHERE tenant_id = $1 AND kind = $2 AND id = ANY($3::text[])', values: [tenant, kind, keys] }),
+    remove: (tenant, keys) => ({
+      text: 'DELETE FROM sandbox_objects WHERE tenant_id = $1 AND kind = $2 AND id = ANY($3::text[])',
+      values: [tenant, kind, keys],
+    }),
   };
 }
 
@@ -84,7 +87,10 @@ const PARTS: Part[] = [
         ON CONFLICT (tenant_id, key) DO UPDATE SET position = excluded.position, steps = excluded.steps`,
       values: [tenant, rows.map((r) => r.key), rows.map((r) => r.position), rows.map((r) => json(r.value))],
     }),
-    remove: (tenant, keys) => ({ text: 'DELETE FROM sandbox_plans WHERE tenant_id = $1 AND key = ANY($2::text[])', values: [tenant, keys] }),
+    remove: (tenant, keys) => ({
+      text: 'DELETE FROM sandbox_plans WHERE tenant_id = $1 AND key = ANY($2::text[])',
+      values: [tenant, keys],
+    }),
   },
   {
     name: 'timers',
@@ -97,7 +103,10 @@ const PARTS: Part[] = [
         ON CONFLICT (tenant_id, seq) DO UPDATE SET due_at = excluded.due_at, body = excluded.body`,
       values: [tenant, rows.map((r) => r.key), rows.map((r) => (r.value as Timer).at), rows.map((r) => json(r.value))],
     }),
-    remove: (tenant, keys) => ({ text: 'DELETE FROM sandbox_timers WHERE tenant_id = $1 AND seq = ANY($2::bigint[])', values: [tenant, keys] }),
+    remove: (tenant, keys) => ({
+      text: 'DELETE FROM sandbox_timers WHERE tenant_id = $1 AND seq = ANY($2::bigint[])',
+      values: [tenant, keys],
+    }),
   },
   {
     name: 'idempotency',
@@ -127,7 +136,8 @@ const PARTS: Part[] = [
     name: 'events',
     ordered: false,
     // Note: keyed by the change's position among all the tenant made, which stays its position as older ones leave.
-    entries: (state) => state.events.map((change, index): [string, unknown] => [String(state.eventsDropped + index), change]),
+    entries: (state) =>
+      state.events.map((change, index): [string, unknown] => [String(state.eventsDropped + index), change]),
     signature: (change) => [change],
     upsert: (tenant, rows) => ({
       text: `INSERT INTO sandbox_events (tenant_id, position, change)
@@ -135,7 +145,10 @@ const PARTS: Part[] = [
         ON CONFLICT (tenant_id, position) DO UPDATE SET change = excluded.change`,
       values: [tenant, rows.map((r) => r.key), rows.map((r) => json(r.value))],
     }),
-    remove: (tenant, keys) => ({ text: 'DELETE FROM sandbox_events WHERE tenant_id = $1 AND position = ANY($2::bigint[])', values: [tenant, keys] }),
+    remove: (tenant, keys) => ({
+      text: 'DELETE FROM sandbox_events WHERE tenant_id = $1 AND position = ANY($2::bigint[])',
+      values: [tenant, keys],
+    }),
   },
   {
     name: 'deliveries',
@@ -150,9 +163,18 @@ const PARTS: Part[] = [
       text: `INSERT INTO sandbox_deliveries (tenant_id, id, position, state, body)
         SELECT $1, id, position, state, body::json FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[]) AS r(id, position, state, body)
         ON CONFLICT (tenant_id, id) DO UPDATE SET position = excluded.position, state = excluded.state, body = excluded.body`,
-      values: [tenant, rows.map((r) => r.key), rows.map((r) => r.position), rows.map((r) => (r.value as { state: string }).state), rows.map((r) => json(r.value))],
+      values: [
+        tenant,
+        rows.map((r) => r.key),
+        rows.map((r) => r.position),
+        rows.map((r) => (r.value as { state: string }).state),
+        rows.map((r) => json(r.value)),
+      ],
     }),
-    remove: (tenant, keys) => ({ text: 'DELETE FROM sandbox_deliveries WHERE tenant_id = $1 AND id = ANY($2::text[])', values: [tenant, keys] }),
+    remove: (tenant, keys) => ({
+      text: 'DELETE FROM sandbox_deliveries WHERE tenant_id = $1 AND id = ANY($2::text[])',
+      values: [tenant, keys],
+    }),
   },
 ];
 
@@ -163,7 +185,9 @@ function splitScopes(keys: string[]): [string[], string[]] {
 }
 
 function idempotencyColumns(tenant: string, rows: { key: string; value: unknown; position: number }[]): unknown[] {
-  const records = rows.map((r) => r.value as { fingerprint: string; expires: number; answer?: unknown; heldUntil?: number });
+  const records = rows.map(
+    (r) => r.value as { fingerprint: string; expires: number; answer?: unknown; heldUntil?: number },
+  );
   return [
     tenant,
     ...splitScopes(rows.map((r) => r.key)),
@@ -177,14 +201,46 @@ function idempotencyColumns(tenant: string, rows: { key: string; value: unknown;
 
 /** The fields kept in columns or tables of their own; any other field of TenantState is kept in `rest`. */
 const OWN_FIELDS = new Set<string>([
-  'id', 'clock', 'time', 'seq', 'ids', 'payments', 'payouts', 'appeals', 'plans', 'timers', 'ledger', 'idempotency',
-  'endpoints', 'events', 'eventsDropped', 'eventLogLimit', 'deliveries', 'due', 'retryCompression', 'secretKeyDigest',
+  'id',
+  'clock',
+  'time',
+  'seq',
+  'ids',
+  'payments',
+  'payouts',
+  'appeals',
+  'plans',
+  'timers',
+  'ledger',
+  'idempotency',
+  'endpoints',
+  'events',
+  'eventsDropped',
+  'eventLogLimit',
+  'deliveries',
+  'due',
+  'retryCompression',
+  'secretKeyDigest',
 ]);
 
 /** The columns of sandbox_tenants after `id` and `version`, in the order of tenantRow. */
 export const TENANT_COLUMNS = [
-  'clock_mode', 'clock_manual', 'clock_offset', 'time', 'seq', 'ids_state', 'ids_count', 'events_dropped', 'event_log_limit',
-  'retry_compression', 'secret_key_digest', 'ledger', 'endpoints', 'due', 'rest', 'due_wall_at',
+  'clock_mode',
+  'clock_manual',
+  'clock_offset',
+  'time',
+  'seq',
+  'ids_state',
+  'ids_count',
+  'events_dropped',
+  'event_log_limit',
+  'retry_compression',
+  'secret_key_digest',
+  'ledger',
+  'endpoints',
+  'due',
+  'rest',
+  'due_wall_at',
 ] as const;
 
 // Note: `rest` holds fields the store has no column for (the core's own bookkeeping, never a request's data), so
@@ -211,7 +267,10 @@ const decodeRest = (text: unknown): Record<string, unknown> =>
 function dueWallAt(state: TenantState): number | null {
   if (state.clock.mode !== 'real') return null;
   // Note: an attempt waiting to be sent is due at once; a leased one when its lease runs out (outbox.ts: leaseDue).
-  const candidates = [state.due.length > 0 ? -Infinity : Infinity, ...(state.sending ?? []).map((s) => s.leased_until ?? -Infinity)];
+  const candidates = [
+    state.due.length > 0 ? -Infinity : Infinity,
+    ...(state.sending ?? []).map((s) => s.leased_until ?? -Infinity),
+  ];
   const earliest = state.timers.at(-1);
   if (earliest) candidates.push(earliest.at - state.clock.offset);
   const at = Math.min(...candidates);
@@ -222,10 +281,24 @@ function dueWallAt(state: TenantState): number | null {
 export function tenantRow(state: TenantState): unknown[] {
   const rest = Object.fromEntries(Object.entries(state).filter(([field]) => !OWN_FIELDS.has(field)));
   return [
-    state.clock.mode, state.clock.manual, state.clock.offset, state.time, state.seq, state.ids.state, state.ids.count,
-    state.eventsDropped, state.eventLogLimit, state.retryCompression, state.secretKeyDigest ?? null,
-    json([...state.ledger].map(([currency, entry]) => [currency, entry.available.toString(), entry.pending.toString()])),
-    json(state.endpoints), json(state.due), encodeRest(rest), dueWallAt(state),
+    state.clock.mode,
+    state.clock.manual,
+    state.clock.offset,
+    state.time,
+    state.seq,
+    state.ids.state,
+    state.ids.count,
+    state.eventsDropped,
+    state.eventLogLimit,
+    state.retryCompression,
+    state.secretKeyDigest ?? null,
+    json(
+      [...state.ledger].map(([currency, entry]) => [currency, entry.available.toString(), entry.pending.toString()]),
+    ),
+    json(state.endpoints),
+    json(state.due),
+    encodeRest(rest),
+    dueWallAt(state),
   ];
 }
 
@@ -235,18 +308,28 @@ export interface TenantRows {
   objects: { kind: ObjectKind; id: string; position: string; record: unknown; request: unknown }[];
   plans: { key: string; position: string; steps: unknown }[];
   timers: { seq: string; body: unknown }[];
-  idempotency: { scope: string; key: string; position: string; fingerprint: string; expires_at: number; answer: unknown; held_until: number | null }[];
+  idempotency: {
+    scope: string;
+    key: string;
+    position: string;
+    fingerprint: string;
+    expires_at: number;
+    answer: unknown;
+    held_until: number | null;
+  }[];
   events: { position: string; change: unknown }[];
   deliveries: { id: string; position: string; body: unknown }[];
 }
 
 /** The statements that read a tenant's rows, each with the tenant's id as $1, in the order of TenantRows' parts. */
 export const LOAD_QUERIES = {
-  objects: 'SELECT kind, id, position, record, request FROM sandbox_objects WHERE tenant_id = $1 ORDER BY kind, position',
+  objects:
+    'SELECT kind, id, position, record, request FROM sandbox_objects WHERE tenant_id = $1 ORDER BY kind, position',
   plans: 'SELECT key, position, steps FROM sandbox_plans WHERE tenant_id = $1 ORDER BY position',
   // Note: the timer array is kept with the earliest last (timers.ts).
   timers: 'SELECT seq, body FROM sandbox_timers WHERE tenant_id = $1 ORDER BY due_at DESC, seq DESC',
-  idempotency: 'SELECT scope, key, position, fingerprint, expires_at, answer, held_until FROM sandbox_idempotency WHERE tenant_id = $1 ORDER BY position',
+  idempotency:
+    'SELECT scope, key, position, fingerprint, expires_at, answer, held_until FROM sandbox_idempotency WHERE tenant_id = $1 ORDER BY position',
   events: 'SELECT position, change FROM sandbox_events WHERE tenant_id = $1 ORDER BY position',
   deliveries: 'SELECT id, position, body FROM sandbox_deliveries WHERE tenant_id = $1 ORDER BY position',
 } as const satisfies Record<Exclude<keyof TenantRows, 'tenant'>, string>;
@@ -266,7 +349,12 @@ export function fromRows(id: string, rows: TenantRows): { state: TenantState; ba
     appeals: { byId: new Map(), requests: new Map() },
     plans: new Map(rows.plans.map((row) => [row.key, row.steps])),
     timers: rows.timers.map((row) => row.body),
-    ledger: new Map((t.ledger as [string, string, string][]).map(([currency, available, pending]) => [currency, { available: BigInt(available), pending: BigInt(pending) }])),
+    ledger: new Map(
+      (t.ledger as [string, string, string][]).map(([currency, available, pending]) => [
+        currency,
+        { available: BigInt(available), pending: BigInt(pending) },
+      ]),
+    ),
     idempotency: new Map(
       rows.idempotency.map((row) => [
         `${row.scope}${SEPARATOR}${row.key}`,
@@ -288,14 +376,26 @@ export function fromRows(id: string, rows: TenantRows): { state: TenantState; ba
   } as TenantState;
   if (t.secret_key_digest !== null) state.secretKeyDigest = t.secret_key_digest as string;
   for (const row of rows.objects) {
-    const collection = state[KINDS.find(([kind]) => kind === row.kind)![1]] as { byId: Map<string, unknown>; requests: Map<string, unknown> };
+    const collection = state[KINDS.find(([kind]) => kind === row.kind)![1]] as {
+      byId: Map<string, unknown>;
+      requests: Map<string, unknown>;
+    };
     collection.byId.set(row.id, deepFreeze(row.record));
     collection.requests.set(row.id, deepFreeze(row.request));
   }
   const positions = new Map<string, Map<string, number>>([
-    ...KINDS.map(([kind]) => [kind, new Map(rows.objects.filter((row) => row.kind === kind).map((row) => [row.id, Number(row.position)]))] as const),
+    ...KINDS.map(
+      ([kind]) =>
+        [
+          kind,
+          new Map(rows.objects.filter((row) => row.kind === kind).map((row) => [row.id, Number(row.position)])),
+        ] as const,
+    ),
     ['plans', new Map(rows.plans.map((row) => [row.key, Number(row.position)]))],
-    ['idempotency', new Map(rows.idempotency.map((row) => [`${row.scope}${SEPARATOR}${row.key}`, Number(row.position)]))],
+    [
+      'idempotency',
+      new Map(rows.idempotency.map((row) => [`${row.scope}${SEPARATOR}${row.key}`, Number(row.position)])),
+    ],
     ['deliveries', new Map(rows.deliveries.map((row) => [row.id, Number(row.position)]))],
   ]);
   const parts = new Map<string, PartBase>();
@@ -318,13 +418,18 @@ export function emptyBaseline(row: unknown[]): Baseline {
   return { row, parts: new Map(PARTS.map((part) => [part.name, { entries: new Map(), top: -1 }])) };
 }
 
-const same = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((value, index) => Object.is(value, b[index]));
+const same = (a: unknown[], b: unknown[]) =>
+  a.length === b.length && a.every((value, index) => Object.is(value, b[index]));
 
 /**
  * The statements that store what changed since `baseline` (without the tenant row's own update, which the caller
  * makes with the new version), and the baseline after them.
  */
-export function changes(tenant: string, state: TenantState, baseline: Baseline): { statements: Statement[]; row: unknown[]; rowChanged: boolean; next: Baseline } {
+export function changes(
+  tenant: string,
+  state: TenantState,
+  baseline: Baseline,
+): { statements: Statement[]; row: unknown[]; rowChanged: boolean; next: Baseline } {
   const statements: Statement[] = [];
   const parts = new Map<string, PartBase>();
   for (const part of PARTS) {

@@ -9,7 +9,16 @@ import { secondsUntilForgotten, TenantLimitError } from '../tenant-limit-error.j
 import type { TenantStore, TenantStoreSettings } from '../types.js';
 import type { PostgresClient, PostgresPool } from './pool.js';
 import { createPostgresRegistry } from './registry.js';
-import { LOAD_QUERIES, TENANT_COLUMNS, changes, emptyBaseline, fromRows, tenantRow, type Baseline, type TenantRows } from './rows.js';
+import {
+  LOAD_QUERIES,
+  TENANT_COLUMNS,
+  changes,
+  emptyBaseline,
+  fromRows,
+  tenantRow,
+  type Baseline,
+  type TenantRows,
+} from './rows.js';
 
 /** Options of createPostgresStore. */
 export interface PostgresStoreOptions extends TenantStoreSettings {
@@ -45,7 +54,10 @@ async function load<T>(name: string, load: () => Promise<T>): Promise<T> {
     return await load();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new MissingPackageError(`The sandbox's postgres store needs the \`${name}\` package: npm install pg node-pg-migrate`, { cause: error });
+    throw new MissingPackageError(
+      `The sandbox's postgres store needs the \`${name}\` package: npm install pg node-pg-migrate`,
+      { cause: error },
+    );
   }
 }
 
@@ -88,7 +100,14 @@ const TENANT_COUNT_LOCK = '7241865325823966';
 const TENANT_COUNT = 'SELECT count(*)::int AS n, min(last_used_at) AS oldest FROM sandbox_tenants';
 /** How many idle tenants one statement of evictIdle forgets, so that a sweep's transactions stay short. */
 const EVICT_BATCH = 500;
-const TABLES = ['sandbox_objects', 'sandbox_plans', 'sandbox_timers', 'sandbox_idempotency', 'sandbox_events', 'sandbox_deliveries'];
+const TABLES = [
+  'sandbox_objects',
+  'sandbox_plans',
+  'sandbox_timers',
+  'sandbox_idempotency',
+  'sandbox_events',
+  'sandbox_deliveries',
+];
 // Note: the tenants' rows are taken as a transaction takes one (FOR UPDATE), skipping those a transaction holds: a
 // tenant in use is not idle, and its transaction will record the use.
 const EVICT = `WITH gone AS (
@@ -191,7 +210,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       return result;
     } catch (error) {
       // Note: a connection whose ROLLBACK failed is broken; releasing it with the error makes the pool close it.
-      const broken = await client.query('ROLLBACK').then(() => undefined, (rollback: Error) => rollback);
+      const broken = await client.query('ROLLBACK').then(
+        () => undefined,
+        (rollback: Error) => rollback,
+      );
       client.release(broken ?? false);
       throw error;
     }
@@ -202,7 +224,12 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
    * use was last written. With `skipLocked`, undefined when the row is held by another transaction or does not exist.
    * Throws AtBound when making the tenant would pass open mode's bound.
    */
-  async function open(client: PostgresClient, tenant: string, candidate: Cached | undefined, skipLocked = false): Promise<{ current: Cached; usedAt: number } | undefined> {
+  async function open(
+    client: PostgresClient,
+    tenant: string,
+    candidate: Cached | undefined,
+    skipLocked = false,
+  ): Promise<{ current: Cached; usedAt: number } | undefined> {
     let { rows } = await client.query(skipLocked ? TENANT_TRY_SELECT : TENANT_SELECT, [tenant]);
     if (rows.length === 0 && skipLocked) return undefined;
     if (rows.length === 0 && bound) {
@@ -213,7 +240,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       ({ rows } = await client.query(TENANT_SELECT, [tenant]));
       if (rows.length === 0) {
         const held = (await client.query(TENANT_COUNT)).rows[0]!;
-        if ((held.n as number) >= bound.max) throw new AtBound(held.oldest === null ? undefined : (held.oldest as number));
+        if ((held.n as number) >= bound.max)
+          throw new AtBound(held.oldest === null ? undefined : (held.oldest as number));
       }
     }
     if (rows.length === 0) {
@@ -233,12 +261,25 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     if (candidate?.version === version) return { current: candidate, usedAt };
     const parts = await Promise.all(Object.values(LOAD_QUERIES).map((text) => client.query(text, [tenant])));
     const [objects, plans, timers, idempotency, events, deliveries] = parts.map((result) => result.rows);
-    const loaded = fromRows(tenant, { tenant: rows[0]!, objects, plans, timers, idempotency, events, deliveries } as TenantRows);
+    const loaded = fromRows(tenant, {
+      tenant: rows[0]!,
+      objects,
+      plans,
+      timers,
+      idempotency,
+      events,
+      deliveries,
+    } as TenantRows);
     return { current: { version, ...loaded }, usedAt };
   }
 
   /** One try at `work` on the locked tenant, writing what it changed and, unless only the ticker looked, its use. */
-  const attempt = <T>(tenant: string, candidate: Cached | undefined, work: (state: TenantState) => T, skipLocked: boolean) =>
+  const attempt = <T>(
+    tenant: string,
+    candidate: Cached | undefined,
+    work: (state: TenantState) => T,
+    skipLocked: boolean,
+  ) =>
     inTransaction(async (client) => {
       const opened = await open(client, tenant, candidate, skipLocked);
       if (opened === undefined) return undefined;
@@ -263,8 +304,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     if (!bound) return 0;
     const now = wallNow();
     let total = 0;
-    for (let batch = EVICT_BATCH; batch === EVICT_BATCH; ) {
-      const { rows } = await inTransaction((client) => client.query(EVICT, [now - bound.idleMs - precisionMs, EVICT_BATCH]));
+    for (let batch = EVICT_BATCH; batch === EVICT_BATCH;) {
+      const { rows } = await inTransaction((client) =>
+        client.query(EVICT, [now - bound.idleMs - precisionMs, EVICT_BATCH]),
+      );
       const ids = rows.map((row) => row.id as string);
       for (const id of ids) cache.delete(id);
       if (ids.length > 0) {
@@ -297,7 +340,12 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       } catch (error) {
         if (!(error instanceof AtBound) || !bound) throw error;
         const idleSeconds = bound.idleMs / 1000;
-        if (error.remembered) throw new TenantLimitError(bound.max, idleSeconds, secondsUntilForgotten(error.oldest, bound.idleMs + precisionMs, wallNow(), idleSeconds));
+        if (error.remembered)
+          throw new TenantLimitError(
+            bound.max,
+            idleSeconds,
+            secondsUntilForgotten(error.oldest, bound.idleMs + precisionMs, wallNow(), idleSeconds),
+          );
         // Note: in a transaction of its own, since the refused one rolls back whatever it did.
         await evictIdle();
         try {
@@ -305,7 +353,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         } catch (again) {
           if (!(again instanceof AtBound)) throw again;
           full = { at: performance.now(), oldest: again.oldest };
-          throw new TenantLimitError(bound.max, idleSeconds, secondsUntilForgotten(again.oldest, bound.idleMs + precisionMs, wallNow(), idleSeconds));
+          throw new TenantLimitError(
+            bound.max,
+            idleSeconds,
+            secondsUntilForgotten(again.oldest, bound.idleMs + precisionMs, wallNow(), idleSeconds),
+          );
         }
       }
       if (ran === undefined) {
@@ -325,7 +377,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async dueTenants(wallNow) {
       const client = await db.connect();
       try {
-        const { rows } = await client.query('SELECT id FROM sandbox_tenants WHERE due_wall_at <= $1 ORDER BY due_wall_at', [wallNow]);
+        const { rows } = await client.query(
+          'SELECT id FROM sandbox_tenants WHERE due_wall_at <= $1 ORDER BY due_wall_at',
+          [wallNow],
+        );
         return rows.map((row) => row.id as string);
       } finally {
         client.release();
@@ -366,7 +421,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async ready() {
       const client = await db.connect().catch((error: Error) => {
         // Note: pg's message may quote the host; the probe says only what failed, the address stays in the operator's config.
-        throw new Error(`the database did not accept a connection (${(error as NodeJS.ErrnoException).code ?? 'no error code'})`, { cause: error });
+        throw new Error(
+          `the database did not accept a connection (${(error as NodeJS.ErrnoException).code ?? 'no error code'})`,
+          { cause: error },
+        );
       });
       try {
         const { rows } = await client.query(`SELECT name FROM ${MIGRATIONS_TABLE}`).catch((error: Error) => {
