@@ -1,7 +1,8 @@
 // The admin API on the request pipeline: the operator's admin token (compared in constant time), never a tenant's
 // credentials, no faults, no rate limit, and the checks generated from its document (openapi/admin/), always on.
 import { timingSafeEqual } from 'node:crypto';
-import { requestProblem, responseProblem, validateRequest, validateResponse } from '../../validation/index.js';
+import { validateRequest } from '../../validation/index.js';
+import { answerViolations, rejectionOf } from '../http/document-checks.js';
 import type { ApiBinding, OperationWork, Outcome } from '../http/pipeline.js';
 import { httpProblem, type ProblemInput } from '../http/problem.js';
 import type { SandboxRuntime } from '../runtime.js';
@@ -49,21 +50,10 @@ export function adminBinding(runtime: SandboxRuntime, adminToken: string): ApiBi
     throttled: false,
     checkRequest({ operationId }, { params, query, headers, body }) {
       const checked = validateRequest('admin', operationId, { params, query, headers, body });
-      if (checked.ok) return { values: checked.request.query };
-      const problem = requestProblem(checked);
-      return {
-        rejection: {
-          status: checked.status,
-          code: checked.code,
-          detail: problem.detail ?? '',
-          errors: problem.errors ?? [],
-        },
-      };
+      return checked.ok ? { values: checked.request.query } : rejectionOf(checked);
     },
-    checkResponse({ operationId }, status, headers, body) {
-      const violations = validateResponse('admin', operationId, { status, headers, body });
-      return violations.length > 0 ? (responseProblem(violations, {}).errors ?? []) : undefined;
-    },
+    checkResponse: ({ operationId }, status, headers, body) =>
+      answerViolations('admin', operationId, status, headers, body),
     settle: () => Promise.resolve(),
     // Note: the admin API makes no tenant state, so open mode's bound on tenants can never refuse one of its requests.
     tenantLimited: (): { problem: ProblemInput; headers: Record<string, string> } => ({

@@ -2,14 +2,9 @@
 // document (openapi/sandbox/, never switched off: its work relies on them) and its optional Idempotency-Key kept by
 // the pipeline, since a control operation's work may span several transactions.
 import type { FieldError } from '../../shared/problem.js';
-import {
-  requestProblem,
-  validateRequest,
-  validateResponse,
-  responseProblem,
-  type Violation,
-} from '../../validation/index.js';
+import { validateRequest, type Violation } from '../../validation/index.js';
 import type { Answer } from '../core/index.js';
+import { answerViolations, rejectionOf } from '../http/document-checks.js';
 import type { ApiBinding, OperationWork, Outcome } from '../http/pipeline.js';
 import { controlTenantLimit } from '../http/tenant-limit.js';
 import type { SandboxRuntime } from '../runtime.js';
@@ -71,20 +66,10 @@ export function controlBinding(
             violations: refined([], extra),
           }
         : { ...checked, violations: refined(checked.violations, extra) };
-      const problem = requestProblem(rejection);
-      return {
-        rejection: {
-          status: rejection.status,
-          code: rejection.code,
-          detail: problem.detail ?? '',
-          errors: problem.errors ?? [],
-        },
-      };
+      return rejectionOf(rejection);
     },
-    checkResponse({ operationId }, status, headers, body) {
-      const violations = validateResponse('sandbox', operationId, { status, headers, body });
-      return violations.length > 0 ? (responseProblem(violations, {}).errors ?? []) : undefined;
-    },
+    checkResponse: ({ operationId }, status, headers, body) =>
+      answerViolations('sandbox', operationId, status, headers, body),
     // Note: every store has committed inside its transactions; what a control operation makes due it sends itself.
     settle: () => Promise.resolve(),
     tenantLimited: (error, headers) => controlTenantLimit(error, headers.has('authorization') ? CHALLENGE : {}),
