@@ -26,6 +26,8 @@ const common = {
   clock: values.clock ?? 'manual',
   seed: 'bench',
   webhookSecret: `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
+  // Note: the idle rows hold 30,000 tenants, past open mode's default bound of 10,000.
+  tenants: { max: 100_000 },
 };
 const sandbox = await openSandbox({ ...common, store: values.store, databaseUrl: process.env.DATABASE_URL });
 for (let i = 0; i < Number(values['idle-tenants'] ?? 0); i++)
