@@ -3,7 +3,10 @@
 // hosting guide's test share it; CONTRIBUTING.md ("The users' README and its test") states the rules.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { expect } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import type { ReadmeStep } from './readme-blocks.js';
 
 const COMMAND_MS = 240_000;
 const READY_MS = 60_000;
@@ -137,4 +140,44 @@ function accepts(port: number): Promise<boolean> {
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => resolve(false));
   });
+}
+
+/** How testSteps runs a document's steps: where, with what changed in each file and script, and how long servers run. */
+export interface StepSettings {
+  folder: () => string;
+  /** A file's text as written (ports moved, say). */
+  file: (content: string) => string;
+  /** A block's script as run. */
+  script: (script: string) => string;
+  /** Background servers run to the end of the document, rather than of their `## ` section. */
+  serversToTheEnd?: boolean;
+}
+
+/** One test per step of a document, in its order: a file created, a block skipped, started in the background, or run. */
+export function testSteps(steps: readonly ReadmeStep[], runner: DocRunner, settings: StepSettings): void {
+  for (const [index, step] of steps.entries()) {
+    if (step.kind === 'file') {
+      it(`${index + 1}. creates ${step.name}`, () => {
+        writeFileSync(path.join(settings.folder(), step.name), settings.file(step.content));
+      });
+      continue;
+    }
+    const verb = step.mode === 'skip' ? 'skips' : step.mode === 'background' ? 'starts' : 'runs';
+    const title = `${index + 1}. ${verb}: ${step.script.trim()}`;
+    if (step.mode === 'skip') {
+      it.skip(`${title} (${step.reason})`, () => {});
+      continue;
+    }
+    const section = settings.serversToTheEnd ? '' : step.section;
+    it(
+      title,
+      async () => {
+        if (!settings.serversToTheEnd) await runner.stopBackgroundOutside(section);
+        const script = settings.script(step.script);
+        if (step.mode === 'background') await runner.startBackground(script, section);
+        else await runner.run(script);
+      },
+      BLOCK_MS,
+    );
+  }
 }

@@ -4,14 +4,14 @@
 // acknowledged request. Every block runs as written (blocks marked skip aside), in order, in one folder; the two
 // instances, background blocks, run until the end. Ports 4021 and 4022 are moved to free ones.
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
 import { startCluster, type Cluster } from '../postgres/cluster.js';
-import { BLOCK_MS, createDocRunner } from './doc-runner.js';
+import { createDocRunner, testSteps } from './doc-runner.js';
 import { packedTarball } from './pack.js';
 import { readmeSteps } from './readme-blocks.js';
 import { portFree } from './readme-ports.js';
@@ -78,28 +78,7 @@ describe('docs/hosting.md, followed from the packed tarball against a real Postg
     }
   });
 
-  for (const [index, step] of steps.entries()) {
-    if (step.kind === 'file') {
-      it(`${index + 1}. creates ${step.name}`, () => {
-        writeFileSync(path.join(project, step.name), movePorts(step.content));
-      });
-      continue;
-    }
-    const title = `${index + 1}. ${step.mode === 'skip' ? 'skips' : step.mode === 'background' ? 'starts' : 'runs'}: ${step.script.trim()}`;
-    if (step.mode === 'skip') {
-      it.skip(`${title} (${step.reason})`, () => {});
-      continue;
-    }
-    it(
-      title,
-      async () => {
-        const script = movePorts(step.script);
-        if (step.mode === 'background') await runner.startBackground(script, 'hosting');
-        else await runner.run(script);
-      },
-      BLOCK_MS,
-    );
-  }
+  testSteps(steps, runner, { folder: () => project, file: movePorts, script: movePorts, serversToTheEnd: true });
 
   it('leaves nothing running: both ports are free again', async () => {
     await runner.stopBackgroundOutside(undefined);

@@ -1,12 +1,12 @@
 // The users' README as a new merchant developer follows it: the packed tarball is installed into an empty directory,
 // and every file the README shows is created and every command it shows is run there, as written and in order.
 // The rules (markers for skipped and background blocks, file names, ports) are in CONTRIBUTING.md.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { BLOCK_MS, createDocRunner } from './doc-runner.js';
+import { createDocRunner, testSteps } from './doc-runner.js';
 import { packedTarball } from './pack.js';
 import { readmeSteps, yamlRunCommands } from './readme-blocks.js';
 import { freeReadmePorts, moveCommandPorts, movePortsIn, portEnv, portFree, type PortMap } from './readme-ports.js';
@@ -90,29 +90,11 @@ describe('README.md, followed in a new project that installs the packed tarball'
     }
   });
 
-  for (const [index, step] of steps.entries()) {
-    if (step.kind === 'file') {
-      it(`${index + 1}. creates ${step.name}`, () => {
-        writeFileSync(path.join(project, step.name), movePortsIn(step.content, ports));
-      });
-      continue;
-    }
-    const title = `${index + 1}. ${step.mode === 'skip' ? 'skips' : step.mode === 'background' ? 'starts' : 'runs'}: ${step.script.trim()}`;
-    if (step.mode === 'skip') {
-      it.skip(`${title} (${step.reason})`, () => {});
-      continue;
-    }
-    it(
-      title,
-      async () => {
-        await runner.stopBackgroundOutside(step.section);
-        const script = moveCommandPorts(step.script, ports);
-        if (step.mode === 'background') await runner.startBackground(script, step.section);
-        else await runner.run(script);
-      },
-      BLOCK_MS,
-    );
-  }
+  testSteps(steps, runner, {
+    folder: () => project,
+    file: (content) => movePortsIn(content, ports),
+    script: (script) => moveCommandPorts(script, ports),
+  });
 
   it('leaves nothing running: every port the README uses is free again', async () => {
     await runner.stopBackgroundOutside(undefined);
