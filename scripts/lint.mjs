@@ -11,6 +11,19 @@ import { root, runTool } from './lib/tools.mjs';
 const keepBundles = process.argv.includes('--keep-bundles');
 /** The files whose import cycles are only warned about, for now (see step 5). */
 
+/**
+ * Spectral over `files` with `ruleset`, its findings printed and counted into `tally` (a crash, an invalid ruleset say,
+ * counts as one error).
+ */
+function spectralLint(files, ruleset, json, tally) {
+  const args = ['lint', ...files, '--ruleset', ruleset, '--fail-severity', 'error', '-f', 'stylish', '-f', 'json'];
+  const res = runTool('@stoplight/spectral-cli', 'spectral', [...args, '--output.json', json]);
+  const results = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : [];
+  const errors = results.filter((r) => r.severity === 0).length;
+  tally.errors += errors + (res.status !== 0 && errors === 0 ? 1 : 0);
+  tally.warnings += results.filter((r) => r.severity === 1).length;
+}
+
 /** Stops with exit code 2 and a message naming the missing input. */
 function missing(what) {
   console.error(`lint: missing input: ${what}`);
@@ -97,22 +110,12 @@ try {
   for (const { file, ruleset } of bundles) byRuleset.set(ruleset, [...(byRuleset.get(ruleset) ?? []), file]);
   for (const [ruleset, files] of byRuleset) {
     console.log(`\n== spectral lint (bundled) --ruleset ${ruleset}`);
-    const json = path.join(outDir, `spectral-${path.basename(ruleset, '.yaml')}.json`);
-    const args = ['lint', ...files, '--ruleset', path.join(root, ruleset), '--fail-severity', 'error'];
-    const res = runTool('@stoplight/spectral-cli', 'spectral', [
-      ...args,
-      '-f',
-      'stylish',
-      '-f',
-      'json',
-      '--output.json',
-      json,
-    ]);
-    const results = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : [];
-    const errors = results.filter((r) => r.severity === 0).length;
-    spectral.errors += errors;
-    spectral.warnings += results.filter((r) => r.severity === 1).length;
-    if (res.status !== 0 && errors === 0) spectral.errors += 1; // crashed, e.g. an invalid ruleset
+    spectralLint(
+      files,
+      path.join(root, ruleset),
+      path.join(outDir, `spectral-${path.basename(ruleset, '.yaml')}.json`),
+      spectral,
+    );
   }
   summary.push(spectral);
 
@@ -123,28 +126,8 @@ try {
     .map((f) => path.join(root, 'openapi/arazzo', f));
   if (workflows.length > 0) {
     console.log('\n== spectral lint (arazzo) --ruleset scripts/lint-rules/arazzo.spectral.yaml');
-    const json = path.join(outDir, 'spectral-arazzo.json');
-    const args = [
-      'lint',
-      ...workflows,
-      '--ruleset',
-      path.join(root, 'scripts/lint-rules/arazzo.spectral.yaml'),
-      '--fail-severity',
-      'error',
-    ];
-    const res = runTool('@stoplight/spectral-cli', 'spectral', [
-      ...args,
-      '-f',
-      'stylish',
-      '-f',
-      'json',
-      '--output.json',
-      json,
-    ]);
-    const results = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : [];
-    const errors = results.filter((r) => r.severity === 0).length;
-    arazzo.errors += errors + (res.status !== 0 && errors === 0 ? 1 : 0);
-    arazzo.warnings += results.filter((r) => r.severity === 1).length;
+    const ruleset = path.join(root, 'scripts/lint-rules/arazzo.spectral.yaml');
+    spectralLint(workflows, ruleset, path.join(outDir, 'spectral-arazzo.json'), arazzo);
   }
   summary.push(arazzo);
 

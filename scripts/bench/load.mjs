@@ -8,8 +8,8 @@ import { root } from '../lib/tools.mjs';
 /** Scratch folder for benchmark builds; inside node_modules so bundles resolve the project's packages. */
 export const scratch = path.join(root, 'node_modules/.cache/merchant-payments-bench');
 
-/** Bundles `entry` (relative to the root), dependencies left external, and imports the result. */
-export async function loadSource(entry) {
+/** Bundles `entry` (relative to the root) into one ESM file in `scratch`, dependencies left external; its path. */
+export async function bundleSource(entry) {
   mkdirSync(scratch, { recursive: true });
   const outfile = path.join(scratch, `${path.basename(entry, '.ts')}-${process.pid}.mjs`);
   await build({
@@ -21,5 +21,10 @@ export async function loadSource(entry) {
     packages: 'external',
     logLevel: 'error',
   });
-  return import(pathToFileURL(outfile).href);
+  return outfile;
+}
+
+/** Bundles `entry` as bundleSource does and imports the result. */
+export async function loadSource(entry) {
+  return import(pathToFileURL(await bundleSource(entry)).href);
 }

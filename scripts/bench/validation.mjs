@@ -2,35 +2,20 @@
 // compiling the same schemas with Ajv at start-up; and validations per second for typical requests and responses.
 //   node scripts/bench/validation.mjs [--quick]
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
 import { openBundle } from '../lib/refs.mjs';
 import { root } from '../lib/tools.mjs';
 import { BundledSpecExamples } from './examples.mjs';
-import { scratch } from './load.mjs';
+import { bundleSource } from './load.mjs';
 import { interleaved, summarize, timeMs } from './stats.mjs';
 import { textTable } from './table.mjs';
 
 const SECTION = 'contract validation';
 
 /** src/validation bundled into one ESM file, as the package's build would ship it. */
-async function bundleValidation() {
-  mkdirSync(scratch, { recursive: true });
-  const outfile = path.join(scratch, `validation-${process.pid}.mjs`);
-  await build({
-    entryPoints: [path.join(root, 'src/validation/index.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    logLevel: 'error',
-  });
-  return outfile;
-}
+const bundleValidation = () => bundleSource('src/validation/index.ts');
 
 /** Runs an ES module script in a fresh Node process and reads the number it prints. */
 const freshProcess = (script) =>
