@@ -4,7 +4,6 @@ import { timingSafeEqual } from 'node:crypto';
 import { validateRequest } from '../../validation/index.js';
 import { answerViolations, rejectionOf } from '../http/document-checks.js';
 import type { ApiBinding, OperationWork, Outcome } from '../http/pipeline.js';
-import { httpProblem, type ProblemInput } from '../http/problem.js';
 import type { SandboxRuntime } from '../runtime.js';
 import { digest } from '../stores/issued-credentials.js';
 
@@ -35,8 +34,7 @@ export interface AdminOperation {
 export function adminBinding(runtime: SandboxRuntime, adminToken: string): ApiBinding {
   // Note: both sides are hashed first, so that timingSafeEqual compares equal lengths and the time says nothing of the token's length.
   const expected = digest(adminToken);
-  // Note: typed so that it compiles whether or not ApiBinding has tenantLimited yet (open mode's bound, being added).
-  const binding: ApiBinding & { tenantLimited?: unknown } = {
+  return {
     // Note: no interceptor or pluggable validator sees an admin operation, so the variant named here is never read.
     ref: ({ operationId, method, path }) => ({ variant: 'A', operationId, method: method as 'GET' | 'POST', path }),
     authenticate(headers) {
@@ -55,16 +53,7 @@ export function adminBinding(runtime: SandboxRuntime, adminToken: string): ApiBi
     checkResponse: ({ operationId }, status, headers, body) =>
       answerViolations('admin', operationId, status, headers, body),
     settle: () => Promise.resolve(),
-    // Note: the admin API makes no tenant state, so open mode's bound on tenants can never refuse one of its requests.
-    tenantLimited: (): { problem: ProblemInput; headers: Record<string, string> } => ({
-      problem: httpProblem(
-        'internal_error',
-        'The admin API met the bound on tenants, which it never makes; this is a sandbox bug.',
-      ),
-      headers: {},
-    }),
   };
-  return binding;
 }
 
 /** An admin operation's work on the pipeline: no Idempotency-Key (a replay would have to show secrets that are not kept). */

@@ -81,8 +81,11 @@ export interface ApiBinding {
   ): FieldError[] | undefined | Promise<FieldError[] | undefined>;
   /** After the work: deliveries due sent, and anything else the API does once its state changed. */
   settle(tenant: string, changed: boolean): Promise<void>;
-  /** The answer to a request that would make a new tenant past open mode's bound (a store's TenantLimitError). */
-  tenantLimited(error: TenantLimitError, headers: Headers): { problem: ProblemInput; headers: Record<string, string> };
+  /**
+   * The answer to a request that would make a new tenant past open mode's bound (a store's TenantLimitError); absent
+   * for an API that never makes a tenant (the admin API), where such an error is a failure of the sandbox.
+   */
+  tenantLimited?(error: TenantLimitError, headers: Headers): { problem: ProblemInput; headers: Record<string, string> };
 }
 
 /** The request handler of one operation: `(request, path parameters) => response`. */
@@ -148,7 +151,7 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
     try {
       return await handle(request, params);
     } catch (error) {
-      if (!(error instanceof TenantLimitError)) throw error;
+      if (!(error instanceof TenantLimitError) || !binding.tenantLimited) throw error;
       const where = noteOf(request)?.where ?? occurrence(new URL(request.url).pathname);
       const refused = binding.tenantLimited(error, request.headers);
       return checkedResponse(
