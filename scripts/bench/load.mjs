@@ -11,7 +11,9 @@ export const scratch = path.join(root, 'node_modules/.cache/merchant-payments-be
 /** Bundles `entry` (relative to the root) into one ESM file in `scratch`, dependencies left external; its path. */
 export async function bundleSource(entry) {
   mkdirSync(scratch, { recursive: true });
-  const outfile = path.join(scratch, `${path.basename(entry, '.ts')}-${process.pid}.mjs`);
+  // Note: named by the entry's whole path, since src/index.ts and src/validation/index.ts share a base name, and
+  // import() would hand back the first module imported from the same file.
+  const outfile = path.join(scratch, `${entry.replace(/\.ts$/, '').replaceAll('/', '-')}-${process.pid}.mjs`);
   await build({
     entryPoints: [path.join(root, entry)],
     outfile,
