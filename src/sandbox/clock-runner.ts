@@ -3,7 +3,6 @@
 // same advance. Advances and ticks of one tenant run one after another; commands are not queued behind them, so a
 // webhook receiver may call the sandbox back while its delivery is in flight.
 import { clockNow, moveClock, runDue, type StatusChange, type TenantState } from './core/index.js';
-import { peekTimer } from './core/timers.js';
 import type { DeliveryRunner } from './delivery/runner.js';
 import type { TenantStore } from './stores/types.js';
 import { ClockAdvanceError } from './clock-advance-error.js';
@@ -60,9 +59,9 @@ export function createClockRunner(settings: ClockRunnerSettings): ClockRunner {
       // deliveries outside any transaction, so that a retry a failed attempt schedules falls due within this advance.
       for (let moving = true; moving;) {
         const ran = await store.transaction(id, (tenant) => {
-          const next = peekTimer(tenant.timers);
-          const due = next !== undefined && next.at - now(tenant) <= left;
-          const step = due ? Math.max(0, next.at - now(tenant)) : left;
+          const next = tenant.timers.earliest();
+          const due = next !== undefined && next - now(tenant) <= left;
+          const step = due ? Math.max(0, next - now(tenant)) : left;
           moveClock(tenant.clock, step);
           return { due, step, changes: runDue(tenant, now(tenant)) };
         });
@@ -79,8 +78,8 @@ export function createClockRunner(settings: ClockRunnerSettings): ClockRunner {
     queues.run(id, async () => {
       // Note: a tenant whose row another transaction holds (here, or another instance's tick) is being worked on already.
       const ran = await store.tryTransaction(id, (tenant) => {
-        const next = peekTimer(tenant.timers);
-        if (next !== undefined && next.at <= now(tenant)) settings.onDueLag?.(now(tenant) - next.at);
+        const next = tenant.timers.earliest();
+        if (next !== undefined && next <= now(tenant)) settings.onDueLag?.(now(tenant) - next);
         return runDue(tenant, now(tenant));
       });
       if (ran === undefined) return [];

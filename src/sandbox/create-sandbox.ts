@@ -4,9 +4,8 @@ import type { Server } from 'node:http';
 import type { Registry } from 'prom-client';
 import { createAdaptorServer } from '@hono/node-server';
 import { applyServerTimeouts, type ServerTimeouts } from '../shared/server-timeouts.js';
-import { addEndpoint, clockNow, createTenant, DEFAULT_START, type TenantState } from './core/index.js';
+import { addEndpoint, clockNow, createHead, DEFAULT_START, type TenantState } from './core/index.js';
 import { createClockRunner } from './clock-runner.js';
-import { createFaultBook } from './control/fault-book.js';
 import { createFaultInterceptor } from './control/fault-intercept.js';
 import { ADMIN_PREFIX, adminRoutes } from './admin/routes.js';
 import { controlRoutes } from './control/routes.js';
@@ -18,6 +17,7 @@ import { abortable } from './http/abortable.js';
 import { createApp } from './http/app.js';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.js';
 import type { SandboxRuntime } from './runtime.js';
+import { createInFlightKeys } from './http/in-flight.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { createSignals } from './signals.js';
 import { createMemoryStore } from './stores/memory.js';
@@ -151,7 +151,7 @@ function tenantStoreSettings(settings: ResolvedOptions, evicted: EvictionHook): 
     now: wallNow,
     onEvicted: (ids) => evicted.to?.(ids),
     newTenant(id) {
-      const tenant = createTenant(id, { ...tenantSettings, start: settings.clock === 'manual' ? start : wallNow() });
+      const tenant = createHead(id, { ...tenantSettings, start: settings.clock === 'manual' ? start : wallNow() });
       for (const url of settings.webhookUrls) addEndpoint(tenant, { url }, clockNow(tenant.clock, wallNow()));
       return tenant;
     },
@@ -196,15 +196,11 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
   });
   if (settings.clock === 'real') clocks.startTicker(settings.tickMs);
 
-  const faults = createFaultBook();
-  evicted.to = (ids) => {
-    signals.evicted(ids.length);
-    for (const id of ids) faults.clear(id);
-  };
+  evicted.to = (ids) => signals.evicted(ids.length);
   const sweep =
     settings.auth === 'open' ? startTenantSweep(store, settings.tenants.idleSeconds * 1000, onError) : undefined;
   const faulting = createFaultInterceptor({
-    book: faults,
+    store,
     validators: settings.validate,
     holdMs: settings.faultHoldMs,
   });
@@ -222,19 +218,15 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
       (headers.has('authorization') ? variantA : variantB).authenticate(headers, credentials),
     credentials,
     registry: store.registry,
-    async settle(id) {
-      // Note: what the command made due (a cancel's webhook) is sent now; the answer does not wait for receivers.
+    settle(id) {
       void deliveries.flush(id);
     },
     advance: (id, seconds) => clocks.advance(id, seconds),
     async deliver(id) {
       await deliveries.flush(id);
     },
-    faults,
-    async reset(id) {
-      await store.reset(id);
-      faults.clear(id);
-    },
+    inFlight: createInFlightKeys(),
+    reset: (id) => store.reset(id),
     onError,
   };
   const app = createApp(runtime, [variantA, variantB], settings.control ?? controlRoutes);

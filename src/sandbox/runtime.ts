@@ -1,10 +1,10 @@
 // What the HTTP layer and the control API work with: the store, the credentials, the validators and the modules
 // around the core (clock runner, deliveries), behind one object.
 import type { Advanced } from './clock-runner.js';
-import type { FaultBook } from './control/fault-book.js';
 import type { TenantState } from './core/index.js';
 import type { EgressRule } from './delivery/egress.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
+import type { InFlightKeys } from './http/in-flight.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { TenantRegistry, TenantStore } from './stores/types.js';
 import type { Authentication, CredentialSource } from './variants/operation.js';
@@ -43,15 +43,15 @@ export interface SandboxRuntime {
   credentials: CredentialSource;
   /** The store's registry of issued tenants, which the admin API provisions; undefined for a store without one. */
   registry: TenantRegistry | undefined;
-  /** After a command's transaction: sends what fell due, without waiting for receivers (`changed` is kept for callers; the store has committed already). */
-  settle(tenant: string, changed: boolean): Promise<void>;
+  /** After a transaction that made delivery attempts due: sends them, without waiting for receivers. */
+  settle(tenant: string): void;
   /** Moves a tenant's clock forward, running and delivering what falls due, in order. */
   advance(tenant: string, seconds: number): Promise<Advanced>;
   /** Sends the attempts due on a tenant now (after a redelivery, say). */
   deliver(tenant: string): Promise<void>;
-  /** The faults waiting per tenant (the control API's), which the default interceptor applies. */
-  faults: FaultBook;
-  /** Forgets a tenant: its state (its remembered secret key with it) and its faults. */
+  /** The Idempotency-Keys of the requests this instance is checking and running now. */
+  inFlight: InFlightKeys;
+  /** Forgets a tenant: its state (its remembered secret key and its faults with it). */
   reset(tenant: string): Promise<void>;
   /** Told about failures of the sandbox itself (a request that threw, a delivery runner that failed). */
   onError(error: unknown): void;

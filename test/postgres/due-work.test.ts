@@ -2,7 +2,7 @@
 // than queued for (tryTransaction, SKIP LOCKED), and an attempt whose sender died is sent again by another instance.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, type TenantState } from '../../src/sandbox/core/index.js';
+import { createHead, type TenantState } from '../../src/sandbox/core/index.js';
 import { LEASE_MARGIN_MS } from '../../src/sandbox/delivery/runner.js';
 import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createPostgresStore } from '../../src/sandbox/stores/postgres/index.js';
@@ -12,7 +12,7 @@ import { freshDatabase } from './database.js';
 
 const START = Date.UTC(2026, 0, 1);
 const newTenant = (id: string): TenantState =>
-  createTenant(id, { clock: 'manual', start: START, seed: 'due', retryCompression: 60, eventLogLimit: 1000 });
+  createHead(id, { clock: 'manual', start: START, seed: 'due', retryCompression: 60, eventLogLimit: 1000 });
 const closing: { close(): Promise<void> }[] = [];
 let url: string;
 

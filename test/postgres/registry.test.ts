@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTenant } from '../../src/sandbox/core/index.js';
+import { createHead } from '../../src/sandbox/core/index.js';
 import { createPostgresStore } from '../../src/sandbox/stores/postgres/index.js';
 import type { TenantStore } from '../../src/sandbox/stores/types.js';
 import { registrySuite } from '../sandbox/registry-suite.js';
@@ -18,7 +18,7 @@ async function storeOn(url: string): Promise<TenantStore> {
   const store = await createPostgresStore({
     connectionString: url,
     newTenant: (id) =>
-      createTenant(id, { clock: 'manual', start: 0, seed: 's', retryCompression: 60, eventLogLimit: 100 }),
+      createHead(id, { clock: 'manual', start: 0, seed: 's', retryCompression: 60, eventLogLimit: 100 }),
   });
   stores.push(store);
   return store;

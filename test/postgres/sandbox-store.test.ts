@@ -5,7 +5,7 @@ import {
   addEndpoint,
   advance,
   clockNow,
-  createTenant,
+  createHead,
   execute,
   type Answer,
   type ClockMode,
@@ -28,7 +28,7 @@ let url: string;
 /** A tenant as the sandbox makes it: `real-…` tenants follow the wall clock, others are manual; a small event log for `small-…`. */
 function newTenant(id: string): TenantState {
   const clock: ClockMode = id.startsWith('real') ? 'real' : 'manual';
-  return createTenant(id, {
+  return createHead(id, {
     clock,
     start: clock === 'real' ? Date.now() : START,
     seed: 'pg',

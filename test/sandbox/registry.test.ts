@@ -1,7 +1,7 @@
 // The memory store's registry of issued tenants, through the shared suite (the postgres store's runs it in
 // test/postgres/registry.test.ts).
 import { createMemoryStore } from '../../src/sandbox/stores/memory.js';
-import { createTenant } from '../../src/sandbox/core/index.js';
+import { createHead } from '../../src/sandbox/core/index.js';
 import { registrySuite } from './registry-suite.js';
 
 registrySuite(
@@ -9,6 +9,6 @@ registrySuite(
   async () =>
     createMemoryStore({
       newTenant: (id) =>
-        createTenant(id, { clock: 'manual', start: 0, seed: 's', retryCompression: 60, eventLogLimit: 100 }),
+        createHead(id, { clock: 'manual', start: 0, seed: 's', retryCompression: 60, eventLogLimit: 100 }),
     }).registry!,
 );

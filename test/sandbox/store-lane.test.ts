@@ -25,7 +25,7 @@ describe(`the sandbox files' store (${STORE})`, () => {
       expect('entries' in sandbox.store).toBe(false);
     } else {
       const tenants = new Map((sandbox.store as MemoryStore).entries());
-      expect(tenants.get(tenant)?.payments.byId.has(id)).toBe(true);
+      expect(tenants.get(tenant)?.payments.get(id)?.id).toBe(id);
     }
   });
 });

@@ -2,16 +2,17 @@
 // side), answers sent only once their transaction committed, and deliveries sent at least once when a sender dies
 // between taking an attempt and recording it.
 import { describe, expect, it } from 'vitest';
-import { addEndpoint, createTenant, leaseDue, type TenantState } from '../../src/sandbox/core/index.js';
+import { addEndpoint, createHead, leaseDue, type TenantState } from '../../src/sandbox/core/index.js';
 import { LEASE_MARGIN_MS } from '../../src/sandbox/delivery/runner.js';
 import { createMemoryStore } from '../../src/sandbox/stores/memory.js';
 import type { TenantStore, TenantStoreSettings } from '../../src/sandbox/stores/types.js';
 import { clientA, HOOK_URL, newSandbox, paymentBody, receiver } from './fixtures.js';
+import { allDeliveries } from './state-reads.js';
 
 const START = Date.UTC(2026, 0, 1);
 const settings = (clock: 'manual' | 'real' = 'manual'): TenantStoreSettings => ({
   newTenant: (id) =>
-    createTenant(id, { clock, start: START, seed: 'stores', retryCompression: 60, eventLogLimit: 10_000 }),
+    createHead(id, { clock, start: START, seed: 'stores', retryCompression: 60, eventLogLimit: 10_000 }),
 });
 
 describe('the memory store', () => {
@@ -164,7 +165,7 @@ describe('at-least-once delivery', () => {
     wall += 60_000 + LEASE_MARGIN_MS;
     await sandbox.runtime.deliver(tenant);
     expect(hooks.requests).toHaveLength(1);
-    const [delivery] = await sandbox.store.transaction(tenant, (state) => [...state.deliveries.values()]);
+    const [delivery] = await sandbox.store.transaction(tenant, allDeliveries);
     expect([delivery!.state, delivery!.attempts.length, delivery!.attempts[0]!.outcome?.status]).toEqual([
       'delivered',
       1,
@@ -176,7 +177,7 @@ describe('at-least-once delivery', () => {
     // The first send's outcome, arriving late, changes nothing.
     release();
     await sandbox.settled();
-    const [after] = await sandbox.store.transaction(tenant, (state) => [...state.deliveries.values()]);
+    const [after] = await sandbox.store.transaction(tenant, allDeliveries);
     expect([after!.state, after!.attempts.length]).toEqual(['delivered', 1]);
   });
 });

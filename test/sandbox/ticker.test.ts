@@ -1,7 +1,7 @@
 // The real-clock ticker: it runs the tenants that have something due, and leaves idle ones alone, however many.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClockRunner } from '../../src/sandbox/clock-runner.js';
-import { clockNow, createTenant, execute } from '../../src/sandbox/core/index.js';
+import { clockNow, createHead, execute } from '../../src/sandbox/core/index.js';
 import { createMemoryStore } from '../../src/sandbox/stores/memory.js';
 import { paymentBody } from './core/fixtures.js';
 
@@ -15,7 +15,7 @@ describe('the real-clock ticker', () => {
     let wall = Date.UTC(2026, 0, 1);
     const store = createMemoryStore({
       newTenant: (id) =>
-        createTenant(id, { clock: 'real', start: wall, seed: 'ticker', retryCompression: 60, eventLogLimit: 10_000 }),
+        createHead(id, { clock: 'real', start: wall, seed: 'ticker', retryCompression: 60, eventLogLimit: 10_000 }),
     });
     const run = <T>(id: string, work: Parameters<typeof execute>[1]) =>
       store.transaction(id, (tenant) => execute(tenant, work, clockNow(tenant.clock, wall)).answer as T);

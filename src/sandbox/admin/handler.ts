@@ -52,7 +52,6 @@ export function adminBinding(runtime: SandboxRuntime, adminToken: string): ApiBi
     },
     checkResponse: ({ operationId }, status, headers, body) =>
       answerViolations('admin', operationId, status, headers, body),
-    settle: () => Promise.resolve(),
   };
 }
 

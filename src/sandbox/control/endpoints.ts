@@ -38,10 +38,7 @@ export const createWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation
         runtime.now(state),
       );
       return dataReply(
-        { ...endpointView(endpoint), ...(generated === undefined ? {} : { secret: generated }) },
-        201,
-        true,
-      );
+        { ...endpointView(endpoint), ...(generated === undefined ? {} : { secret: generated }) }, 201);
     });
   },
 });
@@ -61,7 +58,7 @@ export const deleteWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation
     const removed = await runtime.store.transaction(tenant, (state) => removeEndpoint(state, params.endpointId!));
     if (!removed)
       return problemReply('not_found', `No webhook endpoint with id ${params.endpointId} exists for this tenant.`);
-    return noContent(true);
+    return noContent();
   },
 });
 
@@ -73,6 +70,6 @@ export const deleteWebhookEndpoints = (runtime: SandboxRuntime): ControlOperatio
     await runtime.store.transaction(tenant, (state) => {
       for (const endpoint of [...state.endpoints]) removeEndpoint(state, endpoint.id);
     });
-    return noContent(true);
+    return noContent();
   },
 });

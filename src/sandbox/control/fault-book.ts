@@ -1,49 +1,26 @@
-// The faults waiting per tenant: the next `count` requests to an operation fail. Kept beside the store, not in it,
-// because a faulted request must change nothing in the tenant's state; a reset forgets them with the tenant.
-import type * as SandboxControl from '../control-types.js';
+// The faults waiting on a tenant: the next `count` requests to an operation fail. Kept in the tenant's head, so that
+// every instance on a store honours a fault set through any of them, and a reset forgets them with the tenant.
+import type { Fault, TenantHead } from '../core/index.js';
 
-/** A fault as the control document shows it. */
-export type Fault = SandboxControl.Fault;
+export type { Fault };
 
 /** The faults a tenant may hold at once (FaultListResponse). */
 export const MAX_FAULTS = 100;
 
-/** Every tenant's faults, oldest first. */
-export interface FaultBook {
-  /** Adds a fault; false when the tenant already holds MAX_FAULTS. */
-  add(tenant: string, fault: Fault): boolean;
-  /** The tenant's faults, oldest first (copies). */
-  list(tenant: string): Fault[];
-  /** Forgets the tenant's faults. */
-  clear(tenant: string): void;
-  /** Takes one request's worth of the oldest fault on the operation: a copy as it was, or undefined if none. */
-  take(tenant: string, operationId: string): Fault | undefined;
+/** Adds a fault; false when the tenant already holds MAX_FAULTS. */
+export function addFault(tenant: TenantHead, fault: Fault): boolean {
+  if (tenant.faults.length >= MAX_FAULTS) return false;
+  tenant.faults = [...tenant.faults, { ...fault }];
+  return true;
 }
 
-/** An empty fault book; only tenants with faults have an entry, so it holds at most MAX_FAULTS per such tenant. */
-export function createFaultBook(): FaultBook {
-  const faults = new Map<string, Fault[]>();
-  return {
-    add(tenant, fault) {
-      const held = faults.get(tenant) ?? [];
-      if (held.length >= MAX_FAULTS) return false;
-      faults.set(tenant, [...held, { ...fault }]);
-      return true;
-    },
-    list: (tenant) => (faults.get(tenant) ?? []).map((fault) => ({ ...fault })),
-    clear: (tenant) => void faults.delete(tenant),
-    take(tenant, operationId) {
-      const held = faults.get(tenant);
-      const fault = held?.find((f) => f.operation_id === operationId);
-      if (!held || !fault) return undefined;
-      const taken = { ...fault };
-      fault.remaining -= 1;
-      if (fault.remaining === 0) {
-        const left = held.filter((f) => f !== fault);
-        if (left.length > 0) faults.set(tenant, left);
-        else faults.delete(tenant);
-      }
-      return taken;
-    },
-  };
+/** Takes one request's worth of the oldest fault on the operation: a copy as it was, or undefined if none. */
+export function takeFault(tenant: TenantHead, operationId: string): Fault | undefined {
+  const fault = tenant.faults.find((f) => f.operation_id === operationId);
+  if (!fault) return undefined;
+  const taken = { ...fault };
+  tenant.faults = tenant.faults.flatMap((f) =>
+    f !== fault ? [f] : f.remaining > 1 ? [{ ...f, remaining: f.remaining - 1 }] : [],
+  );
+  return taken;
 }

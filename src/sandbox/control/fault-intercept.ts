@@ -3,14 +3,16 @@
 import { checkedResponse } from '../http/checked-response.js';
 import type { RequestInterceptor, SandboxValidators } from '../http/hooks.js';
 import { httpProblem, occurrence, problemBody } from '../http/problem.js';
-import type { FaultBook } from './fault-book.js';
+import type { TenantStore } from '../stores/types.js';
+import { takeFault } from './fault-book.js';
 
 /** How long a `timeout` fault holds a request whose client never gives up, by default: a minute. */
 export const DEFAULT_FAULT_HOLD_MS = 60_000;
 
 /** What the interceptor needs: the faults, the response check, and the most a request is held. */
 export interface FaultInterceptorSettings {
-  book: FaultBook;
+  /** The store whose tenants hold the faults. */
+  store: TenantStore;
   validators: SandboxValidators;
   holdMs: number;
 }
@@ -22,7 +24,8 @@ export function createFaultInterceptor(settings: FaultInterceptorSettings): {
 } {
   const holds = new Set<() => void>();
   const intercept: RequestInterceptor = async ({ operation, tenant, request }) => {
-    const fault = settings.book.take(tenant, operation.operationId);
+    // Note: a tenant without faults reads its head and writes nothing.
+    const fault = await settings.store.transaction(tenant, (state) => takeFault(state, operation.operationId));
     if (!fault) return undefined;
     const where = occurrence(new URL(request.url).pathname);
     const judge = (status: number, headers: Headers, body: unknown) =>

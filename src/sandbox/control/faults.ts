@@ -2,7 +2,7 @@
 import { iso } from '../core/index.js';
 import { nextId } from '../core/ids.js';
 import type { SandboxRuntime } from '../runtime.js';
-import { MAX_FAULTS, type Fault } from './fault-book.js';
+import { addFault, MAX_FAULTS, type Fault } from './fault-book.js';
 import type { ControlOperation } from './handler.js';
 import { dataReply, noContent, problemReply } from './reply.js';
 
@@ -44,39 +44,38 @@ export const createFault = (runtime: SandboxRuntime): ControlOperation => ({
       count?: number;
       retry_after?: number;
     };
-    if (runtime.faults.list(tenant).length >= MAX_FAULTS)
-      return problemReply('limit_reached', `This tenant already has ${MAX_FAULTS} faults waiting; delete them first.`);
-    const made = await runtime.store.transaction(tenant, (state) => ({
-      id: nextId(state.ids, 'flt'),
-      at: runtime.now(state),
-    }));
     const count = input.count ?? 1;
-    const fault: Fault = {
-      id: made.id,
-      operation_id: input.operation_id,
-      kind: input.kind,
-      count,
-      remaining: count,
-      retry_after: input.kind === 'rate_limit' ? (input.retry_after ?? 1) : null,
-      created_at: iso(made.at),
-    };
-    runtime.faults.add(tenant, fault);
-    return dataReply(fault, 201, true);
+    return runtime.store.transaction(tenant, (state) => {
+      if (state.faults.length >= MAX_FAULTS)
+        return problemReply('limit_reached', `This tenant already has ${MAX_FAULTS} faults waiting; delete them first.`);
+      const fault: Fault = {
+        id: nextId(state.ids, 'flt'),
+        operation_id: input.operation_id,
+        kind: input.kind,
+        count,
+        remaining: count,
+        retry_after: input.kind === 'rate_limit' ? (input.retry_after ?? 1) : null,
+        created_at: iso(runtime.now(state)),
+      };
+      addFault(state, fault);
+      return dataReply(fault, 201);
+    });
   },
 });
 
 /** GET /_sandbox/faults: oldest first, the order they apply in. */
 export const listFaults = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'listFaults',
-  run: ({ tenant }) => dataReply(runtime.faults.list(tenant)),
+  run: ({ tenant }) =>
+    runtime.store.transaction(tenant, (state) => dataReply(state.faults.map((fault) => ({ ...fault })))),
 });
 
 /** DELETE /_sandbox/faults. */
 export const deleteFaults = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'deleteFaults',
   idempotency: 'record',
-  run({ tenant }) {
-    runtime.faults.clear(tenant);
+  async run({ tenant }) {
+    await runtime.store.transaction(tenant, (state) => void (state.faults = []));
     return noContent();
   },
 });

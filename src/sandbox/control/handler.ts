@@ -70,8 +70,6 @@ export function controlBinding(
     },
     checkResponse: ({ operationId }, status, headers, body) =>
       answerViolations('sandbox', operationId, status, headers, body),
-    // Note: every store has committed inside its transactions; what a control operation makes due it sends itself.
-    settle: () => Promise.resolve(),
     tenantLimited: (error, headers) => controlTenantLimit(error, headers.has('authorization') ? CHALLENGE : {}),
   };
 }

@@ -2,8 +2,8 @@
 import { droppedByRetention, redeliver, runDue, type Delivery } from '../core/index.js';
 import type { SandboxRuntime } from '../runtime.js';
 import type { ControlOperation } from './handler.js';
-import { dataReply, problemReply } from './reply.js';
-import { deliveryView, newestFirst, statusChangeView } from './views.js';
+import { dataReply, pageReply, problemReply } from './reply.js';
+import { deliveryView, statusChangeView } from './views.js';
 
 /** The attempts one delivery may have (DeliveryAttempt.number); a redelivery past them is refused. */
 export const MAX_ATTEMPTS = 100;
@@ -22,15 +22,11 @@ export const listEvents = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'listEvents',
   run({ tenant, query }) {
     const { object_id: objectId } = query;
+    const limit = query.limit as number;
+    const offset = query.offset as number;
     return runtime.store.transaction(tenant, (state) => {
-      const events =
-        objectId === undefined ? state.events : state.events.filter((change) => change.object_id === objectId);
-      return {
-        status: 200,
-        body: newestFirst(events, query.limit as number, query.offset as number, (change) =>
-          statusChangeView(state, change),
-        ),
-      };
+      const { items, total } = state.events.page({ objectId: objectId as string | undefined, limit, offset });
+      return pageReply(items.map(statusChangeView), { total, limit, offset });
     });
   },
 });
@@ -40,19 +36,16 @@ export const listDeliveries = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'listDeliveries',
   run({ tenant, query }) {
     const { event_id: eventId, state: wanted } = query;
+    const limit = query.limit as number;
+    const offset = query.offset as number;
     return runtime.store.transaction(tenant, (state) => {
-      // Note: deliveries are kept in the order their events were made, so the Map's order is the log's.
-      const all = [...state.deliveries.values()];
-      const deliveries =
-        eventId === undefined && wanted === undefined
-          ? all
-          : all.filter(
-              (d) => (eventId === undefined || d.event_id === eventId) && (wanted === undefined || d.state === wanted),
-            );
-      return {
-        status: 200,
-        body: newestFirst(deliveries, query.limit as number, query.offset as number, deliveryView),
-      };
+      const { items, total } = state.deliveries.page({
+        eventId: eventId as string | undefined,
+        state: wanted as Delivery['state'] | undefined,
+        limit,
+        offset,
+      });
+      return pageReply(items.map(deliveryView), { total, limit, offset });
     });
   },
 });
@@ -88,7 +81,7 @@ export const redeliverDelivery = (runtime: SandboxRuntime): ControlOperation => 
       runDue(state, runtime.now(state));
       return dataReply(deliveryView(scheduled));
     });
-    if (!('problem' in reply)) await runtime.settle(tenant, true);
+    if (!('problem' in reply)) runtime.settle(tenant);
     return reply;
   },
 });

@@ -24,18 +24,20 @@ export type ControlProblemCode =
   | 'internal_error'
   | keyof typeof CONTROL_ONLY;
 
-/** A control answer: a JSON body (or none) with its status, or a problem; `changed` asks for the state file to be saved. */
-export type Reply = ({ status: 200 | 201 | 204; body?: unknown } | { problem: ProblemInput }) & { changed?: boolean };
+/** A control answer: a JSON body (or none) with its status, or a problem. */
+export type Reply = { status: 200 | 201 | 204; body?: unknown } | { problem: ProblemInput };
 
 /** `200 { data }`, or `201 { data }` for something created. */
-export const dataReply = (data: unknown, status: 200 | 201 = 200, changed = false): Reply => ({
-  status,
-  body: { data },
-  changed,
+export const dataReply = (data: unknown, status: 200 | 201 = 200): Reply => ({ status, body: { data } });
+
+/** `200 { data, pagination }`: one page of a list. */
+export const pageReply = (data: unknown[], pagination: { total: number; limit: number; offset: number }): Reply => ({
+  status: 200,
+  body: { data, pagination },
 });
 
 /** `204`, no body. */
-export const noContent = (changed = false): Reply => ({ status: 204, changed });
+export const noContent = (): Reply => ({ status: 204 });
 
 /** A problem with one of the control API's codes. */
 export function problemReply(code: ControlProblemCode, detail: string, errors?: FieldError[]): Reply {

@@ -29,12 +29,12 @@ export function forceStatus(runtime: SandboxRuntime, kind: ObjectKind): ControlO
         const { answer, events } = execute(state, command, runtime.now(state));
         runDue(state, runtime.now(state));
         return {
-          changed: events.length > 0,
-          reply: answer.ok ? dataReply(statusChangeView(state, events.at(-1)!)) : { problem: answer.problem },
+          sends: state.due.length > 0,
+          reply: answer.ok ? dataReply(statusChangeView(events.at(-1)!)) : { problem: answer.problem },
         };
       });
       // Note: what fell due before the command ran, and the forced change itself, are delivered as after any request.
-      await runtime.settle(tenant, ran.changed);
+      if (ran.sends) runtime.settle(tenant);
       return ran.reply;
     },
   };

@@ -1,7 +1,7 @@
 // The control document's shapes of what the core keeps: status changes (with the later layout's event), deliveries
 // and their attempts, and webhook endpoints without their secrets.
-import type { Delivery, StatusChange, TenantState, WebhookEndpoint } from '../core/index.js';
-import { eventBody } from '../delivery/event-body.js';
+import type { Delivery, StatusChange, WebhookEndpoint } from '../core/index.js';
+import { laterBody } from '../delivery/event-body.js';
 import type * as SandboxControl from '../control-types.js';
 
 // Note: the document bounds `error` (255 characters, no control characters); a receiver's failure text is not.
@@ -12,10 +12,8 @@ const printableError = (text: string) => {
 };
 
 /** A StatusChange of the event log: `event` is the body the later layout sends. */
-export function statusChangeView(tenant: TenantState, change: StatusChange): SandboxControl.StatusChange {
-  const built = eventBody(tenant, change, 'later');
-  // Note: the later layout carries every kind, so `built` is always a body.
-  const event = (built.ok ? built.body : change.event) as SandboxControl.StatusChange['event'];
+export function statusChangeView(change: StatusChange): SandboxControl.StatusChange {
+  const event = laterBody(change) as SandboxControl.StatusChange['event'];
   // Note: creating an object is no status change (nothing is logged), so `api:create` never reaches the log.
   return { event, from: change.from, to: change.to, trigger: change.trigger as SandboxControl.Trigger };
 }
@@ -65,12 +63,4 @@ export function endpointView(endpoint: WebhookEndpoint): SandboxControl.WebhookE
 function shownUrl(url: string): string {
   const parsed = new URL(url);
   return `${parsed.origin}${parsed.pathname}`;
-}
-
-/** One page, newest first, of `items` (oldest first), with the contract's pagination. */
-export function newestFirst<T, U>(items: readonly T[], limit: number, offset: number, view: (item: T) => U) {
-  const end = Math.max(0, items.length - offset);
-  const start = Math.max(0, end - limit);
-  const data = items.slice(start, end).reverse().map(view);
-  return { data, pagination: { total: items.length, limit, offset } };
 }

@@ -1,11 +1,9 @@
 // Running a tenant's clock: everything due up to an instant runs in time order (then in the order it was
 // scheduled): processing steps, expiries and webhook delivery attempts.
 import { clockNow, moveClock } from './clock.js';
-import { pruneIdempotency } from './idempotency.js';
 import { fireAttempt, recordAttempt, takeDue } from './outbox.js';
 import { runExpiry, runStep } from './processing.js';
 import type { TenantState } from './tenant.js';
-import { peekTimer, popTimer } from './timers.js';
 import type { DeliveryOutcome, DueAttempt, StatusChange } from './types.js';
 
 /** Sends one due attempt at once and says how it went; without one, due attempts wait in `tenant.due`. */
@@ -30,8 +28,8 @@ function runTimers(tenant: TenantState, until: number, deliver: DeliverNow | und
   const changes: StatusChange[] = [];
   // Note: attempts that fell due while a command ran (which has no sender) are sent first, or they would wait forever.
   if (deliver) for (const due of takeDue(tenant)) recordAttempt(tenant, due, deliver(due, tenant), tenant.time);
-  for (let timer = peekTimer(tenant.timers); timer && timer.at <= until; timer = peekTimer(tenant.timers)) {
-    popTimer(tenant.timers);
+  for (let timer = tenant.timers.due(until); timer; timer = tenant.timers.due(until)) {
+    tenant.timers.remove(timer);
     tenant.time = Math.max(tenant.time, timer.at);
     if (timer.type === 'attempt') {
       const due = fireAttempt(tenant, timer.delivery, timer.attempt, tenant.time);
@@ -43,7 +41,7 @@ function runTimers(tenant: TenantState, until: number, deliver: DeliverNow | und
     if (change) changes.push(change);
   }
   tenant.time = Math.max(tenant.time, until);
-  pruneIdempotency(tenant, tenant.time);
+  tenant.idempotency.sweep(tenant.time);
   return changes;
 }
 
@@ -51,7 +49,7 @@ function runTimers(tenant: TenantState, until: number, deliver: DeliverNow | und
 export function hasDueWork(tenant: TenantState, now: number, wallNow: number): boolean {
   return (
     tenant.due.length > 0 ||
-    (peekTimer(tenant.timers)?.at ?? Infinity) <= now ||
+    (tenant.timers.earliest() ?? Infinity) <= now ||
     tenant.sending.some((s) => s.leased_until! <= wallNow)
   );
 }

@@ -17,7 +17,7 @@ export function createAppeal(tenant: TenantState, input: RequestOf['appeal'], at
   const refused = metadataRefusal(input.metadata);
   if (refused) return { answer: refused, changes: [] };
   const body = frozenJsonCopy(input);
-  const transaction = tenant.payments.byId.get(body.transaction_id) ?? tenant.payouts.byId.get(body.transaction_id);
+  const transaction = tenant.payments.get(body.transaction_id) ?? tenant.payouts.get(body.transaction_id);
   if (!transaction) {
     return {
       answer: failure('not_found', `No payment or payout with id ${body.transaction_id} exists for this merchant.`, [
@@ -37,7 +37,7 @@ export function createAppeal(tenant: TenantState, input: RequestOf['appeal'], at
   const create = creationRow('appeal');
   const record: AppealRecord = {
     id: nextId(tenant.ids, 'apl'),
-    appeal_id: `APL-${String(tenant.appeals.byId.size + 1).padStart(6, '0')}`,
+    appeal_id: `APL-${String(tenant.appeals.count() + 1).padStart(6, '0')}`,
     requested: { amount: body.amount, currency: body.currency },
     resolved: zero(body.currency),
     status: create.to as AppealRecord['status'],

@@ -120,11 +120,16 @@ function handle(tenant: TenantState, c: Command, at: number): Handled {
   }
 }
 
-/** Runs what fell due up to `now` on the tenant's clock, then the command at that time. */
+/**
+ * Runs what fell due up to `now` on the tenant's clock, then the command at that time; a keyed command looks its
+ * Idempotency-Key up and keeps its answer under it, in the same transaction. Without `wallNow` (ms since the epoch),
+ * a key left in progress is never taken as abandoned.
+ */
 export function execute<C extends Command>(
   tenant: TenantState,
   command: C,
   now: number,
+  wallNow = -Infinity,
 ): CommandResult<ResultOf[C['type']]> {
   const events = runDue(tenant, now);
   const at = tenant.time;
@@ -141,9 +146,9 @@ export function execute<C extends Command>(
   const { idempotency_key: key, request_id: requestId, ...request } = command as C & Keyed;
   if (!key)
     return done(failure('idempotency_key_missing', 'This request changes state and needs an Idempotency-Key header.'));
-  // Note: the key is taken and answered within this call, so no other request ever reads its lease; with no wall clock
-  // here, a key another request holds is never taken as abandoned.
-  const check = beginIdempotent(tenant, command.type, key, fingerprint(request), at, -Infinity);
+  // Note: the key is taken and answered within this call, in the store's one transaction, so no other request ever
+  // reads this lease; `wallNow` only tells whether a key left in progress by a holder that died may be taken anew.
+  const check = beginIdempotent(tenant, command.type, key, fingerprint(request), at, wallNow);
   if (check.kind === 'answer') return done(check.answer);
   let handled: Handled;
   try {

@@ -30,7 +30,7 @@ export function forceStatus<K extends ObjectKind>(
       changes: [],
     };
   }
-  const record = collectionOf(tenant, kind).byId.get(id);
+  const record = collectionOf(tenant, kind).get(id);
   if (!record) return { answer: notFound(kind, id), changes: [] };
   const candidates = rowsFrom(kind, record.status).filter((row) => row.to === status);
   const row = candidates.find((r) => input.reason_code === undefined || r.reason_code === input.reason_code);

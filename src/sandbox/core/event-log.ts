@@ -7,21 +7,26 @@ import type { Delivery, StatusChange } from './types.js';
 /** How many status changes a tenant's log keeps by default; far more than a test run makes. */
 export const EVENT_LOG_LIMIT = 10_000;
 
-// Note: a full log drops down to nine tenths of its limit, so that trimming costs O(1) per change on average.
+// Note: a full log drops down to nine tenths of its limit, so that trimming costs O(1) per change on average and a
+// store deletes the oldest tenth in one statement rather than one row with every change.
 const kept = (tenant: TenantState) => Math.floor(tenant.eventLogLimit * 0.9);
+
+/** How many changes the log holds. */
+export const eventCount = (tenant: TenantState) => tenant.eventsMade - tenant.eventsDropped;
 
 /** Appends a change to the log and returns its position, which stays its position after older changes leave. */
 export function appendEvent(tenant: TenantState, change: StatusChange): number {
-  tenant.events.push(change);
-  const position = tenant.eventsDropped + tenant.events.length - 1;
-  if (tenant.events.length > tenant.eventLogLimit) dropOldest(tenant);
-  if (tenant.events.length === kept(tenant)) retireDeliveries(tenant);
+  const position = tenant.eventsMade;
+  tenant.events.add(position, change);
+  tenant.eventsMade += 1;
+  if (eventCount(tenant) > tenant.eventLogLimit) dropOldest(tenant);
+  if (eventCount(tenant) === kept(tenant)) retireDeliveries(tenant);
   return position;
 }
 
 /** The change at a position of appendEvent; undefined once it has left the log. */
 export function eventAt(tenant: TenantState, position: number): StatusChange | undefined {
-  return tenant.events[position - tenant.eventsDropped];
+  return position < tenant.eventsDropped ? undefined : tenant.events.at(position);
 }
 
 /**
@@ -33,7 +38,7 @@ export function eventAt(tenant: TenantState, position: number): StatusChange | u
 export function droppedByRetention(tenant: TenantState, id: string): boolean {
   const drawn = /^(?:evt|dlv)_[0-9a-z]{8}([0-9a-z]{4,})$/.exec(id)?.[1];
   if (tenant.eventsDropped === 0 || drawn === undefined) return false;
-  const oldest = tenant.events[0]?.event.id.slice('evt_'.length + 8);
+  const oldest = eventAt(tenant, tenant.eventsDropped)?.event.id.slice('evt_'.length + 8);
   return parseInt(drawn, 36) < (oldest === undefined ? tenant.ids.count + 1 : parseInt(oldest, 36));
 }
 
@@ -42,7 +47,7 @@ export function droppedByRetention(tenant: TenantState, id: string): boolean {
  * that it is listed as `abandoned` for a while before it leaves with its change.
  */
 export function retiring(tenant: TenantState, delivery: Delivery): boolean {
-  const leavingNext = tenant.events.length >= kept(tenant) ? tenant.eventLogLimit + 1 - kept(tenant) : 0;
+  const leavingNext = eventCount(tenant) >= kept(tenant) ? tenant.eventLogLimit + 1 - kept(tenant) : 0;
   return delivery.event_index < tenant.eventsDropped + leavingNext;
 }
 
@@ -54,16 +59,13 @@ export function abandon(delivery: Delivery): void {
 
 /** Drops the oldest changes down to nine tenths of the limit, with their deliveries. */
 function dropOldest(tenant: TenantState): void {
-  const drop = tenant.events.length - kept(tenant);
-  tenant.events.splice(0, drop);
-  tenant.eventsDropped += drop;
+  tenant.eventsDropped = tenant.eventsMade - kept(tenant);
+  tenant.events.dropBefore(tenant.eventsDropped);
   const waiting = new Set(tenant.due.map((due) => due.delivery_id));
-  // Note: deliveries are made in the order of their events, so the Map's first entries belong to the oldest changes.
-  for (const [id, delivery] of tenant.deliveries) {
-    if (delivery.event_index >= tenant.eventsDropped) break;
+  for (const delivery of [...tenant.deliveries.before(tenant.eventsDropped)]) {
     // Note: an attempt the sender has taken ends in recordAttempt, which cannot lose its delivery; a later trim takes it.
-    if (delivery.state === 'due' && !waiting.has(id)) continue;
-    tenant.deliveries.delete(id);
+    if (delivery.state === 'due' && !waiting.has(delivery.id)) continue;
+    tenant.deliveries.delete(delivery.id);
   }
 }
 
@@ -73,15 +75,15 @@ function dropOldest(tenant: TenantState): void {
  */
 function retireDeliveries(tenant: TenantState): void {
   const waiting = new Set(tenant.due.map((due) => due.delivery_id));
-  for (const delivery of tenant.deliveries.values()) {
-    if (!retiring(tenant, delivery)) break;
-    if (delivery.state === 'scheduled' || (delivery.state === 'due' && waiting.has(delivery.id))) abandon(delivery);
+  const leavingNext = tenant.eventLogLimit + 1 - kept(tenant);
+  const abandoned: string[] = [];
+  for (const delivery of [...tenant.deliveries.before(tenant.eventsDropped + leavingNext)]) {
+    if (delivery.state === 'scheduled' || (delivery.state === 'due' && waiting.has(delivery.id))) {
+      abandon(delivery);
+      tenant.deliveries.set(delivery.id, delivery);
+      abandoned.push(delivery.id);
+    }
   }
   tenant.due = tenant.due.filter((due) => tenant.deliveries.get(due.delivery_id)?.state === 'due');
-  // Note: this also sweeps the timers that fireAttempt would ignore (a redelivery supersedes the scheduled attempt).
-  tenant.timers = tenant.timers.filter((timer) => {
-    if (timer.type !== 'attempt') return true;
-    const delivery = tenant.deliveries.get(timer.delivery);
-    return delivery?.state === 'scheduled' && delivery.attempts.at(-1)?.number === timer.attempt;
-  });
+  if (abandoned.length > 0) tenant.timers.removeAttempts(abandoned);
 }

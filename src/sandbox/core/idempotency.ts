@@ -25,18 +25,22 @@ export function fingerprint(value: unknown): string {
   return hash('sha256', canonical(value) ?? '', 'base64');
 }
 
+/** The 422 answer to a key sent again with another request. */
+export const keyReused = () =>
+  failure(
+    'idempotency_key_reused',
+    'This Idempotency-Key was used with a different request; use a new key for a new operation.',
+  );
+
+/** The 409 answer to a key whose first request is still in progress. */
+export const keyInProgress = () =>
+  failure(
+    'idempotency_request_in_progress',
+    'A request with this Idempotency-Key is still being processed; retry after a short wait.',
+  );
+
 const scoped = (operation: string, key: string) => `${operation}\u0000${key}`;
 
-/** Forgets every answered record whose retention has run out; a record in progress stays, however far the clock moved. */
-export function pruneIdempotency(tenant: TenantState, now: number): void {
-  // Note: an answered record is moved to the end when it is answered and the clock never goes back, so answered records
-  // are in expiry order; records in progress (a control call awaiting its advance) are passed over.
-  for (const [key, record] of tenant.idempotency) {
-    if (!record.answer) continue;
-    if (record.expires > now) break;
-    tenant.idempotency.delete(key);
-  }
-}
 
 /**
  * Looks a key up: the answer to give at once (replay, 409, 422), or `proceed` after marking the key in progress, held
@@ -50,9 +54,10 @@ export function beginIdempotent(
   now: number,
   wallNow: number,
 ): IdempotencyCheck {
-  pruneIdempotency(tenant, now);
   const scope = scoped(operation, key);
-  const record = tenant.idempotency.get(scope);
+  const stored = tenant.idempotency.get(scope);
+  // Note: a record whose retention ran out is as good as gone; the store's sweep (or the memory store's) deletes it.
+  const record = stored?.answer && stored.expires <= now ? undefined : stored;
   // Note: a record in progress with no lease was written before leases existed, by a holder long gone.
   const abandoned = record !== undefined && !record.answer && (record.heldUntil ?? -Infinity) <= wallNow;
   if (!record || (abandoned && record.fingerprint === print)) {
@@ -65,22 +70,10 @@ export function beginIdempotent(
     return { kind: 'proceed' };
   }
   if (record.fingerprint !== print) {
-    return {
-      kind: 'answer',
-      answer: failure(
-        'idempotency_key_reused',
-        'This Idempotency-Key was used with a different request; use a new key for a new operation.',
-      ),
-    };
+    return { kind: 'answer', answer: keyReused() };
   }
   if (!record.answer) {
-    return {
-      kind: 'answer',
-      answer: failure(
-        'idempotency_request_in_progress',
-        'A request with this Idempotency-Key is still being processed; retry after a short wait.',
-      ),
-    };
+    return { kind: 'answer', answer: keyInProgress() };
   }
   return { kind: 'answer', answer: { ...record.answer, replayed: true } };
 }
@@ -109,6 +102,7 @@ export function renewIdempotent(tenant: TenantState, operation: string, key: str
   const record = tenant.idempotency.get(scoped(operation, key));
   if (!record || record.answer) return false;
   record.heldUntil = wallNow + IDEMPOTENCY_LEASE_MS;
+  tenant.idempotency.set(scoped(operation, key), record);
   return true;
 }
 

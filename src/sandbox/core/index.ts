@@ -5,7 +5,7 @@ export { balanceOf } from './balance.js';
 export { DEFAULT_START, clockNow, iso, moveClock, type ClockMode, type TenantClock } from './clock.js';
 export { execute, KEYED_COMMANDS, type Command, type CommandResult, type ResultOf } from './commands.js';
 export type { ForceStatusInput } from './control.js';
-export { droppedByRetention, EVENT_LOG_LIMIT, eventAt } from './event-log.js';
+export { droppedByRetention, EVENT_LOG_LIMIT, eventAt, eventCount } from './event-log.js';
 export { EVENT_TYPES } from './events.js';
 export {
   IDEMPOTENCY_LEASE_MS,
@@ -39,13 +39,27 @@ export {
   recordAttempt,
   redeliver,
   removeEndpoint,
-  requeueTaken,
   takeDue,
 } from './outbox.js';
 export { DEFAULT_EXPIRES_IN } from './payments.js';
 export type { CoreProblem, ProblemCode } from './problems.js';
 export { DEFAULT_RETRY_COMPRESSION, RETRY_SCHEDULE_SECONDS, nextAttemptAt } from './retry-schedule.js';
-export { collectionOf, createTenant, type TenantSettings, type TenantState } from './tenant.js';
+export {
+  collectionOf,
+  createHead,
+  type DeliverySet,
+  type EventLog,
+  type Fault,
+  type IdempotencyBook,
+  type Keyed,
+  type ObjectSet,
+  type TenantHead,
+  type TenantParts,
+  type TenantSettings,
+  type TenantState,
+  type TimerQueue,
+} from './tenant.js';
+export type { Timer } from './timers.js';
 export type {
   AppealRecord,
   Delivery,

@@ -1,6 +1,5 @@
 // What every kind of object shares: retrieve, list, and a transition the merchant's call triggers.
 import { failure, success, type Answer } from './answer.js';
-import { page } from './collection.js';
 import { findRow, rowsFrom, statusesOf } from './lifecycle.js';
 import { collectionOf, type TenantState } from './tenant.js';
 import { commitTransition, prepareTransition } from './transition.js';
@@ -31,7 +30,7 @@ export const notFound = (kind: ObjectKind, id: string): Answer<never> =>
 
 /** One object, or 404. */
 export function retrieve<K extends ObjectKind>(tenant: TenantState, kind: K, id: string): Handled<RecordOf[K]> {
-  const record = collectionOf(tenant, kind).byId.get(id);
+  const record = collectionOf(tenant, kind).get(id);
   return { answer: record ? success(record) : notFound(kind, id), changes: [] };
 }
 
@@ -54,7 +53,9 @@ export function list<K extends ObjectKind>(tenant: TenantState, kind: K, query: 
       answer: failure('validation_failed', 'The list query breaks the contract; see errors.', errors),
       changes: [],
     };
-  const { items, total } = page(collectionOf(tenant, kind), { status: query.status, limit, offset });
+  const objects = collectionOf(tenant, kind);
+  const items = objects.page({ status: query.status, limit, offset });
+  const total = objects.count(query.status);
   return { answer: success({ data: items, pagination: { total, limit, offset } }), changes: [] };
 }
 
@@ -83,7 +84,7 @@ export function callTransition<K extends ObjectKind>(
   what: string,
   at: number,
 ): Handled<RecordOf[K]> {
-  const record = collectionOf(tenant, kind).byId.get(id);
+  const record = collectionOf(tenant, kind).get(id);
   if (!record) return { answer: notFound(kind, id), changes: [] };
   const row = findRow(kind, record.status, { trigger });
   if (!row) return { answer: invalidState(kind, record.status, what, statusesWith(kind, trigger)), changes: [] };

@@ -5,13 +5,12 @@ import { iso } from './clock.js';
 import { retiring } from './event-log.js';
 import { nextId } from './ids.js';
 import { nextAttemptAt } from './retry-schedule.js';
-import { nextSeq, type TenantState } from './tenant.js';
-import { pushTimer } from './timers.js';
+import { nextSeq, type TenantHead, type TenantState } from './tenant.js';
 import type { Delivery, DeliveryOutcome, DueAttempt, StatusChange, WebhookEndpoint } from './types.js';
 
 /** Registers an endpoint; later events are delivered to it. */
 export function addEndpoint(
-  tenant: TenantState,
+  tenant: TenantHead,
   input: { url: string; secret?: string; layout?: WebhookLayout },
   now: number,
 ): WebhookEndpoint {
@@ -27,7 +26,7 @@ export function addEndpoint(
 }
 
 /** Removes an endpoint; deliveries already scheduled to it stay in the log but are not attempted again. */
-export function removeEndpoint(tenant: TenantState, id: string): boolean {
+export function removeEndpoint(tenant: TenantHead, id: string): boolean {
   const before = tenant.endpoints.length;
   tenant.endpoints = tenant.endpoints.filter((e) => e.id !== id);
   return tenant.endpoints.length < before;
@@ -36,7 +35,8 @@ export function removeEndpoint(tenant: TenantState, id: string): boolean {
 function schedule(tenant: TenantState, delivery: Delivery, number: number, at: number): void {
   delivery.attempts.push({ number, due_at: iso(at) });
   delivery.state = 'scheduled';
-  pushTimer(tenant.timers, { at, seq: nextSeq(tenant), type: 'attempt', delivery: delivery.id, attempt: number });
+  tenant.deliveries.set(delivery.id, delivery);
+  tenant.timers.push({ at, seq: nextSeq(tenant), type: 'attempt', delivery: delivery.id, attempt: number });
 }
 
 /** Creates one delivery per endpoint for a status change, its first attempt due at once. */
@@ -51,7 +51,6 @@ export function enqueueDeliveries(tenant: TenantState, change: StatusChange, eve
       event_index: eventIndex,
       change,
     };
-    tenant.deliveries.set(delivery.id, delivery);
     schedule(tenant, delivery, 1, at);
   }
 }
@@ -69,9 +68,11 @@ export function fireAttempt(
     // Note: the attempt was never made, so it leaves the log; the delivery ends as failed (redeliver can revive it).
     delivery.attempts.pop();
     delivery.state = 'failed';
+    tenant.deliveries.set(deliveryId, delivery);
     return undefined;
   }
   delivery.state = 'due';
+  tenant.deliveries.set(deliveryId, delivery);
   return { delivery_id: deliveryId, attempt, due_at: at };
 }
 
@@ -92,6 +93,7 @@ export function recordAttempt(tenant: TenantState, due: DueAttempt, outcome: Del
   } else {
     delivery.state = outcome.ok ? 'delivered' : 'failed';
   }
+  tenant.deliveries.set(delivery.id, delivery);
   return structuredClone(delivery);
 }
 
@@ -128,19 +130,6 @@ export function leaseDue(tenant: TenantState, wallNow: number, leaseMs: number, 
   tenant.due = tenant.due.filter((due) => !takenIds.has(due.delivery_id));
   tenant.sending = [...live.filter((s) => !takenIds.has(s.delivery_id)), ...taken];
   return taken.map((due) => ({ ...due }));
-}
-
-/** Makes every attempt taken and not recorded wait again (a loaded state: its sender ended with its process). */
-export function requeueTaken(tenant: TenantState): void {
-  const waiting = new Set(tenant.due.map((due) => due.delivery_id));
-  const taken: DueAttempt[] = [];
-  for (const delivery of tenant.deliveries.values()) {
-    const attempt = delivery.attempts.at(-1);
-    if (delivery.state === 'due' && attempt && !waiting.has(delivery.id))
-      taken.push({ delivery_id: delivery.id, attempt: attempt.number, due_at: Date.parse(attempt.due_at) });
-  }
-  tenant.due = [...taken, ...tenant.due];
-  tenant.sending = [];
 }
 
 /** What sending a due attempt needs: the delivery, its event and its endpoint. */

@@ -1,10 +1,9 @@
 // An object's own processing on the tenant's clock: the steps of its outcome, and its expiry at `expires_at`.
 import { contribution, rebook } from './balance.js';
-import { insert } from './collection.js';
 import { findRow } from './lifecycle.js';
 import { pathOf, STEP_DELAY_SECONDS, type Step } from './outcomes.js';
 import { collectionOf, nextSeq, type TenantState } from './tenant.js';
-import { pushTimer, type Timer } from './timers.js';
+import type { Timer } from './timers.js';
 import { deepFreeze } from './freeze.js';
 import { commitTransition, prepareTransition } from './transition.js';
 import type { ObjectKind, RecordOf, RequestOf, StatusChange } from './types.js';
@@ -13,7 +12,7 @@ const planKey = (kind: ObjectKind, id: string) => `${kind}:${id}`;
 
 function scheduleStep(tenant: TenantState, kind: ObjectKind, id: string, step: Step, from: number): void {
   const at = from + (STEP_DELAY_SECONDS[kind][step.to] ?? 0) * 1000;
-  pushTimer(tenant.timers, { at, seq: nextSeq(tenant), type: 'step', kind, id, step });
+  tenant.timers.push({ at, seq: nextSeq(tenant), type: 'step', kind, id, step });
 }
 
 /** Stores a new object and starts its processing along `outcome`; creating emits no event (nothing changed status). */
@@ -25,7 +24,7 @@ export function startLifecycle<K extends ObjectKind>(
   outcome: string,
   at: number,
 ): void {
-  insert(collectionOf(tenant, kind), deepFreeze(record), deepFreeze(request));
+  collectionOf(tenant, kind).insert(deepFreeze(record), deepFreeze(request));
   rebook(tenant, undefined, contribution(kind, record));
   const steps = [...pathOf(kind, outcome)];
   if (steps.length > 0) {
@@ -33,7 +32,7 @@ export function startLifecycle<K extends ObjectKind>(
     scheduleStep(tenant, kind, record.id, steps[0]!, at);
   }
   if ('expires_at' in record) {
-    pushTimer(tenant.timers, {
+    tenant.timers.push({
       at: Date.parse(record.expires_at),
       seq: nextSeq(tenant),
       type: 'expiry',
@@ -50,7 +49,7 @@ export function runStep(tenant: TenantState, timer: Extract<Timer, { type: 'step
   // Note: compared by value, not identity, so that a plan still matches its timer after a snapshot is restored.
   const next = plan?.[0];
   if (!plan || next?.to !== timer.step.to || next.reason_code !== timer.step.reason_code) return undefined;
-  const record = collectionOf(tenant, timer.kind).byId.get(timer.id)!;
+  const record = collectionOf(tenant, timer.kind).get(timer.id)!;
   const row = findRow(timer.kind, record.status, {
     to: timer.step.to,
     trigger: 'clock:processing',
@@ -60,21 +59,25 @@ export function runStep(tenant: TenantState, timer: Extract<Timer, { type: 'step
     tenant.plans.delete(key);
     return undefined;
   }
-  plan.shift();
+  const rest = plan.slice(1);
   const change = commitTransition(
     tenant,
     prepareTransition(tenant, timer.kind, record, row.to, row.reason_code, timer.at),
     'clock:processing',
     timer.at,
   );
-  if (plan.length > 0) scheduleStep(tenant, timer.kind, timer.id, plan[0]!, timer.at);
-  else tenant.plans.delete(key);
+  if (rest.length > 0) {
+    tenant.plans.set(key, rest);
+    scheduleStep(tenant, timer.kind, timer.id, rest[0]!, timer.at);
+  } else {
+    tenant.plans.delete(key);
+  }
   return change;
 }
 
 /** Expires an object whose `expires_at` came, if the contract's table lets it expire from where it is. */
 export function runExpiry(tenant: TenantState, timer: Extract<Timer, { type: 'expiry' }>): StatusChange | undefined {
-  const record = collectionOf(tenant, timer.kind).byId.get(timer.id)!;
+  const record = collectionOf(tenant, timer.kind).get(timer.id)!;
   const row = findRow(timer.kind, record.status, { trigger: 'clock:expires_at' });
   if (!row) return undefined;
   return commitTransition(

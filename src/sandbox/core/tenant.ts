@@ -1,11 +1,13 @@
-// A tenant: its objects, clock, idempotency records, webhook endpoints, event log and outbox. Plain data throughout,
-// so that structuredClone snapshots it whole.
+// A tenant as the core sees it: a head of small plain data (clock, ids, ledger, endpoints, faults, the outbox's queues)
+// and the parts that grow with use (objects, plans, timers, Idempotency-Key records, the event log, deliveries)
+// behind interfaces that name what a command touches. The memory store implements the parts with Maps and arrays
+// (memory-parts.ts); the postgres store with rows it reads by key or index as a command asks for them.
 import { createClock, type ClockMode, type TenantClock } from './clock.js';
-import { createCollection, type Collection } from './collection.js';
 import { createIdSource, type IdSource } from './ids.js';
 import type { Step } from './outcomes.js';
 import type { Timer } from './timers.js';
 import type {
+  AnyStatus,
   Delivery,
   DueAttempt,
   IdempotencyRecord,
@@ -15,6 +17,7 @@ import type {
   StatusChange,
   WebhookEndpoint,
 } from './types.js';
+import type * as SandboxControl from '../control-types.js';
 
 /** Per-currency sums, in 1e-8 units, that the balance is read from. */
 export interface LedgerEntry {
@@ -34,8 +37,11 @@ export interface TenantSettings {
   eventLogLimit: number;
 }
 
-/** Everything one tenant holds. */
-export interface TenantState {
+/** A fault as the control document shows it: the next `remaining` requests to an operation fail. */
+export type Fault = SandboxControl.Fault;
+
+/** The small part of a tenant every command reads: plain data, bounded whatever the tenant holds. */
+export interface TenantHead {
   id: string;
   clock: TenantClock;
   /** The instant up to which everything due has run (ms since the epoch); never goes back. */
@@ -43,22 +49,16 @@ export interface TenantState {
   /** Orders timers scheduled for the same instant. */
   seq: number;
   ids: IdSource;
-  payments: Collection<RecordOf['payment'], RequestOf['payment']>;
-  payouts: Collection<RecordOf['payout'], RequestOf['payout']>;
-  appeals: Collection<RecordOf['appeal'], RequestOf['appeal']>;
-  /** The processing steps each object still has to take, by `kind:id`. */
-  plans: Map<string, Step[]>;
-  timers: Timer[];
   ledger: Map<string, LedgerEntry>;
-  idempotency: Map<string, IdempotencyRecord>;
+  /** At most the endpoint quota (20). */
   endpoints: WebhookEndpoint[];
-  /** The latest status changes, oldest first, at most `eventLogLimit` of them (see event-log.ts). */
-  events: StatusChange[];
-  /** How many older changes have left the log: the position of `events[0]` among all the tenant ever made. */
+  /** The faults waiting (the control API's), oldest first; at most MAX_FAULTS. */
+  faults: Fault[];
+  /** How many status changes the tenant ever made: the position the next one takes in the event log. */
+  eventsMade: number;
+  /** How many of the oldest changes have left the log: the position of the oldest it keeps. */
   eventsDropped: number;
   eventLogLimit: number;
-  /** One per event and endpoint, in the order of the events; they leave with their event once finished. */
-  deliveries: Map<string, Delivery>;
   /** Delivery attempts that fell due and wait for the outbox to send them. */
   due: DueAttempt[];
   /** Attempts a sender has taken and not yet recorded, each leased until a wall time (outbox.ts: leaseDue). */
@@ -68,44 +68,122 @@ export interface TenantState {
   retryCompression: number;
 }
 
-/** A new, empty tenant. */
-export function createTenant(id: string, settings: TenantSettings): TenantState {
-  const clock = createClock(settings.clock, settings.start);
+/** One kind's objects: by id, newest-first pages, and exact counts. */
+export interface ObjectSet<R extends { id: string; status: AnyStatus }, Q> {
+  get(id: string): R | undefined;
+  /** Adds a new object (the newest) with the request that created it. */
+  insert(record: R, request: Q): void;
+  /** Replaces an object with its next version (records are frozen, never changed in place). */
+  replace(record: R): void;
+  /** The create request of an object. */
+  request(id: string): Q | undefined;
+  /** How many there are (in `status`, if given). */
+  count(status?: AnyStatus): number;
+  /** A page, newest first, of the objects (in `status`, if given). */
+  page(options: { status?: AnyStatus | undefined; limit: number; offset: number }): R[];
+}
+
+/**
+ * Values by key that the core may change in place once it has them (a plan shifted, a delivery's attempts pushed);
+ * a store saves what it handed out. A Map is one.
+ */
+export interface Keyed<V> {
+  get(key: string): V | undefined;
+  set(key: string, value: V): unknown;
+  delete(key: string): unknown;
+}
+
+/** What is due on the tenant's clock. */
+export interface TimerQueue {
+  push(timer: Timer): void;
+  /** The earliest timer due at or before `until` (by time, then by seq), left in the queue. */
+  due(until: number): Timer | undefined;
+  /** Takes away a timer `due` returned. */
+  remove(timer: Timer): void;
+  /** When the earliest timer is due; undefined when there is none. */
+  earliest(): number | undefined;
+  /** Takes away the attempt timers of these deliveries (ended before their attempt was due). */
+  removeAttempts(deliveryIds: readonly string[]): void;
+}
+
+/** Idempotency-Key records by scope; `sweep` forgets those whose retention ran out (a store may leave it to its own sweep). */
+export interface IdempotencyBook extends Keyed<IdempotencyRecord> {
+  sweep(now: number): void;
+}
+
+/** The event log's kept changes by position (among all the tenant made). */
+export interface EventLog {
+  add(position: number, change: StatusChange): void;
+  at(position: number): StatusChange | undefined;
+  /** Forgets every change before `position`. */
+  dropBefore(position: number): void;
+  /** A page, newest first, of the kept changes (of one object, if given), and how many match. */
+  page(options: { objectId?: string | undefined; limit: number; offset: number }): {
+    items: StatusChange[];
+    total: number;
+  };
+}
+
+/** Deliveries by id, in the order of their events. */
+export interface DeliverySet extends Keyed<Delivery> {
+  /** Those of the events before position `eventIndex`, oldest first. */
+  before(eventIndex: number): Iterable<Delivery>;
+  /** A page, newest first (by event), of the deliveries that match, and how many do. */
+  page(options: {
+    eventId?: string | undefined;
+    state?: Delivery['state'] | undefined;
+    limit: number;
+    offset: number;
+  }): { items: Delivery[]; total: number };
+}
+
+/** The parts of a tenant that grow with use. */
+export interface TenantParts {
+  payments: ObjectSet<RecordOf['payment'], RequestOf['payment']>;
+  payouts: ObjectSet<RecordOf['payout'], RequestOf['payout']>;
+  appeals: ObjectSet<RecordOf['appeal'], RequestOf['appeal']>;
+  /** The processing steps each object still has to take, by `kind:id`. */
+  plans: Keyed<Step[]>;
+  timers: TimerQueue;
+  idempotency: IdempotencyBook;
+  events: EventLog;
+  deliveries: DeliverySet;
+}
+
+/** Everything one tenant holds, as a command sees it inside a store's transaction. */
+export type TenantState = TenantHead & TenantParts;
+
+/** A new tenant's head. */
+export function createHead(id: string, settings: TenantSettings): TenantHead {
   return {
     id,
-    clock,
+    clock: createClock(settings.clock, settings.start),
     time: settings.start,
     seq: 0,
     ids: createIdSource(settings.seed, id),
-    payments: createCollection(),
-    payouts: createCollection(),
-    appeals: createCollection(),
-    plans: new Map(),
-    timers: [],
     ledger: new Map(),
-    idempotency: new Map(),
     endpoints: [],
-    events: [],
+    faults: [],
+    eventsMade: 0,
     eventsDropped: 0,
     eventLogLimit: settings.eventLogLimit,
-    deliveries: new Map(),
     due: [],
     sending: [],
     retryCompression: settings.retryCompression,
   };
 }
 
-/** The collection of one kind. */
+/** The objects of one kind. */
 export function collectionOf<K extends ObjectKind>(
   tenant: TenantState,
   kind: K,
-): Collection<RecordOf[K], RequestOf[K]> {
+): ObjectSet<RecordOf[K], RequestOf[K]> {
   const collections = { payment: tenant.payments, payout: tenant.payouts, appeal: tenant.appeals };
-  return collections[kind] as unknown as Collection<RecordOf[K], RequestOf[K]>;
+  return collections[kind] as unknown as ObjectSet<RecordOf[K], RequestOf[K]>;
 }
 
 /** A fresh number that orders a new timer after those already scheduled. */
-export function nextSeq(tenant: TenantState): number {
+export function nextSeq(tenant: TenantHead): number {
   tenant.seq += 1;
   return tenant.seq;
 }

@@ -1,5 +1,4 @@
-// What is due on a tenant's clock: an array kept sorted by time, then by when each timer was scheduled, the earliest
-// last.
+// What is due on a tenant's clock: steps of an object's processing, expiries and webhook delivery attempts.
 import type { Step } from './outcomes.js';
 import type { ObjectKind } from './types.js';
 
@@ -10,24 +9,5 @@ export type Timer = { at: number; seq: number } & (
   | { type: 'attempt'; delivery: string; attempt: number }
 );
 
-const before = (a: Timer, b: Timer) => a.at < b.at || (a.at === b.at && a.seq < b.seq);
-
-/** Adds a timer at its place in the order. */
-export function pushTimer(timers: Timer[], timer: Timer): void {
-  // Note: the earliest is last so that taking it is pop(), not shift(), and a timer scheduled soon after the one that
-  // ran is inserted near the end; a binary search finds the place, as a scan would pass every pending expiry.
-  let low = 0;
-  let high = timers.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (before(timer, timers[middle]!)) low = middle + 1;
-    else high = middle;
-  }
-  timers.splice(low, 0, timer);
-}
-
-/** The earliest timer, without removing it. */
-export const peekTimer = (timers: Timer[]): Timer | undefined => timers.at(-1);
-
-/** Removes and returns the earliest timer. */
-export const popTimer = (timers: Timer[]): Timer | undefined => timers.pop();
+/** Whether `a` runs before `b`: by time, then by when it was scheduled. */
+export const runsBefore = (a: Timer, b: Timer) => a.at < b.at || (a.at === b.at && a.seq < b.seq);

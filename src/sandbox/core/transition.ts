@@ -1,7 +1,6 @@
 // The one place an object's status changes: fields, balance, event log and outbox move together.
 import { contribution, overdraws, rebook, type Contribution } from './balance.js';
 import { iso } from './clock.js';
-import { replace } from './collection.js';
 import { applyEffects } from './effects.js';
 import { appendEvent } from './event-log.js';
 import { EVENT_TYPES } from './events.js';
@@ -58,7 +57,7 @@ export function commitTransition(
   at: number,
 ): StatusChange {
   const { kind, before, after } = prepared;
-  replace(collectionOf(tenant, kind), deepFreeze(after) as never);
+  collectionOf(tenant, kind).replace(deepFreeze(after) as never);
   rebook(tenant, ...prepared.contributions);
   if (trigger !== 'clock:processing') tenant.plans.delete(`${kind}:${after.id}`);
   // Note: a record is never changed once stored (a transition stores a new one), so the event can share it.

@@ -7,14 +7,17 @@ import { confirmedPayment } from '../shapes.js';
 /** A body ready to send, or why the event cannot be sent in the layout. */
 export type EventBody = { ok: true; type: string; body: Record<string, unknown> } | { ok: false; error: string };
 
+/** The later layout's body of `change`, which carries every kind. */
+export function laterBody(change: StatusChange): Record<string, unknown> {
+  const { event } = change;
+  const data = event.type === 'payment.status_changed' ? confirmedPayment(event.data) : event.data;
+  return { id: event.id, type: event.type, created_at: event.created_at, data };
+}
+
 /** The body of `change` in `layout`. */
 export function eventBody(tenant: TenantState, change: StatusChange, layout: WebhookLayout): EventBody {
   const { event } = change;
-  const head = { id: event.id, type: event.type, created_at: event.created_at };
-  if (layout === 'later') {
-    const data = event.type === 'payment.status_changed' ? confirmedPayment(event.data) : event.data;
-    return { ok: true, type: event.type, body: { ...head, data } };
-  }
+  if (layout === 'later') return { ok: true, type: event.type, body: laterBody(change) };
   if (change.kind !== 'payment') {
     return {
       ok: false,
@@ -24,6 +27,11 @@ export function eventBody(tenant: TenantState, change: StatusChange, layout: Web
   return {
     ok: true,
     type: event.type,
-    body: { ...head, data: collectionOf(tenant, 'payment').requests.get(change.object_id) },
+    body: {
+      id: event.id,
+      type: event.type,
+      created_at: event.created_at,
+      data: collectionOf(tenant, 'payment').request(change.object_id),
+    },
   };
 }

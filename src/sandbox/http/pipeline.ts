@@ -1,8 +1,9 @@
 // The one request pipeline of every operation, merchant and control alike: credentials (401), the tenant's rate limit
-// (429, where the API declares it), faults where the API
-// takes them, the body within its cap (400), the Idempotency-Key held, the request checked against the contract
-// (400/422, the key let go), the operation's work, and its answer checked against the contract. What differs between
-// the APIs is the data of an ApiBinding; what differs between operations, the data of an OperationWork.
+// (429, where the API declares it), faults where the API takes them, the body within its cap (400), the request checked
+// against the contract (400/422) while its Idempotency-Key is marked in flight, the operation's work (a merchant
+// command: one store transaction that also looks the key up and keeps the answer), and its answer checked against the
+// contract. What differs between the APIs is the data of an ApiBinding; what differs between operations, the data of
+// an OperationWork.
 import type { FieldError } from '../../shared/problem.js';
 import { fingerprint, type Answer } from '../core/index.js';
 import type { SandboxRuntime } from '../runtime.js';
@@ -23,10 +24,10 @@ export interface Route {
   path: string;
 }
 
-/** What an operation's work answers: a status and a JSON body (none for a 204), or a problem; `changed` the state. */
+/** What an operation's work answers: a status and a JSON body (none for a 204), or a problem; `replayed` when it repeats a key's first answer. */
 export type Outcome = (
   { status: number; body?: unknown } | { problem: ProblemInput & { request_id?: string | undefined } }
-) & { changed?: boolean };
+) & { replayed?: boolean };
 
 /** The parts of a request the work and the checks read. */
 export interface RequestParts {
@@ -38,9 +39,12 @@ export interface RequestParts {
   body: unknown;
 }
 
-/** What the work is given: the request's parts, the declared query values (defaults filled in) and the key held. */
+/** What the work is given: the request's parts, the declared query values (defaults filled in) and the key. */
 export interface WorkInput extends RequestParts {
   values: Record<string, unknown>;
+  /** The Idempotency-Key sent, for work whose key the core keeps (`keptBy: 'core'`). */
+  key: string | undefined;
+  /** The key held for the work, when the pipeline keeps its answer (`keptBy: 'pipeline'`). */
   hold: KeyHold | undefined;
   /** This request's id, which a problem the key keeps carries. */
   requestId: string;
@@ -49,8 +53,9 @@ export interface WorkInput extends RequestParts {
 /** What the contract cannot say about an operation: its work, and how it is keyed. */
 export interface OperationWork {
   /**
-   * How a sent Idempotency-Key is held: its scope and the request's fingerprint, and who keeps the answer (`core`: the
-   * command's own transaction; `pipeline`: after the work). Absent: the operation reads no key.
+   * How a sent Idempotency-Key is used: its scope and the request's fingerprint, and who keeps the answer (`core`: the
+   * command's own transaction looks it up and keeps it; `pipeline`: a hold of its own around work that spans several
+   * transactions, kept after the work). Absent: the operation reads no key.
    */
   key?: { scope: string; print(parts: RequestParts): unknown; keptBy: 'core' | 'pipeline' } | undefined;
   run(input: WorkInput): Promise<Outcome>;
@@ -79,8 +84,6 @@ export interface ApiBinding {
     headers: Headers,
     body: unknown,
   ): FieldError[] | undefined | Promise<FieldError[] | undefined>;
-  /** After the work: deliveries due sent, and anything else the API does once its state changed. */
-  settle(tenant: string, changed: boolean): Promise<void>;
   /**
    * The answer to a request that would make a new tenant past open mode's bound (a store's TenantLimitError); absent
    * for an API that never makes a tenant (the admin API), where such an error is a failure of the sandbox.
@@ -132,11 +135,10 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
       body: read.value,
     };
 
-    const ran = await runHeld(binding, ref, work, runtime, parts, where.requestId);
+    const ran = await runKeyed(binding, ref, work, runtime, parts, where.requestId);
     if ('rejection' in ran) return problem(rejectionProblem(ran.rejection));
-    const { outcome, replayed } = ran;
-    await binding.settle(auth.tenant, outcome.changed === true || ran.keyed || auth.learned === true);
-    const headers: Record<string, string> = replayed ? { 'idempotent-replayed': 'true' } : {};
+    const outcome = ran;
+    const headers: Record<string, string> = outcome.replayed ? { 'idempotent-replayed': 'true' } : {};
     if (!('problem' in outcome)) return send(outcome.status, outcome.body, headers);
     const kept = outcome.problem.request_id;
     return send(
@@ -166,10 +168,14 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
   };
 }
 
-type Ran = { outcome: Outcome; replayed: boolean; keyed: boolean } | { rejection: RequestRejection };
+type Ran = Outcome | { rejection: RequestRejection };
 
-/** Holds the key (if any) while the request is checked, then runs the work, or answers at once (replay, 409, 422). */
-async function runHeld(
+/**
+ * Checks the request and runs the work. A key the core keeps is marked in flight on this instance meanwhile (a second
+ * request with it is 409, or 422 with another body); a key the pipeline keeps is held in the store first (replay, 409,
+ * 422 at once), let go if the request is refused or the work throws, and kept with the work's answer.
+ */
+async function runKeyed(
   binding: ApiBinding,
   ref: OperationRef,
   work: OperationWork,
@@ -178,27 +184,35 @@ async function runHeld(
   requestId: string,
 ): Promise<Ran> {
   const key = work.key === undefined ? undefined : (parts.headers.get('idempotency-key') ?? undefined);
-  let hold: KeyHold | undefined;
-  if (key !== undefined && work.key) {
-    const held = await holdKey(runtime, parts.tenant, work.key.scope, key, fingerprint(work.key.print(parts)));
-    if ('answer' in held)
-      return { outcome: work.replay(held.answer), replayed: held.answer.replayed === true, keyed: false };
-    hold = held.hold;
+  const print = key !== undefined && work.key ? fingerprint(work.key.print(parts)) : undefined;
+  if (key === undefined || print === undefined || !work.key || work.key.keptBy === 'core') {
+    const flight = key === undefined || print === undefined || !work.key ? undefined : runtime.inFlight.enter(parts.tenant, work.key.scope, key, print);
+    if (flight && 'answer' in flight) return work.replay(flight.answer);
+    try {
+      const verdict = await binding.checkRequest(ref, parts);
+      if ('rejection' in verdict) return verdict;
+      return await work.run({ ...parts, values: verdict.values, key, hold: undefined, requestId });
+    } finally {
+      flight?.leave();
+    }
   }
+  const held = await holdKey(runtime, parts.tenant, work.key.scope, key, print);
+  if ('answer' in held) return { ...work.replay(held.answer), replayed: held.answer.replayed === true };
+  const { hold } = held;
   let outcome: Outcome;
   try {
     const verdict = await binding.checkRequest(ref, parts);
     if ('rejection' in verdict) {
-      await hold?.release();
+      await hold.release();
       return verdict;
     }
-    outcome = await work.run({ ...parts, values: verdict.values, hold, requestId });
+    outcome = await work.run({ ...parts, values: verdict.values, key, hold, requestId });
   } catch (error) {
-    await hold?.release();
+    await hold.release();
     throw error;
   }
-  if (hold && work.key?.keptBy === 'pipeline') await hold.keep(outcome);
-  return { outcome, replayed: false, keyed: hold !== undefined };
+  await hold.keep(outcome);
+  return outcome;
 }
 
 function rejectionProblem(r: RequestRejection): ProblemInput {

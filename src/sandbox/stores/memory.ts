@@ -9,6 +9,7 @@ import { clockNow } from '../core/clock.js';
 import type { TenantState } from '../core/tenant.js';
 import { createSerialQueues } from '../serial.js';
 import { createMemoryRegistry } from './memory-registry.js';
+import { memoryTenant } from './memory-tenant.js';
 import { secondsUntilForgotten, TenantLimitError } from './tenant-limit-error.js';
 import type { TenantStore, TenantStoreSettings } from './types.js';
 
@@ -57,7 +58,7 @@ export function createMemoryStore(settings: TenantStoreSettings): MemoryStore {
           secondsUntilForgotten(oldest, bound.idleMs, wallNow(), bound.idleMs / 1000),
         );
       }
-      tenants.set(id, (state = settings.newTenant(id)));
+      tenants.set(id, (state = memoryTenant(settings.newTenant(id))));
     }
     if (bound) {
       used.delete(id);

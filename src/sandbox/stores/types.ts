@@ -1,7 +1,7 @@
 // Where a sandbox keeps its tenants. The core runs each command against one tenant's state inside a transaction of the
 // store; `memory` (the default, for tests, CI and `npm start`) and `postgres` (durable, shared by several instances)
 // both implement this interface, and nothing around the core knows which one it has.
-import type { TenantState } from '../core/tenant.js';
+import type { TenantHead, TenantState } from '../core/tenant.js';
 
 /** A sandbox's tenants, each read and changed only inside a transaction. */
 export interface TenantStore {
@@ -53,8 +53,8 @@ export interface PoolStats {
 
 /** What every store is made with. */
 export interface TenantStoreSettings {
-  /** A new tenant's state: its clock, seed and settings, and the operator's default webhook endpoints. */
-  newTenant(id: string): TenantState;
+  /** A new tenant's head: its clock, seed and settings, and the operator's default webhook endpoints. */
+  newTenant(id: string): TenantHead;
   /**
    * Open mode's bound on tenants: a transaction that would make one more than `max` forgets the idle ones first, then
    * rejects with TenantLimitError if none was; a tenant unused for `idleMs` is forgotten by `evictIdle`. None: unbounded.

@@ -1,5 +1,6 @@
 // A variant's operations on the request pipeline: its credentials and the runtime's (pluggable) contract checks as
-// the binding, and each operation's work as the core command it runs in one transaction, answered in its shape.
+// the binding, and each operation's work as the core command it runs in one store transaction (its Idempotency-Key
+// looked up and its answer kept in the same one), answered in its shape.
 import { execute, failure, KEYED_COMMANDS, runDue, type Answer, type TenantState } from '../core/index.js';
 import type { OperationWork, ApiBinding, Outcome } from '../http/pipeline.js';
 import { merchantTenantLimit } from '../http/tenant-limit.js';
@@ -25,7 +26,6 @@ export function variantBinding(variant: VariantAdapter, runtime: SandboxRuntime)
     },
     checkResponse: (operation, status, headers, body) =>
       runtime.validators.response?.({ operation, status, headers, body }),
-    settle: (tenant, changed) => runtime.settle(tenant, changed),
     tenantLimited: merchantTenantLimit,
   };
 }
@@ -43,25 +43,24 @@ export function merchantWork(
     build({ id: Object.values(params)[0] ?? '', query, body });
   const replay = (answer: Answer): Outcome => outcomeOf(answer, shape);
   return {
-    // Note: the core keeps the answer under the key in the command's own transaction, with the change it made.
     key: KEYED_COMMANDS.has(operationId as MerchantOperationId)
       ? { scope: operationId, print: (p) => command(p.params, p.query, p.body), keptBy: 'core' }
       : undefined,
     replay,
-    async run({ tenant, params, query, body, hold, requestId }) {
+    async run({ tenant, params, query, body, key, requestId }) {
       const plain = command(params, query, body);
-      const keyed = hold ? { ...plain, idempotency_key: hold.key, request_id: requestId } : plain;
-      const { answer, changed } = await runtime.store.transaction(tenant, (state) => {
-        // Note: released in the command's own transaction, and execute takes the key again, so no request comes in between.
-        hold?.releaseIn(state);
+      const keyed = key === undefined ? plain : { ...plain, idempotency_key: key, request_id: requestId };
+      const { answer, sends } = await runtime.store.transaction(tenant, (state) => {
         const full = quotaRefusal(state, plain.type, runtime.quotas.objects);
-        if (full) return { answer: full, changed: false };
-        const { answer, events } = execute(state, keyed, runtime.now(state));
-        // Note: what the command made due (a cancel's webhook) runs now; settle sends it without the answer waiting for receivers.
+        if (full) return { answer: full, sends: false };
+        const { answer } = execute(state, keyed, runtime.now(state), runtime.wallNow());
+        // Note: what the command made due (a cancel's webhook) is taken off its timer here and sent after the commit.
         runDue(state, runtime.now(state));
-        return { answer, changed: events.length > 0 };
+        return { answer, sends: state.due.length > 0 };
       });
-      return { ...replay(answer), changed };
+      // Note: the answer does not wait for receivers; with nothing due, no transaction is spent looking.
+      if (sends) runtime.settle(tenant);
+      return { ...replay(answer), replayed: answer.replayed === true };
     },
   };
 }
@@ -71,7 +70,7 @@ const KINDS = { createPayment: 'payments', createPayout: 'payouts', createAppeal
 /** 422 quota_exceeded for a create past the tenant's quota of objects of its kind; undefined otherwise. */
 function quotaRefusal(state: TenantState, type: string, most: number): Answer | undefined {
   const kind = KINDS[type as keyof typeof KINDS];
-  if (kind === undefined || state[kind].byId.size < most) return undefined;
+  if (kind === undefined || state[kind].count() < most) return undefined;
   return failure(
     'quota_exceeded',
     `This tenant already has ${most} ${kind}, its quota of objects of a kind (${most}); no more can be created.`,

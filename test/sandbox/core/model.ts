@@ -8,7 +8,9 @@ import {
   addEndpoint,
   advance,
   clockNow,
-  createTenant,
+  createHead,
+  eventAt,
+  eventCount,
   DEFAULT_START,
   EVENT_LOG_LIMIT,
   execute,
@@ -23,6 +25,7 @@ import {
 } from '../../../src/sandbox/core/index.js';
 import { DEFAULT_RETRY_COMPRESSION } from '../../../src/sandbox/core/retry-schedule.js';
 import type { TenantStore, TenantStoreSettings } from '../../../src/sandbox/stores/types.js';
+import { allDeliveries } from '../state-reads.js';
 
 type Rec = { id: string; status: string; requested: { amount: string; currency: string } } & Record<string, unknown>;
 
@@ -146,16 +149,16 @@ function observe(m: Model, state: TenantState) {
     };
     return { kind, all: total(), byStatus: STATUSES[kind].map((status) => [status, total(status)] as const) };
   });
-  const deliveries = [...state.deliveries.values()].map((d) => ({
+  const deliveries = allDeliveries(state).map((d) => ({
     ...d,
-    event_id_at_index: state.events[d.event_index]?.event.id,
+    event_id_at_index: eventAt(state, d.event_index)?.event.id,
   }));
   // Note: a copy, since a store may hand out state it keeps changing after the transaction.
   return structuredClone({
     retrieves,
     totals,
     deliveries,
-    events: state.events.length,
+    events: eventCount(state),
     balance: execute(state, { type: 'retrieveBalance' }, now).answer,
   });
 }
@@ -403,7 +406,7 @@ class Advance implements fc.AsyncCommand<Model, Real> {
       const changes = advance(state, this.seconds, Date.now(), flaky);
       return structuredClone({
         changes,
-        waiting: [state.due, [...state.deliveries.values()].filter((d) => d.state === 'due')],
+        waiting: [state.due, allDeliveries(state).filter((d) => d.state === 'due')],
       });
     });
     ingest(m, changes, (c) => c.trigger.startsWith('clock:'));
@@ -493,7 +496,7 @@ const allCommands = [
 
 /** A new tenant as the model expects it: a manual clock at the default start, seed `model`. */
 export const modelTenant: TenantStoreSettings['newTenant'] = (id) =>
-  createTenant(id, {
+  createHead(id, {
     clock: 'manual',
     start: DEFAULT_START,
     seed: 'model',

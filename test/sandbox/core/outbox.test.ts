@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  eventCount,
   addEndpoint,
   attemptContext,
   iso,
@@ -12,6 +13,7 @@ import {
 } from '../../../src/sandbox/core/index.js';
 import type { SandboxStore } from './sync-store.js';
 import { create, current, key, newStore, ok, paymentBody, T } from './fixtures.js';
+import { allDeliveries, allEvents } from '../state-reads.js';
 
 const endpoint = (store: SandboxStore, layout?: 'later' | 'earlier') =>
   addEndpoint(store.tenant(T), { url: 'https://merchant.test/hooks', ...(layout ? { layout } : {}) }, store.now(T));
@@ -39,15 +41,15 @@ describe('status-change events', () => {
     expect(Object.keys(changes[0]!.event)).toEqual(['id', 'type', 'created_at', 'data']);
     expect(changes.map((c) => c.event.id)).toEqual([...new Set(changes.map((c) => c.event.id))]);
     expect(changes[1]!.event.data).toEqual(current(store, 'payment', p.id));
-    expect(store.tenant(T).events.map((c) => c.event.id)).toEqual(changes.map((c) => c.event.id));
+    expect(allEvents(store.tenant(T)).map((c) => c.event.id)).toEqual(changes.map((c) => c.event.id));
   });
 
   it('emits nothing on creation, and types payout and appeal events by kind', () => {
     const store = newStore();
     const payout = create(store, 'payout');
-    const before = store.tenant(T).events.length;
+    const before = eventCount(store.tenant(T));
     const appeal = create(store, 'appeal');
-    expect(store.tenant(T).events.length).toBe(before);
+    expect(eventCount(store.tenant(T))).toBe(before);
     const changes = store.advance(T, 60).filter((c) => c.object_id === payout.id || c.object_id === appeal.id);
     expect([...new Set(changes.map((c) => `${c.kind} ${c.event.type}`))].sort()).toEqual([
       'appeal appeal.status_changed',
@@ -70,7 +72,7 @@ describe('the outbox', () => {
     const store = newStore();
     create(store, 'payment');
     store.advance(T, 60);
-    expect(store.tenant(T).deliveries.size).toBe(0);
+    expect(allDeliveries(store.tenant(T))).toHaveLength(0);
   });
 
   it('makes one delivery per event and endpoint, due at once, waiting for a sender when none is given', () => {
@@ -117,7 +119,7 @@ describe('the outbox', () => {
       [1, 2, 3],
       [1, 2, 3],
     ]);
-    expect([...store.tenant(T).deliveries.values()].map((d) => d.state)).toEqual(['delivered', 'delivered']);
+    expect(allDeliveries(store.tenant(T)).map((d) => d.state)).toEqual(['delivered', 'delivered']);
   });
 
   it('runs the schedule uncompressed when asked to', () => {
@@ -139,7 +141,7 @@ describe('the outbox', () => {
     store.advance(T, 60, (due, tenant) => {
       const { change } = attemptContext(tenant, due);
       seen.push(
-        `${iso(tenant.time)} ${change.to} #${due.attempt} (object now ${tenant.payments.byId.get(p.id)!.status})`,
+        `${iso(tenant.time)} ${change.to} #${due.attempt} (object now ${tenant.payments.get(p.id)!.status})`,
       );
       return { ok: due.attempt > 1 };
     });
@@ -176,7 +178,7 @@ describe('the outbox', () => {
     store.advance(T, 600, deliver);
     expect(calls.map((c) => c.attempt)).toEqual([1]);
     const tenant = store.tenant(T);
-    expect([...tenant.deliveries.values()].map((d) => [d.state, d.attempts.length])).toEqual([['failed', 1]]);
+    expect(allDeliveries(tenant).map((d) => [d.state, d.attempts.length])).toEqual([['failed', 1]]);
     tenant.endpoints.push(hook);
     const again = redeliver(tenant, calls[0]!.delivery, store.now(T));
     store.advance(T, 0, deliver);
@@ -189,12 +191,12 @@ describe('the outbox', () => {
     const p = create(store, 'payment', undefined);
     ok(store.execute(T, { type: 'cancelPayment', id: p.id, idempotency_key: key() }).answer);
     store.execute(T, { type: 'retrieveBalance' });
-    expect([...store.tenant(T).deliveries.values()].map((d) => d.state)).toEqual(['due']);
+    expect(allDeliveries(store.tenant(T)).map((d) => d.state)).toEqual(['due']);
     const { calls, deliver } = sender(0);
     store.advance(T, 0, deliver);
     expect([
       calls.map((c) => c.attempt),
-      [...store.tenant(T).deliveries.values()].map((d) => d.state),
+      allDeliveries(store.tenant(T)).map((d) => d.state),
       store.tenant(T).due,
     ]).toEqual([[1], ['delivered'], []]);
   });
@@ -215,7 +217,7 @@ describe('the outbox', () => {
     endpoint(store);
     store.advance(T, 60);
     expect(
-      [...store.tenant(T).deliveries.values()].map(
+      allDeliveries(store.tenant(T)).map(
         (d) => attemptContext(store.tenant(T), { delivery_id: d.id, attempt: 1, due_at: 0 }).change.to,
       ),
     ).toEqual(['succeeded']);

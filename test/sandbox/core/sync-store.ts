@@ -1,5 +1,5 @@
 // The core tests' synchronous store: tenants made on first use, commands run at once, whole-store snapshots
-// (structuredClone). The sandbox itself runs on a TenantStore (src/sandbox/stores/); this keeps the core's unit tests
+// (copyMemoryTenant). The sandbox itself runs on a TenantStore (src/sandbox/stores/); this keeps the core's unit tests
 // free of promises. The model-based test (model.ts) goes through a TenantStore, so that it runs on every store.
 import { advance, runDue, type DeliverNow } from '../../../src/sandbox/core/advance.js';
 import { clockNow, DEFAULT_START, type ClockMode } from '../../../src/sandbox/core/clock.js';
@@ -7,7 +7,8 @@ import { execute, type Command, type CommandResult, type ResultOf } from '../../
 import { EVENT_LOG_LIMIT } from '../../../src/sandbox/core/event-log.js';
 import type { StatusChange } from '../../../src/sandbox/core/types.js';
 import { DEFAULT_RETRY_COMPRESSION } from '../../../src/sandbox/core/retry-schedule.js';
-import { createTenant, type TenantState } from '../../../src/sandbox/core/tenant.js';
+import type { TenantState } from '../../../src/sandbox/core/tenant.js';
+import { copyMemoryTenant, createMemoryTenant } from '../../../src/sandbox/stores/memory-tenant.js';
 
 /** How a store's tenants start. */
 export interface SandboxStoreOptions {
@@ -66,7 +67,7 @@ export function createStore(options: SandboxStoreOptions = {}): SandboxStore {
   let tenants = new Map<string, TenantState>();
   const tenant = (id: string) => {
     let t = tenants.get(id);
-    if (!t) tenants.set(id, (t = createTenant(id, { ...settings, start: mode === 'manual' ? start : wallNow() })));
+    if (!t) tenants.set(id, (t = createMemoryTenant(id, { ...settings, start: mode === 'manual' ? start : wallNow() })));
     return t;
   };
   const now = (id: string) => clockNow(tenant(id).clock, wallNow());
@@ -78,7 +79,10 @@ export function createStore(options: SandboxStoreOptions = {}): SandboxStore {
     tick: (id, deliver) => runDue(tenant(id), now(id), deliver),
     advance: (id, seconds, deliver) => advance(tenant(id), seconds, wallNow(), deliver),
     reset: (id) => void tenants.delete(id),
-    snapshot: () => structuredClone(tenants),
-    restore: (snapshot) => void (tenants = structuredClone(snapshot)),
+    snapshot: () => copyAll(tenants),
+    restore: (snapshot) => void (tenants = copyAll(snapshot)),
   };
 }
+
+const copyAll = (tenants: Map<string, TenantState>) =>
+  new Map([...tenants].map(([id, tenant]) => [id, copyMemoryTenant(tenant)]));
