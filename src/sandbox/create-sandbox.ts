@@ -197,8 +197,11 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
   if (settings.clock === 'real') clocks.startTicker(settings.tickMs);
 
   evicted.to = (ids) => signals.evicted(ids.length);
-  const sweep =
-    settings.auth === 'open' ? startTenantSweep(store, settings.tenants.idleSeconds * 1000, onError) : undefined;
+  const sweep = startTenantSweep(
+    store,
+    settings.auth === 'open' ? settings.tenants.idleSeconds * 1000 : undefined,
+    onError,
+  );
   const faulting = createFaultInterceptor({
     store,
     validators: settings.validate,
@@ -284,7 +287,7 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
     async close({ graceMs = SHUTDOWN_GRACE_MS } = {}) {
       const deadline = Date.now() + graceMs;
       clocks.stopTicker();
-      sweep?.stop();
+      sweep.stop();
       // Note: a request a fault holds is answered now rather than after its hold.
       faulting.release();
       const closing = server;

@@ -2,16 +2,17 @@
 // than queued for (tryTransaction, SKIP LOCKED), and an attempt whose sender died is sent again by another instance.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHead, type TenantState } from '../../src/sandbox/core/index.js';
+import { createHead, type TenantHead } from '../../src/sandbox/core/index.js';
 import { LEASE_MARGIN_MS } from '../../src/sandbox/delivery/runner.js';
 import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createPostgresStore } from '../../src/sandbox/stores/postgres/index.js';
 import type { TenantStore } from '../../src/sandbox/stores/types.js';
 import { clientA, HOOK_URL, paymentBody, receiver, SECRET } from '../sandbox/fixtures.js';
 import { freshDatabase } from './database.js';
+import { allDeliveries } from '../sandbox/state-reads.js';
 
 const START = Date.UTC(2026, 0, 1);
-const newTenant = (id: string): TenantState =>
+const newTenant = (id: string): TenantHead =>
   createHead(id, { clock: 'manual', start: START, seed: 'due', retryCompression: 60, eventLogLimit: 1000 });
 const closing: { close(): Promise<void> }[] = [];
 let url: string;
@@ -91,13 +92,13 @@ describe('an attempt whose sender died', () => {
     wall += 60_000 + LEASE_MARGIN_MS;
     await second.runtime.deliver(tenant);
     expect(hooks.requests).toHaveLength(1);
-    const [delivery] = await second.store.transaction(tenant, (state) => [...state.deliveries.values()]);
+    const [delivery] = await second.store.transaction(tenant, allDeliveries);
     expect([delivery!.state, delivery!.attempts.length]).toEqual(['delivered', 1]);
     expect(hooks.requests[0]!.headers.get('x-event-id')).toBe(delivery!.event_id);
 
     release();
     await first.settled();
-    const [after] = await first.store.transaction(tenant, (state) => [...state.deliveries.values()]);
+    const [after] = await first.store.transaction(tenant, allDeliveries);
     expect([after!.state, after!.attempts.length]).toEqual(['delivered', 1]);
   });
 });

@@ -9,8 +9,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { clientA, HOOK_URL, openTestSandbox, paymentBody, receiver, STORE } from './fixtures.js';
 
 const TENANT = { accessToken: 'token-a' };
-const deliveriesOf = (sandbox: Sandbox) =>
-  sandbox.store.transaction(sandbox.tenantId(TENANT), allDeliveries);
+const deliveriesOf = (sandbox: Sandbox) => sandbox.store.transaction(sandbox.tenantId(TENANT), allDeliveries);
 const addHook = (sandbox: Sandbox, input: Parameters<typeof addEndpoint>[1]) =>
   sandbox.store.transaction(sandbox.tenantId(TENANT), (tenant) =>
     addEndpoint(tenant, input, sandbox.runtime.now(tenant)),

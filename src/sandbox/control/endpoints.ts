@@ -37,8 +37,7 @@ export const createWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation
         { url: input.url, secret: input.secret ?? generated, layout: input.layout ?? 'later' },
         runtime.now(state),
       );
-      return dataReply(
-        { ...endpointView(endpoint), ...(generated === undefined ? {} : { secret: generated }) }, 201);
+      return dataReply({ ...endpointView(endpoint), ...(generated === undefined ? {} : { secret: generated }) }, 201);
     });
   },
 });

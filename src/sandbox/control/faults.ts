@@ -47,7 +47,10 @@ export const createFault = (runtime: SandboxRuntime): ControlOperation => ({
     const count = input.count ?? 1;
     return runtime.store.transaction(tenant, (state) => {
       if (state.faults.length >= MAX_FAULTS)
-        return problemReply('limit_reached', `This tenant already has ${MAX_FAULTS} faults waiting; delete them first.`);
+        return problemReply(
+          'limit_reached',
+          `This tenant already has ${MAX_FAULTS} faults waiting; delete them first.`,
+        );
       const fault: Fault = {
         id: nextId(state.ids, 'flt'),
         operation_id: input.operation_id,

@@ -41,7 +41,6 @@ export const keyInProgress = () =>
 
 const scoped = (operation: string, key: string) => `${operation}\u0000${key}`;
 
-
 /**
  * Looks a key up: the answer to give at once (replay, 409, 422), or `proceed` after marking the key in progress, held
  * until `wallNow` plus the lease; a key whose holder let its lease pass is taken anew by a request with the same body.

@@ -174,10 +174,7 @@ export function createHead(id: string, settings: TenantSettings): TenantHead {
 }
 
 /** The objects of one kind. */
-export function collectionOf<K extends ObjectKind>(
-  tenant: TenantState,
-  kind: K,
-): ObjectSet<RecordOf[K], RequestOf[K]> {
+export function collectionOf<K extends ObjectKind>(tenant: TenantState, kind: K): ObjectSet<RecordOf[K], RequestOf[K]> {
   const collections = { payment: tenant.payments, payout: tenant.payouts, appeal: tenant.appeals };
   return collections[kind] as unknown as ObjectSet<RecordOf[K], RequestOf[K]>;
 }

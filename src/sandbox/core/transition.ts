@@ -57,7 +57,7 @@ export function commitTransition(
   at: number,
 ): StatusChange {
   const { kind, before, after } = prepared;
-  collectionOf(tenant, kind).replace(deepFreeze(after) as never);
+  collectionOf(tenant, kind).replace(deepFreeze(after));
   rebook(tenant, ...prepared.contributions);
   if (trigger !== 'clock:processing') tenant.plans.delete(`${kind}:${after.id}`);
   // Note: a record is never changed once stored (a transition stores a new one), so the event can share it.

@@ -186,7 +186,10 @@ async function runKeyed(
   const key = work.key === undefined ? undefined : (parts.headers.get('idempotency-key') ?? undefined);
   const print = key !== undefined && work.key ? fingerprint(work.key.print(parts)) : undefined;
   if (key === undefined || print === undefined || !work.key || work.key.keptBy === 'core') {
-    const flight = key === undefined || print === undefined || !work.key ? undefined : runtime.inFlight.enter(parts.tenant, work.key.scope, key, print);
+    const flight =
+      key === undefined || print === undefined || !work.key
+        ? undefined
+        : runtime.inFlight.enter(parts.tenant, work.key.scope, key, print);
     if (flight && 'answer' in flight) return work.replay(flight.answer);
     try {
       const verdict = await binding.checkRequest(ref, parts);

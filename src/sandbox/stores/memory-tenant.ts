@@ -102,7 +102,11 @@ class MemoryEvents {
   }
   page({ objectId, limit, offset }: { objectId?: string | undefined; limit: number; offset: number }) {
     const all = [...this.byPosition.values()];
-    return newestFirst(objectId === undefined ? all : all.filter((change) => change.object_id === objectId), limit, offset);
+    return newestFirst(
+      objectId === undefined ? all : all.filter((change) => change.object_id === objectId),
+      limit,
+      offset,
+    );
   }
 }
 
@@ -114,12 +118,24 @@ class MemoryDeliveries extends Map<string, Delivery> {
       yield delivery;
     }
   }
-  page({ eventId, state, limit, offset }: { eventId?: string; state?: Delivery['state']; limit: number; offset: number }) {
+  page({
+    eventId,
+    state,
+    limit,
+    offset,
+  }: {
+    eventId?: string;
+    state?: Delivery['state'];
+    limit: number;
+    offset: number;
+  }) {
     const all = [...this.values()];
     const matching =
       eventId === undefined && state === undefined
         ? all
-        : all.filter((d) => (eventId === undefined || d.event_id === eventId) && (state === undefined || d.state === state));
+        : all.filter(
+            (d) => (eventId === undefined || d.event_id === eventId) && (state === undefined || d.state === state),
+          );
     return newestFirst(matching, limit, offset);
   }
 }
@@ -152,23 +168,14 @@ export const memoryTimers = (tenant: TenantState): readonly Timer[] => (tenant.t
 
 /** A deep copy of a tenant made by memoryTenant (the core tests' snapshots). */
 export function copyMemoryTenant(tenant: TenantState): TenantState {
-  const {
-    payments,
-    payouts,
-    appeals,
-    plans,
-    timers,
-    idempotency,
-    events,
-    deliveries,
-    ...head
-  } = tenant;
+  const { payments, payouts, appeals, plans, timers, idempotency, events, deliveries, ...head } = tenant;
   const copy = memoryTenant(structuredClone(head));
   const parts = { payments, payouts, appeals, plans, timers, idempotency, events, deliveries };
   // Note: each part's own fields are plain Maps and arrays, which structuredClone copies; the classes stay those of the copy.
   for (const [name, part] of Object.entries(parts)) {
     const target = (copy as unknown as Record<string, object>)[name]!;
-    if (part instanceof Map) for (const [key, value] of structuredClone([...part])) (target as Map<unknown, unknown>).set(key, value);
+    if (part instanceof Map)
+      for (const [key, value] of structuredClone([...part])) (target as Map<unknown, unknown>).set(key, value);
     else Object.assign(target, structuredClone({ ...part }));
   }
   return copy;

@@ -6,11 +6,15 @@ import type { TenantHead, TenantState } from '../core/tenant.js';
 /** A sandbox's tenants, each read and changed only inside a transaction. */
 export interface TenantStore {
   /**
-   * Runs `work` on the tenant's state as one transaction, making the tenant with `newTenant` on first use. The tenant's
-   * other transactions, in this process or in another instance on the same database, wait for it. What `work` changed
-   * is stored (durably, in a durable store) before the promise resolves; when `work` throws, the promise rejects with
-   * its error and a durable store keeps nothing of it. `work` is synchronous, so nothing slow (a webhook send) ever
-   * runs inside a transaction.
+   * Runs `work` on the tenant's state as one transaction, making the tenant with `newTenant` on first use. It is
+   * isolated from the tenant's other transactions, in this process or in another instance on the same database. What
+   * `work` changed is stored (durably, in a durable store) before the promise resolves; when `work` throws, the promise
+   * rejects with its error and a durable store keeps nothing of it. `work` is synchronous, so nothing slow (a webhook
+   * send) ever runs inside a transaction.
+   * A store may run `work` more than once (the postgres store runs it again once it has read what `work` asked for,
+   * or after racing another instance), and a page read after `work` wrote commits what it wrote first and runs it
+   * again: `work` must change nothing but the state, and reach the same end when run again, as the core's commands do
+   * (the due work they run first finds nothing left the second time).
    */
   transaction<T>(tenant: string, work: (state: TenantState) => T): Promise<T>;
   /**
@@ -42,6 +46,8 @@ export interface TenantStore {
   evictIdle?(): Promise<number>;
   /** How many tenants the store holds now (`/metrics`); a durable store may answer a count a few seconds old. */
   tenantCount?(): Promise<number>;
+  /** The store's own maintenance (a durable store deletes the Idempotency-Key records whose retention ran out); the sandbox calls it every minute. */
+  maintain?(): Promise<void>;
 }
 
 /** How a store's connection pool is used: every connection, those idle, and the callers waiting for one. */

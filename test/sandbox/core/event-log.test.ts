@@ -38,7 +38,11 @@ describe('the event log', () => {
     const tenant = store.tenant(T);
     // Note: 12 changes made; at the 11th the log was trimmed to 9, then the 12th came in.
     expect([tenant.eventsDropped, eventCount(tenant)]).toEqual([2, 10]);
-    expect(allEvents(tenant).slice(0, 8).map((c) => c.event.id)).toEqual(all.slice(2));
+    expect(
+      allEvents(tenant)
+        .slice(0, 8)
+        .map((c) => c.event.id),
+    ).toEqual(all.slice(2));
     expect(eventAt(tenant, 1)).toBeUndefined();
     expect(eventAt(tenant, 2)?.event.id).toBe(all[2]);
     expect(eventAt(tenant, 11)).toBe(allEvents(tenant).at(-1));
@@ -108,7 +112,11 @@ describe('the event log', () => {
       sent.push(attemptContext(t, due).change.event.id);
       return { ok: true, status: 200 };
     });
-    expect(sent).toEqual(allDeliveries(tenant).filter((d) => d.state === 'delivered').map((d) => d.event_id));
+    expect(sent).toEqual(
+      allDeliveries(tenant)
+        .filter((d) => d.state === 'delivered')
+        .map((d) => d.event_id),
+    );
     expect(sent).toHaveLength(8);
   });
 

@@ -83,7 +83,13 @@ describe('lists', () => {
 
   it('page 100,000 objects at any depth and with any filter (npm run bench times it)', () => {
     // Note: built on the memory store's objects directly, so that the test lists without 100,000 creations first.
-    const tenant = createMemoryTenant(T, { clock: 'manual', start: 0, seed: 's', retryCompression: 1, eventLogLimit: 1 });
+    const tenant = createMemoryTenant(T, {
+      clock: 'manual',
+      start: 0,
+      seed: 's',
+      retryCompression: 1,
+      eventLogLimit: 1,
+    });
     const c = tenant.payments as unknown as ObjectSet<{ id: string; status: PaymentRecord['status'] }, null>;
     for (let i = 0; i < 100_000; i++) c.insert({ id: `pay_${i}`, status: i % 10 === 0 ? 'pending' : 'created' }, null);
     for (let i = 0; i < 100_000; i += 2) if (i % 10 !== 0) c.replace({ id: `pay_${i}`, status: 'succeeded' });

@@ -140,9 +140,7 @@ describe('the outbox', () => {
     const seen: string[] = [];
     store.advance(T, 60, (due, tenant) => {
       const { change } = attemptContext(tenant, due);
-      seen.push(
-        `${iso(tenant.time)} ${change.to} #${due.attempt} (object now ${tenant.payments.get(p.id)!.status})`,
-      );
+      seen.push(`${iso(tenant.time)} ${change.to} #${due.attempt} (object now ${tenant.payments.get(p.id)!.status})`);
       return { ok: due.attempt > 1 };
     });
     expect(seen).toEqual([

@@ -67,7 +67,8 @@ export function createStore(options: SandboxStoreOptions = {}): SandboxStore {
   let tenants = new Map<string, TenantState>();
   const tenant = (id: string) => {
     let t = tenants.get(id);
-    if (!t) tenants.set(id, (t = createMemoryTenant(id, { ...settings, start: mode === 'manual' ? start : wallNow() })));
+    if (!t)
+      tenants.set(id, (t = createMemoryTenant(id, { ...settings, start: mode === 'manual' ? start : wallNow() })));
     return t;
   };
   const now = (id: string) => clockNow(tenant(id).clock, wallNow());

@@ -5,6 +5,8 @@
 export interface PostgresPool {
   /** Takes a connection for one transaction. */
   connect(): Promise<PostgresClient>;
+  /** Runs one statement on a connection of the pool, as its own transaction. */
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
   /** Closes every connection. */
   end(): Promise<void>;
   /** `pg`'s counts of connections (all, idle) and of callers waiting for one; read by `/metrics` when present. */
