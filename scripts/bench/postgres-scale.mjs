@@ -234,19 +234,21 @@ export async function scaleRows(rows, notes, { clusterUrl, settings, atScale }) 
   } finally {
     await maker.stop();
   }
+  // Note: two sessions, one per core, since seeding is the phase's longest step and PostgreSQL's CPU bounds it.
   const seedMs = await timeMs(() =>
-    withClient(url, async (client) => {
-      await seedPayments(client, KEYS.small, SMALL);
-      await seedPayments(client, KEYS.large, settings.payments);
-      await seedPayments(client, KEYS.noisy, settings.noisyPayments);
-      await seedPayments(client, KEYS.peer, SMALL);
-      await seedPayments(client, KEYS.template, TOUCHED_PAYMENTS);
-      await copyTenant(
-        client,
-        KEYS.template,
-        Array.from({ length: settings.touchTenants }, (_, i) => touchKey(i)),
-      );
-    }),
+    Promise.all([
+      withClient(url, async (client) => {
+        await seedPayments(client, KEYS.small, SMALL);
+        await seedPayments(client, KEYS.large, settings.payments);
+      }),
+      withClient(url, async (client) => {
+        await seedPayments(client, KEYS.noisy, settings.noisyPayments);
+        await seedPayments(client, KEYS.peer, SMALL);
+        await seedPayments(client, KEYS.template, TOUCHED_PAYMENTS);
+        const touched = Array.from({ length: settings.touchTenants }, (_, i) => touchKey(i));
+        await copyTenant(client, KEYS.template, touched);
+      }),
+    ]),
   );
   notes.push(
     `Postgres scale: tenants of ${[SMALL, SMALL, settings.payments, settings.noisyPayments].map(count).join(', ')} payments, each given one payment through the API and copied with INSERT … SELECT … generate_series, and ${count(settings.touchTenants)} copies of a tenant of ${TOUCHED_PAYMENTS} payments, seeded in ${(seedMs / 1000).toFixed(1)} s (payments only: no timers, events or idempotency records), their tenant rows' id count, ledger and exact totals set to match.`,
