@@ -23,9 +23,9 @@ export function createFaultInterceptor(settings: FaultInterceptorSettings): {
   release(): void;
 } {
   const holds = new Set<() => void>();
-  const intercept: RequestInterceptor = async ({ operation, tenant, request }) => {
+  const intercept: RequestInterceptor = async ({ operation, tenant, request, session }) => {
     // Note: a tenant without faults reads its head and writes nothing.
-    const fault = await settings.store.transaction(tenant, (state) => takeFault(state, operation.operationId));
+    const fault = await settings.store.transaction(tenant, (state) => takeFault(state, operation.operationId), session);
     if (!fault) return undefined;
     const where = occurrence(new URL(request.url).pathname);
     const judge = (status: number, headers: Headers, body: unknown) =>

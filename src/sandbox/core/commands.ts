@@ -5,13 +5,14 @@ import { createAppeal, cancelAppeal } from './appeals.js';
 import { runDue } from './advance.js';
 import { balanceOf } from './balance.js';
 import { forceStatus, type ForceStatusInput } from './control.js';
-import { beginIdempotent, completeIdempotent, fingerprint, releaseIdempotent } from './idempotency.js';
-import { list, retrieve, type Handled, type ListQuery } from './objects.js';
+import { beginIdempotent, completeIdempotent, fingerprint, keyScope, releaseIdempotent } from './idempotency.js';
+import { DEFAULT_LIMIT, isPageQuery, list, retrieve, type Handled, type ListQuery } from './objects.js';
 import { cancelPayment, confirmPayment, createPayment, refundPayment } from './payments.js';
 import { cancelPayout, createPayout } from './payouts.js';
-import type { TenantState } from './tenant.js';
+import type { TenantReads, TenantState } from './tenant.js';
 import type {
   AppealRecord,
+  ObjectKind,
   BalanceBody,
   ConfirmPaymentBody,
   Page,
@@ -82,6 +83,37 @@ export const KEYED_COMMANDS = new Set<Command['type']>([
   'createAppeal',
   'cancelAppeal',
 ]);
+
+const KINDS = {
+  retrievePayment: 'payment',
+  listPayments: 'payment',
+  cancelPayment: 'payment',
+  refundPayment: 'payment',
+  confirmPayment: 'payment',
+  retrievePayout: 'payout',
+  listPayouts: 'payout',
+  cancelPayout: 'payout',
+  retrieveAppeal: 'appeal',
+  listAppeals: 'appeal',
+  cancelAppeal: 'appeal',
+} as const;
+
+/** What a command will read: the object it names, its Idempotency-Key's record, the page it lists. */
+export function namedBy(c: Command): TenantReads {
+  const key = (c as Keyed).idempotency_key;
+  const reads: TenantReads = { keys: key ? [keyScope(c.type, key)] : [] };
+  const kind = KINDS[c.type as keyof typeof KINDS] as ObjectKind | undefined;
+  if (c.type === 'forceStatus') reads.objects = [{ kind: c.kind, id: c.id }];
+  else if ('id' in c && kind) reads.objects = [{ kind, id: c.id }];
+  else if (c.type === 'createAppeal' && typeof c.body?.transaction_id === 'string')
+    reads.objects = (['payment', 'payout'] as const).map((k) => ({ kind: k, id: c.body.transaction_id }));
+  if (kind && c.type.startsWith('list')) {
+    const { status, limit = DEFAULT_LIMIT, offset = 0 } = c as ListQuery;
+    // Note: only a page the list will read; a query it refuses names none.
+    if (isPageQuery(kind, status, limit, offset)) reads.pages = [{ kind, status, limit, offset }];
+  }
+  return reads;
+}
 
 function handle(tenant: TenantState, c: Command, at: number): Handled {
   switch (c.type) {

@@ -39,7 +39,8 @@ export const keyInProgress = () =>
     'A request with this Idempotency-Key is still being processed; retry after a short wait.',
   );
 
-const scoped = (operation: string, key: string) => `${operation}\u0000${key}`;
+/** Where a key is kept: scoped to the operation (the tenant's records are the tenant's own). */
+export const keyScope = (operation: string, key: string) => `${operation}\u0000${key}`;
 
 /**
  * Looks a key up: the answer to give at once (replay, 409, 422), or `proceed` after marking the key in progress, held
@@ -53,7 +54,7 @@ export function beginIdempotent(
   now: number,
   wallNow: number,
 ): IdempotencyCheck {
-  const scope = scoped(operation, key);
+  const scope = keyScope(operation, key);
   const stored = tenant.idempotency.get(scope);
   // Note: a record whose retention ran out is as good as gone; the store's sweep (or the memory store's) deletes it.
   const record = stored?.answer && stored.expires <= now ? undefined : stored;
@@ -85,7 +86,7 @@ export function completeIdempotent(
   answer: Answer,
   now: number,
 ): void {
-  const scope = scoped(operation, key);
+  const scope = keyScope(operation, key);
   const record = tenant.idempotency.get(scope);
   if (!record) return;
   record.answer = deepFreeze(answer);
@@ -98,14 +99,14 @@ export function completeIdempotent(
 
 /** Extends the lease of a key still in progress from `wallNow`; false when the key is no longer in progress (answered or let go). */
 export function renewIdempotent(tenant: TenantState, operation: string, key: string, wallNow: number): boolean {
-  const record = tenant.idempotency.get(scoped(operation, key));
+  const record = tenant.idempotency.get(keyScope(operation, key));
   if (!record || record.answer) return false;
   record.heldUntil = wallNow + IDEMPOTENCY_LEASE_MS;
-  tenant.idempotency.set(scoped(operation, key), record);
+  tenant.idempotency.set(keyScope(operation, key), record);
   return true;
 }
 
 /** Forgets a key whose first request ended without an answer worth replaying (it failed inside the service). */
 export function releaseIdempotent(tenant: TenantState, operation: string, key: string): void {
-  tenant.idempotency.delete(scoped(operation, key));
+  tenant.idempotency.delete(keyScope(operation, key));
 }

@@ -3,7 +3,7 @@ export { advance, hasDueWork, runDue, type DeliverNow } from './advance.js';
 export { failure, type Answer } from './answer.js';
 export { balanceOf } from './balance.js';
 export { DEFAULT_START, clockNow, iso, moveClock, type ClockMode, type TenantClock } from './clock.js';
-export { execute, KEYED_COMMANDS, type Command, type CommandResult, type ResultOf } from './commands.js';
+export { execute, KEYED_COMMANDS, namedBy, type Command, type CommandResult, type ResultOf } from './commands.js';
 export type { ForceStatusInput } from './control.js';
 export { droppedByRetention, EVENT_LOG_LIMIT, eventAt, eventCount } from './event-log.js';
 export { EVENT_TYPES } from './events.js';
@@ -55,6 +55,7 @@ export {
   type ObjectSet,
   type TenantHead,
   type TenantParts,
+  type TenantReads,
   type TenantSettings,
   type TenantState,
   type TimerQueue,

@@ -34,6 +34,15 @@ export function retrieve<K extends ObjectKind>(tenant: TenantState, kind: K, id:
   return { answer: record ? success(record) : notFound(kind, id), changes: [] };
 }
 
+/** Whether a list query is one the contract allows: limit 1–100, offset from 0, a status of the kind. */
+export const isPageQuery = (kind: ObjectKind, status: AnyStatus | undefined, limit: number, offset: number) =>
+  Number.isInteger(limit) &&
+  limit >= 1 &&
+  limit <= MAX_LIMIT &&
+  Number.isInteger(offset) &&
+  offset >= 0 &&
+  (status === undefined || statusesOf(kind).includes(status));
+
 /** A page of objects, newest first, with the exact total of those that match. */
 export function list<K extends ObjectKind>(tenant: TenantState, kind: K, query: ListQuery): Handled<Page<RecordOf[K]>> {
   const limit = query.limit ?? DEFAULT_LIMIT;

@@ -137,6 +137,16 @@ export interface DeliverySet extends Keyed<Delivery> {
   }): { items: Delivery[]; total: number };
 }
 
+/**
+ * What a command names before it runs: objects by kind and id, Idempotency-Key records by scope, list pages. A store
+ * that reads rows (postgres) reads them with the tenant's head, in one round trip; the memory store has them at hand.
+ */
+export interface TenantReads {
+  objects?: { kind: ObjectKind; id: string }[];
+  keys?: string[];
+  pages?: { kind: ObjectKind; status?: AnyStatus | undefined; limit: number; offset: number }[];
+}
+
 /** The parts of a tenant that grow with use. */
 export interface TenantParts {
   payments: ObjectSet<RecordOf['payment'], RequestOf['payment']>;

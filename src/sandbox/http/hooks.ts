@@ -1,6 +1,7 @@
 // The seams where the contract's validators plug in: one check per request before it runs, one per response and one
 // per webhook body before they leave. Each may be synchronous or return a promise; undefined means "nothing wrong".
 import type { FieldError } from '../../shared/problem.js';
+import type { StoreSession } from '../stores/types.js';
 
 /** Which of the contract's operations a request is: its variant, operationId and path template (as in the spec). */
 export interface OperationRef {
@@ -63,4 +64,6 @@ export type RequestInterceptor = (context: {
   operation: OperationRef;
   tenant: string;
   request: Request;
+  /** The request's store session, for a transaction the interceptor takes on the tenant. */
+  session?: StoreSession;
 }) => Response | undefined | Promise<Response | undefined>;

@@ -6,7 +6,9 @@
 // an OperationWork.
 import type { FieldError } from '../../shared/problem.js';
 import { fingerprint, type Answer } from '../core/index.js';
+import type { TenantReads } from '../core/index.js';
 import type { SandboxRuntime } from '../runtime.js';
+import type { StoreSession } from '../stores/types.js';
 import { TenantLimitError } from '../stores/tenant-limit-error.js';
 import type { Authentication } from '../variants/operation.js';
 import { readJsonBody } from './body.js';
@@ -41,6 +43,8 @@ export interface RequestParts {
 
 /** What the work is given: the request's parts, the declared query values (defaults filled in) and the key. */
 export interface WorkInput extends RequestParts {
+  /** The request's store session, for the work's transactions on the tenant. */
+  session: StoreSession;
   values: Record<string, unknown>;
   /** The Idempotency-Key sent, for work whose key the core keeps (`keptBy: 'core'`). */
   key: string | undefined;
@@ -59,6 +63,8 @@ export interface OperationWork {
    */
   key?: { scope: string; print(parts: RequestParts): unknown; keptBy: 'core' | 'pipeline' } | undefined;
   run(input: WorkInput): Promise<Outcome>;
+  /** What the work will read of the tenant, from what is known before the body is read. */
+  reads?(parts: { params: Record<string, string>; query: URLSearchParams; headers: Headers }): TenantReads;
   /** The outcome an answer kept under the key replays. */
   replay(answer: Answer): Outcome;
 }
@@ -70,7 +76,7 @@ export type RequestVerdict = { rejection: RequestRejection } | { values: Record<
 export interface ApiBinding {
   /** How the contract's checks and the fault interceptor name an operation of this API. */
   ref(route: Route): OperationRef;
-  authenticate(headers: Headers): Authentication | Promise<Authentication>;
+  authenticate(headers: Headers, session: StoreSession): Authentication | Promise<Authentication>;
   /** The 401's detail and headers (a `WWW-Authenticate` challenge). */
   unauthorized(headers: Headers, detail: string): { detail: string; headers: Record<string, string> };
   /** Whether the runtime's interceptor (faults) sees this API's requests. */
@@ -111,7 +117,12 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
     const problem = (p: ProblemInput, headers?: Record<string, string>) =>
       send(p.status, problemBody(p, where), headers);
 
-    const auth = await binding.authenticate(request.headers);
+    // Note: the credentials, a fault and the work each take a transaction on the tenant; the first one reads what the
+    // work names with the tenant's head, and the others use what it read (StoreSession).
+    const session: StoreSession = {
+      reads: work.reads?.({ params, query: url.searchParams, headers: request.headers }),
+    };
+    const auth = await binding.authenticate(request.headers, session);
     if (!auth.ok) {
       const refused = binding.unauthorized(request.headers, auth.detail);
       return problem(httpProblem('unauthorized', refused.detail), refused.headers);
@@ -121,7 +132,7 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
     const turn = runtime.rateLimit?.take(auth.tenant, binding.throttled);
     if (turn && !turn.ok) return problem(turn.problem, turn.headers);
     if (binding.intercepted) {
-      const intercepted = await runtime.intercept?.({ operation: ref, tenant: auth.tenant, request });
+      const intercepted = await runtime.intercept?.({ operation: ref, tenant: auth.tenant, request, session });
       if (intercepted) return intercepted;
     }
     // Note: read even where the operation takes no body, so that the request check can refuse one that was sent.
@@ -135,7 +146,7 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
       body: read.value,
     };
 
-    const ran = await runKeyed(binding, ref, work, runtime, parts, where.requestId);
+    const ran = await runKeyed(binding, ref, work, runtime, parts, where.requestId, session);
     if ('rejection' in ran) return problem(rejectionProblem(ran.rejection));
     const outcome = ran;
     const headers: Record<string, string> = outcome.replayed ? { 'idempotent-replayed': 'true' } : {};
@@ -182,6 +193,7 @@ async function runKeyed(
   runtime: SandboxRuntime,
   parts: RequestParts,
   requestId: string,
+  session: StoreSession,
 ): Promise<Ran> {
   const key = work.key === undefined ? undefined : (parts.headers.get('idempotency-key') ?? undefined);
   const print = key !== undefined && work.key ? fingerprint(work.key.print(parts)) : undefined;
@@ -194,7 +206,7 @@ async function runKeyed(
     try {
       const verdict = await binding.checkRequest(ref, parts);
       if ('rejection' in verdict) return verdict;
-      return await work.run({ ...parts, values: verdict.values, key, hold: undefined, requestId });
+      return await work.run({ ...parts, values: verdict.values, key, hold: undefined, requestId, session });
     } finally {
       flight?.leave();
     }
@@ -209,7 +221,7 @@ async function runKeyed(
       await hold.release();
       return verdict;
     }
-    outcome = await work.run({ ...parts, values: verdict.values, key, hold, requestId });
+    outcome = await work.run({ ...parts, values: verdict.values, key, hold, requestId, session });
   } catch (error) {
     await hold.release();
     throw error;

@@ -1,7 +1,7 @@
 // Where a sandbox keeps its tenants. The core runs each command against one tenant's state inside a transaction of the
 // store; `memory` (the default, for tests, CI and `npm start`) and `postgres` (durable, shared by several instances)
 // both implement this interface, and nothing around the core knows which one it has.
-import type { TenantHead, TenantState } from '../core/tenant.js';
+import type { TenantHead, TenantReads, TenantState } from '../core/tenant.js';
 
 /** A sandbox's tenants, each read and changed only inside a transaction. */
 export interface TenantStore {
@@ -16,7 +16,7 @@ export interface TenantStore {
    * again: `work` must change nothing but the state, and reach the same end when run again, as the core's commands do
    * (the due work they run first finds nothing left the second time).
    */
-  transaction<T>(tenant: string, work: (state: TenantState) => T): Promise<T>;
+  transaction<T>(tenant: string, work: (state: TenantState) => T, session?: StoreSession): Promise<T>;
   /**
    * Runs `work` as `transaction` does, but only when no other transaction holds the tenant, here or in another
    * instance; otherwise resolves to undefined at once, without waiting and without making the tenant. For due work
@@ -48,6 +48,18 @@ export interface TenantStore {
   tenantCount?(): Promise<number>;
   /** The store's own maintenance (a durable store deletes the Idempotency-Key records whose retention ran out); the sandbox calls it every minute. */
   maintain?(): Promise<void>;
+}
+
+/**
+ * The transactions one request makes on its tenant (its credentials, a fault, its command): what its command will read,
+ * known before the first of them, and what the store keeps between them. A store may read what the command names with
+ * the first one, and answer a later one from what the first one read: as of that read, as a request served at that
+ * instant would be. A store may ignore it (the memory store has everything at hand).
+ */
+export interface StoreSession {
+  reads?: TenantReads;
+  /** The store's own, between the request's transactions. */
+  kept?: unknown;
 }
 
 /** How a store's connection pool is used: every connection, those idle, and the callers waiting for one. */

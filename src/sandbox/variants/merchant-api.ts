@@ -1,7 +1,16 @@
 // A variant's operations on the request pipeline: its credentials and the runtime's (pluggable) contract checks as
 // the binding, and each operation's work as the core command it runs in one store transaction (its Idempotency-Key
 // looked up and its answer kept in the same one), answered in its shape.
-import { execute, failure, KEYED_COMMANDS, runDue, type Answer, type TenantState } from '../core/index.js';
+import {
+  execute,
+  failure,
+  KEYED_COMMANDS,
+  namedBy,
+  runDue,
+  type Answer,
+  type Command,
+  type TenantState,
+} from '../core/index.js';
 import type { OperationWork, ApiBinding, Outcome } from '../http/pipeline.js';
 import { merchantTenantLimit } from '../http/tenant-limit.js';
 import type { SandboxRuntime } from '../runtime.js';
@@ -16,7 +25,7 @@ export function variantBinding(variant: VariantAdapter, runtime: SandboxRuntime)
       method: method as 'GET' | 'POST',
       path,
     }),
-    authenticate: (headers) => variant.authenticate(headers, runtime.credentials),
+    authenticate: (headers, session) => variant.authenticate(headers, runtime.credentials, session),
     unauthorized: (_headers, detail) => ({ detail, headers: variant.challenge }),
     intercepted: true,
     throttled: true,
@@ -47,17 +56,28 @@ export function merchantWork(
       ? { scope: operationId, print: (p) => command(p.params, p.query, p.body), keptBy: 'core' }
       : undefined,
     replay,
-    async run({ tenant, params, query, body, key, requestId }) {
+    reads: ({ params, query, headers }) => {
+      const key = headers.get('idempotency-key');
+      const named = command(params, query, undefined);
+      return namedBy(
+        key === null || !KEYED_COMMANDS.has(named.type) ? named : ({ ...named, idempotency_key: key } as Command),
+      );
+    },
+    async run({ tenant, params, query, body, key, requestId, session }) {
       const plain = command(params, query, body);
       const keyed = key === undefined ? plain : { ...plain, idempotency_key: key, request_id: requestId };
-      const { answer, sends } = await runtime.store.transaction(tenant, (state) => {
-        const full = quotaRefusal(state, plain.type, runtime.quotas.objects);
-        if (full) return { answer: full, sends: false };
-        const { answer } = execute(state, keyed, runtime.now(state), runtime.wallNow());
-        // Note: what the command made due (a cancel's webhook) is taken off its timer here and sent after the commit.
-        runDue(state, runtime.now(state));
-        return { answer, sends: state.due.length > 0 };
-      });
+      const { answer, sends } = await runtime.store.transaction(
+        tenant,
+        (state) => {
+          const full = quotaRefusal(state, plain.type, runtime.quotas.objects);
+          if (full) return { answer: full, sends: false };
+          const { answer } = execute(state, keyed, runtime.now(state), runtime.wallNow());
+          // Note: what the command made due (a cancel's webhook) is taken off its timer here and sent after the commit.
+          runDue(state, runtime.now(state));
+          return { answer, sends: state.due.length > 0 };
+        },
+        session,
+      );
       // Note: the answer does not wait for receivers; with nothing due, no transaction is spent looking.
       if (sends) runtime.settle(tenant);
       return { ...replay(answer), replayed: answer.replayed === true };

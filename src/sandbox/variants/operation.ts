@@ -2,7 +2,7 @@
 // reach an operation is the generated index's; which core command an operation runs is written once here, since the
 // commands are variant-neutral.
 import type { Command, RequestOf } from '../core/index.js';
-import type { TenantRegistry, TenantStore } from '../stores/types.js';
+import type { StoreSession, TenantRegistry, TenantStore } from '../stores/types.js';
 import { asKept, one, page } from '../shapes.js';
 
 /** The parts of a request a command is built from (the one path parameter, whatever the variant calls it). */
@@ -34,7 +34,11 @@ export interface VariantAdapter {
   name: 'A' | 'B';
   index: 'a' | 'b';
   /** The tenant the request's credentials name in `source`, or why not. */
-  authenticate(headers: Headers, source: CredentialSource): Authentication | Promise<Authentication>;
+  authenticate(
+    headers: Headers,
+    source: CredentialSource,
+    session?: StoreSession,
+  ): Authentication | Promise<Authentication>;
   /** Headers of a 401 answer (a `WWW-Authenticate` challenge). */
   challenge: Record<string, string>;
   /** By operationId, for exactly the operations the variant's index lists (test/sandbox/routes.test.ts). */

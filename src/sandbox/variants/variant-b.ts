@@ -1,6 +1,7 @@
 // Variant B: the X-Public-Key / X-Secret-Key pair (in open mode the public key names the tenant, and the first secret
 // key seen with it is remembered and any other refused; in issued mode the registry's key pairs only), one payment
 // shape (no reason_code) everywhere.
+import type { StoreSession } from '../stores/types.js';
 import { listPayment, one, page } from '../shapes.js';
 import { issuedAuthentication, NOT_ISSUED, pairSecret, tenantIdOf } from '../tenants.js';
 import {
@@ -10,7 +11,11 @@ import {
   type VariantAdapter,
 } from './operation.js';
 
-async function authenticate(headers: Headers, source: CredentialSource): Promise<Authentication> {
+async function authenticate(
+  headers: Headers,
+  source: CredentialSource,
+  session?: StoreSession,
+): Promise<Authentication> {
   const publicKey = headers.get('x-public-key');
   const secretKey = headers.get('x-secret-key');
   // Note: no secret key is learnt here, and nothing is made in the store: only the registry's key pairs get in.
@@ -27,7 +32,7 @@ async function authenticate(headers: Headers, source: CredentialSource): Promise
         'Send both X-Public-Key and X-Secret-Key. In the sandbox any pair works, and each public key is a tenant of its own.',
     };
   const tenant = tenantIdOf('b', publicKey);
-  const pair = await store.transaction(tenant, (state) => pairSecret(state, secretKey));
+  const pair = await store.transaction(tenant, (state) => pairSecret(state, secretKey), session);
   if (pair === 'wrong') {
     return {
       ok: false,

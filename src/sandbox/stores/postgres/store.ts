@@ -5,12 +5,12 @@
 // of another instance runs again. A read that changes nothing writes nothing.
 import type { TenantState } from '../../core/tenant.js';
 import { createSerialQueues } from '../../serial.js';
-import type { TenantStore, TenantStoreSettings } from '../types.js';
+import type { StoreSession, TenantStore, TenantStoreSettings } from '../types.js';
 import { HEAD_COLUMNS, headOf, headValues } from './head.js';
 import { checkReady, loadPeer, migrate } from './migrate.js';
 import type { PostgresPool } from './pool.js';
 import { createPostgresRegistry } from './registry.js';
-import { readKey, readStatement, type Read } from './sql/reads.js';
+import { readKey, readsOf, readStatement, type Read } from './sql/reads.js';
 import { writeStatement } from './sql/writes.js';
 import { sweepExpiredKeys } from './sweep.js';
 import { createTenantRows, inTransaction } from './tenants.js';
@@ -66,91 +66,122 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   // holds only the tenants with a command in flight.
   const queues = createSerialQueues();
 
+  /** What was read of a tenant at one version: kept for the next run of the command, or a request's next command. */
+  interface Kept {
+    tenant: string;
+    version: string;
+    head: Record<string, unknown>;
+    cache: ReadCache;
+  }
+
   /** What one run of `work` gave: its result and, unless it changed nothing, the write to make. */
   type Ran<T> =
-    | { result: T; write?: { text: string; values: unknown[] } }
+    | { result: T; write?: { text: string; values: unknown[] }; kept: Kept }
     | { flush: { text: string; values: unknown[] } }
     | { restart: true };
 
   /**
-   * Reads the tenant and runs `work` until it has read all it names, then builds its write; a restart when the tenant
-   * changed between two reads or has no row yet (made first, within the bound).
+   * Reads the tenant (what `seed` has not read already) and runs `work` until it has read all it names, then builds its
+   * write; a restart when the tenant changed between two reads or has no row yet (made first, within the bound).
    */
-  async function runOnce<T>(query: Query, tenant: string, work: (state: TenantState) => T, reads: Map<string, Read>) {
-    const cache: ReadCache = new Map();
-    let version: string | undefined;
-    let head: Record<string, unknown> | undefined;
-    let pending = [...reads.values()];
+  async function runOnce<T>(
+    query: Query,
+    tenant: string,
+    work: (state: TenantState) => T,
+    reads: Map<string, Read>,
+    seed: Kept | undefined,
+  ): Promise<Ran<T>> {
+    const cache: ReadCache = new Map(seed?.cache);
+    let version = seed?.version;
+    let head = seed?.head;
+    let pending = [...reads].filter(([key]) => !cache.has(key)).map(([, read]) => read);
     for (;;) {
-      const wall = wallNow();
-      const first = version === undefined;
-      const { text, values } = readStatement(tenant, wall, pending, first);
-      const row = (await query(text, values)).rows[0]!;
-      // Note: pg reads a bigint as a string.
-      const readVersion = row.version as string | null;
-      if (readVersion === null) {
-        await tenants.admit(tenant);
-        return { restart: true } as Ran<T>;
+      if (version === undefined || pending.length > 0) {
+        const first = version === undefined;
+        const { text, values } = readStatement(tenant, wallNow(), pending, first);
+        const row = (await query(text, values)).rows[0]!;
+        // Note: pg reads a bigint as a string.
+        const readVersion = row.version as string | null;
+        if (readVersion === null) {
+          await tenants.admit(tenant);
+          return { restart: true };
+        }
+        if (first) {
+          version = readVersion;
+          head = row.head as Record<string, unknown>;
+          const due = row.due as { until: number };
+          remember(cache, { read: 'timers', until: due.until }, due);
+        } else if (readVersion !== version) {
+          return { restart: true };
+        }
+        pending.forEach((read, index) => remember(cache, read, row[`r${index}`]));
       }
-      if (first) {
-        version = readVersion;
-        head = row.head as Record<string, unknown>;
-        const due = row.due as { until: number };
-        remember(cache, { read: 'timers', until: due.until }, due);
-      } else if (readVersion !== version) {
-        return { restart: true } as Ran<T>;
-      }
-      pending.forEach((read, index) => remember(cache, read, row[`r${index}`]));
-      const state = headOf(tenant, head!);
+      const read = head!;
+      const state = headOf(tenant, read);
       const before = headValues(state, undefined);
-      const view = createView(state, head!.counts as Counts, cache);
+      const view = createView(state, read.counts as Counts, cache);
       const build = (): { text: string; values: unknown[] } | undefined => {
         const after = headValues(state, view.earliest());
         const at = wallNow();
-        const use = tenants.precisionMs > 0 && at - (head!.last_used_at as number) >= tenants.precisionMs ? at : null;
+        const use = tenants.precisionMs > 0 && at - (read.last_used_at as number) >= tenants.precisionMs ? at : null;
         // Note: moving `time` alone (a read that found nothing due) is not worth a write: the next command moves it again.
         const headChanged = after.some(
           (value, index) => index !== TIME && index !== DUE_WALL && value !== before[index],
         );
-        const stored = head!.due_wall_at;
-        const dueWallChanged = after[DUE_WALL] !== (stored === null ? null : Number(stored));
-        if (!headChanged && !dueWallChanged && use === null && !wroteRows(view.writes)) return undefined;
-        const changed = headChanged || dueWallChanged || wroteRows(view.writes);
+        const stored = read.due_wall_at;
+        const changed =
+          headChanged || after[DUE_WALL] !== (stored === null ? null : Number(stored)) || wroteRows(view.writes);
+        if (!changed && use === null) return undefined;
         return writeStatement(tenant, version!, after, use, view.writes, changed);
       };
       let failure: unknown;
       try {
         const result = work(view.state);
-        return { result, write: build() } as Ran<T>;
+        return { result, write: build(), kept: { tenant, version: version, head: read, cache } };
       } catch (error) {
         failure = error;
       }
       if (failure instanceof Flush) {
         try {
           // Note: Flush comes only after a write, so there is always one to commit.
-          return { flush: build()! } as Ran<T>;
+          return { flush: build()! };
         } catch (error) {
           failure = error;
         }
       }
       if (!(failure instanceof Miss)) throw failure;
-      for (const read of failure.reads) reads.set(readKey(read), read);
+      for (const missed of failure.reads) reads.set(readKey(missed), missed);
       pending = failure.reads;
     }
   }
 
-  /** Runs `work` until its write commits (or it has nothing to write); `query` runs each statement. */
-  async function run<T>(query: Query, tenant: string, work: (state: TenantState) => T): Promise<T> {
+  /**
+   * Runs `work` until its write commits (or it has nothing to write); `query` runs each statement. The session's reads
+   * are read with the first statement, and what a request's earlier transaction read serves its next one.
+   */
+  async function run<T>(
+    query: Query,
+    tenant: string,
+    work: (state: TenantState) => T,
+    session?: StoreSession,
+  ): Promise<T> {
     // Note: what a run found it needs is read up front by the next one.
-    const reads = new Map<string, Read>();
+    const reads = new Map(readsOf(session?.reads).map((read) => [readKey(read), read]));
+    const kept = session?.kept as Kept | undefined;
+    let seed = kept?.tenant === tenant ? kept : undefined;
     for (let races = 0; races < MAX_RACES;) {
-      const ran = await runOnce(query, tenant, work, reads);
+      const ran = await runOnce(query, tenant, work, reads, seed);
+      seed = undefined;
+      if (session) session.kept = undefined;
       if ('restart' in ran) continue;
       if ('flush' in ran) {
         await query(ran.flush.text, ran.flush.values);
         continue;
       }
-      if (!ran.write) return ran.result;
+      if (!ran.write) {
+        if (session) session.kept = ran.kept;
+        return ran.result;
+      }
       const written = await query(ran.write.text, ran.write.values);
       if (written.rows.length === 1) return ran.result;
       races += 1;
@@ -161,7 +192,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const query: Query = (text, values) => db.query(text, values);
 
   return {
-    transaction: (tenant, work) => queues.run(tenant, () => run(query, tenant, work)),
+    transaction: (tenant, work, session) => queues.run(tenant, () => run(query, tenant, work, session)),
 
     // Note: the tenant's row is claimed with SKIP LOCKED for the whole run, so that the instance that has it runs the due
     // work and every other instance moves on at once; a tenant this instance is working on is skipped before a connection is taken.

@@ -1,5 +1,6 @@
 // What a command may read of a tenant, as descriptors, and the one statement that reads the head and any of them: a
 // scalar subquery each, every answer as json, so that a command's reads cost one round trip. Reads take no lock.
+import type { TenantReads } from '../../../core/tenant.js';
 import type { Timer } from '../../../core/timers.js';
 import type { Delivery, ObjectKind } from '../../../core/types.js';
 import type { Step } from '../../../core/outcomes.js';
@@ -143,4 +144,20 @@ export interface TimerRows {
 export function splitScope(scope: string): { scope: string; key: string } {
   const at = scope.indexOf('\u0000');
   return { scope: scope.slice(0, at), key: scope.slice(at + 1) };
+}
+
+/** The reads of what a command names (core/commands.ts: namedBy). */
+export function readsOf(named: TenantReads | undefined): Read[] {
+  if (!named) return [];
+  return [
+    ...(named.objects ?? []).map(({ kind, id }): Read => ({ read: 'object', kind, id })),
+    ...(named.keys ?? []).map((scope): Read => ({ read: 'key', ...splitScope(scope) })),
+    ...(named.pages ?? []).map(({ kind, status, limit, offset }): Read => ({
+      read: 'page',
+      kind,
+      status: status ?? null,
+      limit,
+      offset,
+    })),
+  ];
 }
