@@ -2,7 +2,7 @@
 // between them, one of them killed with SIGKILL mid-traffic and started again (issue 23's multi-instance test). Then:
 // every payment that got a 2xx is there with its last acknowledged status, through either instance; a clock advanced
 // through one moves what the other reads; the receiver saw every event, and no attempt twice beyond those the killed
-// instance may have had in flight. Every process is stopped by its pid; ports are free ones.
+// instance may have had in flight; a fault set through one instance fails requests through the other. Every process is stopped by its pid; ports are free ones.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,7 +74,7 @@ async function controlLog(base: string, tenant: string, log: 'events' | 'deliver
 }
 
 describe('two sandbox instances on one database', () => {
-  it('lose nothing acknowledged when one is killed mid-traffic, share clocks, and deliver every event', async () => {
+  it('lose nothing acknowledged when one is killed mid-traffic, share clocks and faults, and deliver every event', async () => {
     const env = { DATABASE_URL: await freshDatabase(), WEBHOOK_SECRET: SECRET };
     const args = [
       '--store',
@@ -207,6 +207,18 @@ describe('two sandbox instances on one database', () => {
       }
     }
     expect(resent).toBeLessThanOrEqual(MAX_PARALLEL_ATTEMPTS * TENANTS.length);
+    // A fault set through one instance fails the next request through the other, once, then is gone from both.
+    const faulted = TENANTS[0]!;
+    const fault = await call(a.url, faulted, 'POST', '/_sandbox/faults', {
+      operation_id: 'listPayments',
+      kind: 'server_error',
+      count: 2,
+    });
+    expect(fault?.status).toBe(201);
+    const listed = async (base: string) => (await call(base, faulted, 'GET', '/payments?limit=1'))?.status;
+    expect([await listed(b.url), await listed(a.url), await listed(b.url)]).toEqual([500, 500, 200]);
+    expect((await call(b.url, faulted, 'GET', '/_sandbox/faults'))?.body.data).toEqual([]);
+
     console.log(
       `multi-instance: ${figures.requests} requests, ${figures.ok} answered 2xx, ${figures.unreached} unreached, ${figures.kills} kill and restart; ` +
         `${acknowledged.size} payments checked through both instances (${checked} reads), ${moved} moved by the other instance's advance; ` +
