@@ -11,7 +11,7 @@ export const entries = [
   'dist/src/webhooks/index.d.ts',
   'dist/src/sandbox/index.js',
   'dist/src/sandbox/index.d.ts',
-  'dist/src/sandbox/command.js',
+  'dist/src/sandbox/cli/command.js',
   'dist/src/conformance/index.js',
   'dist/src/conformance/index.d.ts',
   'dist/src/conformance/command.js',

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 
-// Note: as src/sandbox/tenants.ts names a Variant B tenant, so that SQL can reach the tenant a public key makes.
+// Note: as src/sandbox/variants/credentials.ts names a Variant B tenant, so that SQL can reach the tenant a public key makes.
 /** The id of the tenant a Variant B public key makes in open mode. */
 export const tenantId = (publicKey) => `b_${createHash('sha256').update(publicKey).digest('base64url').slice(0, 22)}`;
 

@@ -43,7 +43,7 @@ const COMMANDS = {
 
 /** Builds dist when it is missing or older than a file of src/ or generated/, as `npm run build` would. */
 export function ensureBuilt() {
-  const built = path.join(root, 'dist/src/sandbox/command.js');
+  const built = path.join(root, 'dist/src/sandbox/cli/command.js');
   const newest = (dir) =>
     readdirSync(dir, { withFileTypes: true, recursive: true })
       // Note: only what tsc reads; a README edited in src/ needs no build.

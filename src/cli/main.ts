@@ -53,7 +53,7 @@ export const main = group({
   name: 'merchant-payments',
   usage,
   commands: {
-    sandbox: async () => (await import('../sandbox/command.js')).main,
+    sandbox: async () => (await import('../sandbox/cli/command.js')).main,
     mock: async () => (await import('../mock/command.js')).main,
     conformance: async () => (await import('../conformance/command.js')).main,
     webhook: async () => group({ name: 'merchant-payments webhook', usage: webhookUsage, commands: webhookCommands }),

@@ -2,7 +2,7 @@
 // show what was sent), read, act (cancel, confirm, refund), move the sandbox's clock; every status change judged by the
 // lifecycle tables, every refund against the processed amount. The stage's requests go through a budget.
 import { isDeepStrictEqual } from 'node:util';
-import type { SandboxControlClient } from '../sandbox/control-client.js';
+import type { SandboxControlClient } from '../sandbox/control/client.js';
 import { STEP_DELAY_SECONDS, pathOf } from '../sandbox/core/outcomes.js';
 import type { ObjectKind } from '../sandbox/core/types.js';
 import type { Variant } from '../validation/index.js';

@@ -1,6 +1,6 @@
 // runConformance: checks a server of one variant against the contract, stage by stage, and returns the report. Each
 // stage is given what it uses: `send` or `call` for its requests, `record` and `skip` for its results.
-import { createSandboxControlClient } from '../sandbox/control-client.js';
+import { createSandboxControlClient } from '../sandbox/control/client.js';
 import { MAX_TIMER_MS } from '../shared/timers.js';
 import { operationsOf, type Variant } from '../validation/index.js';
 import { checkBaseUrl } from './base-url.js';

@@ -2,7 +2,7 @@
 // answers the first delivery of a few events with 503 to see their retries keep X-Event-ID, and checks that every
 // status change the API showed was sent as an event. With --sandbox it registers the receiver and moves the clock.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SandboxControlClient } from '../sandbox/control-client.js';
+import type { SandboxControlClient } from '../sandbox/control/client.js';
 import type { ObjectKind } from '../sandbox/core/types.js';
 import { findOperation, type OperationSpec, type Variant } from '../validation/index.js';
 import { secretKey } from '../webhooks/crypto.js';

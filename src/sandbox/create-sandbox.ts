@@ -5,7 +5,7 @@ import type { Registry } from 'prom-client';
 import { createAdaptorServer } from '@hono/node-server';
 import { applyServerTimeouts, type ServerTimeouts } from '../shared/server-timeouts.js';
 import { addEndpoint, clockNow, createHead, DEFAULT_START, type TenantState } from './core/index.js';
-import { createClockRunner } from './clock-runner.js';
+import { createClockRunner } from './clock/runner.js';
 import { createFaultInterceptor } from './control/fault-intercept.js';
 import { ADMIN_PREFIX, adminRoutes } from './admin/routes.js';
 import { controlRoutes } from './control/routes.js';
@@ -15,17 +15,19 @@ import { createDeliveryRunner, LEASE_MARGIN_MS } from './delivery/runner.js';
 import { prepareAttempt, sendAttempt } from './delivery/send-attempt.js';
 import { abortable } from './http/abortable.js';
 import { createApp } from './http/app.js';
+import { CONTROL_PREFIX } from './http/control.js';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.js';
 import type { SandboxRuntime } from './runtime.js';
 import { createInFlightKeys } from './http/in-flight.js';
 import { createRateLimiter } from './http/rate-limit.js';
-import { createSignals } from './signals.js';
+import { createSignals } from './http/signals.js';
 import { createMemoryStore } from './stores/memory.js';
 import type { TenantStore, TenantStoreSettings } from './stores/types.js';
-import { startTenantSweep } from './tenant-sweep.js';
-import { tenantIdOf } from './tenants.js';
+import { startTenantSweep } from './stores/sweep.js';
+import { tenantIdOf } from './variants/credentials.js';
 import { variantA } from './variants/variant-a.js';
 import { variantB } from './variants/variant-b.js';
+import { variantRoutes } from './variants/routes.js';
 import type { CredentialSource } from './variants/operation.js';
 
 /**
@@ -232,10 +234,19 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
     reset: (id) => store.reset(id),
     onError,
   };
-  const app = createApp(runtime, [variantA, variantB], settings.control ?? controlRoutes);
-  // Note: only with an admin token; without one, /_admin is the ordinary 404 of a path no API has.
-  if (settings.adminToken !== undefined) app.route(ADMIN_PREFIX, adminRoutes(runtime, settings.adminToken));
-  const handle = (request: Request) => signals.handle(request, (r) => Promise.resolve(app.fetch(r)));
+  const app = createApp(
+    runtime,
+    [
+      { prefix: '', routes: variantRoutes(runtime, [variantA, variantB]) },
+      { prefix: CONTROL_PREFIX, routes: (settings.control ?? controlRoutes)(runtime) },
+      // Note: only with an admin token; without one, /_admin is the ordinary 404 of a path no API has.
+      ...(settings.adminToken === undefined
+        ? []
+        : [{ prefix: ADMIN_PREFIX, routes: adminRoutes(runtime, settings.adminToken) }]),
+    ],
+    [signals.middleware],
+  );
+  const handle = (request: Request) => Promise.resolve(app.fetch(request));
   const idOf = (tenant: SandboxTenant) => {
     if ('tenantId' in tenant) return tenant.tenantId;
     // Note: a credential is looked up only by a request, so that these calls never tell whether one was issued.

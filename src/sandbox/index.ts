@@ -8,7 +8,7 @@ export {
   type Sandbox,
   type SandboxTenant,
 } from './create-sandbox.js';
-export { createSandboxLogger, READY_TIMEOUT_MS, SIGNAL_PATHS } from './signals.js';
+export { createSandboxLogger, READY_TIMEOUT_MS, SIGNAL_PATHS } from './http/signals.js';
 export type { SandboxOptions, SandboxStoreChoice } from './options.js';
 export type {
   OperationRef,
@@ -23,7 +23,7 @@ export { CONTROL_PREFIX, type ControlRoutes } from './http/control.js';
 export { contractValidators } from './http/contract-validators.js';
 export type { SandboxRuntime } from './runtime.js';
 export type { PoolStats, TenantStore, TenantStoreSettings } from './stores/types.js';
-export { ClockAdvanceError } from './clock-advance-error.js';
+export { ClockAdvanceError } from './clock/advance-error.js';
 export { TenantLimitError } from './stores/tenant-limit-error.js';
 export {
   createSandboxControlClient,
@@ -32,5 +32,5 @@ export {
   type SandboxControlClientOptions,
   type SandboxControlPaths,
   type SandboxKeyPairCredentials,
-} from './control-client.js';
-export type * as SandboxControl from './control-types.js';
+} from './control/client.js';
+export type * as SandboxControl from './control/types.js';

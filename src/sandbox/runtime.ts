@@ -1,13 +1,23 @@
 // What the HTTP layer and the control API work with: the store, the credentials, the validators and the modules
 // around the core (clock runner, deliveries), behind one object.
-import type { Advanced } from './clock-runner.js';
+import type { Advanced } from './clock/runner.js';
 import type { TenantState } from './core/index.js';
 import type { EgressRule } from './delivery/egress.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
 import type { InFlightKeys } from './http/in-flight.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { TenantRegistry, TenantStore } from './stores/types.js';
-import type { Authentication, CredentialSource } from './variants/operation.js';
+
+/** Who is calling: the tenant its credentials name, or why they were refused. */
+export type Authentication = { ok: true; tenant: string } | { ok: false; detail: string };
+
+/**
+ * Where credentials lead. `open`: any credential is a tenant of the store, made on first use (Variant B's secret key is
+ * learnt in its state). `issued`: only the registry's tenants, on the wall clock; nothing is read from or made in the
+ * store, so a refused credential leaves nothing behind.
+ */
+export type CredentialSource =
+  { auth: 'open'; store: TenantStore } | { auth: 'issued'; registry: TenantRegistry; wallNow(): number };
 
 /** Per-tenant quotas of stored things (the `quotas` option, filled in); a create past one answers 422 with a problem naming it. */
 export interface TenantQuotas {

@@ -16,7 +16,7 @@ afterAll(async () => {
 describe('each command, run as a process', () => {
   it.each([
     ['merchant-payments', 'src/cli/main.ts', 'usage: merchant-payments <command>'],
-    ['merchant-payments-sandbox', 'src/sandbox/command.ts', 'usage: merchant-payments sandbox'],
+    ['merchant-payments-sandbox', 'src/sandbox/cli/command.ts', 'usage: merchant-payments sandbox'],
     ['merchant-payments-mock', 'src/mock/command.ts', 'usage: merchant-payments mock'],
     ['merchant-payments-conformance', 'src/conformance/command.ts', 'usage: merchant-payments conformance'],
   ])('%s --help prints its usage and exits 0', async (_bin, source, usage) => {

@@ -63,10 +63,16 @@ describe('merchant-payments', () => {
       'merchant-payments-conformance': './bin/merchant-payments-conformance.mjs',
     });
     // Each alias calls the main its subcommand calls.
-    for (const name of ['sandbox', 'mock', 'conformance']) {
+    const main = readFileSync(path.join(root, 'src/cli/main.ts'), 'utf8');
+    for (const [name, command] of [
+      ['sandbox', 'sandbox/cli/command.js'],
+      ['mock', 'mock/command.js'],
+      ['conformance', 'conformance/command.js'],
+    ]) {
       expect(readFileSync(path.join(root, `bin/merchant-payments-${name}.mjs`), 'utf8')).toContain(
-        `import { main } from '../dist/src/${name}/command.js';`,
+        `import { main } from '../dist/src/${command}';`,
       );
+      expect(main).toContain(`${name}: async () => (await import('../${command}')).main`);
     }
   });
 });
@@ -83,7 +89,7 @@ describe("each subcommand's --help", () => {
     ['webhook', 'secret'],
   ];
   const aliases: Record<string, () => Promise<CommandMain>> = {
-    sandbox: async () => (await import('../../src/sandbox/command.js')).main,
+    sandbox: async () => (await import('../../src/sandbox/cli/command.js')).main,
     mock: async () => (await import('../../src/mock/command.js')).main,
     conformance: async () => (await import('../../src/conformance/command.js')).main,
   };

@@ -4,7 +4,7 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { IDEMPOTENCY_LEASE_MS } from '../../src/sandbox/core/index.js';
 import { openSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { tenantIdOf } from '../../src/sandbox/tenants.js';
+import { tenantIdOf } from '../../src/sandbox/variants/credentials.js';
 import {
   abandonedHold,
   call,

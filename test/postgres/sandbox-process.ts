@@ -6,7 +6,7 @@ import { spawnTiedNode, type PipedChild, type TiedNodeOptions } from '../../src/
 import { fromSource } from '../mock/processes.js';
 
 /** The sandbox command's source. */
-export const SANDBOX_COMMAND = path.join(root, 'src/sandbox/command.ts');
+export const SANDBOX_COMMAND = path.join(root, 'src/sandbox/cli/command.ts');
 
 /** How long a sandbox may take to listen: long, since a loaded machine starts tsx and migrates slowly. */
 const START_MS = 90_000;

@@ -5,7 +5,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_OPERATIONS } from '../../src/sandbox/admin/tenants.js';
+import { ADMIN_OPERATIONS } from '../../src/sandbox/admin/operations.js';
 import { operationsOf } from '../../src/validation/index.js';
 import { createMemoryStore, type MemoryStore } from '../../src/sandbox/stores/memory.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';

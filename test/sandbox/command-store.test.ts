@@ -2,7 +2,7 @@
 // database (test/postgres/command.test.ts runs it against one).
 import getPort from 'get-port';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/sandbox/command.js';
+import { main } from '../../src/sandbox/cli/command.js';
 import { createSandbox, openSandbox } from '../../src/sandbox/index.js';
 import { runMain } from '../cli/run-main.js';
 

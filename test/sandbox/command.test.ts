@@ -12,7 +12,7 @@ import { collectOutput, spawnTiedNode, stopChild } from '../../src/shared/childr
 import { waitForPort } from '../../src/mock/ports.js';
 import { descendants, fromSource, killAll, runSource, stillAlive, stillBound } from '../mock/processes.js';
 
-const command = path.join(root, 'src/sandbox/command.ts');
+const command = path.join(root, 'src/sandbox/cli/command.ts');
 /** Starts a grandchild listening on the port given, then waits: see the file. */
 const listenerCommand = path.join(root, 'test/mock/listener-command.mjs');
 const started: ChildProcess[] = [];

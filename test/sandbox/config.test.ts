@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderPage, target } from '../../scripts/sandbox-config.mjs';
-import { readSettings, SETTINGS, settingOptions } from '../../src/sandbox/config.js';
+import { readSettings, SETTINGS, settingOptions } from '../../src/sandbox/cli/config.js';
 
-describe("the sandbox command's settings (src/sandbox/config.ts)", () => {
+describe("the sandbox command's settings (src/sandbox/cli/config.ts)", () => {
   it('docs/cli.md holds the table rendered from them (npm run regenerate rewrites it)', async () => {
     const page = readFileSync(target, 'utf8');
     expect(page).toBe(await renderPage(page));

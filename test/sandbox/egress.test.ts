@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import getPort from 'get-port';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { main } from '../../src/sandbox/command.js';
+import { main } from '../../src/sandbox/cli/command.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { createNodeWebhookHandler, type VerifiedWebhookEvent } from '../../src/webhooks/index.js';
 import { runMain } from '../cli/run-main.js';

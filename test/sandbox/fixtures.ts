@@ -16,7 +16,7 @@ import {
   type SandboxValidators,
 } from '../../src/sandbox/index.js';
 import { beginIdempotent, fingerprint } from '../../src/sandbox/core/index.js';
-import { tenantIdOf } from '../../src/sandbox/tenants.js';
+import { tenantIdOf } from '../../src/sandbox/variants/credentials.js';
 import { COMMANDS } from '../../src/sandbox/variants/operation.js';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 

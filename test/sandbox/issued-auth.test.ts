@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore, type MemoryStore } from '../../src/sandbox/stores/memory.js';
 import type { IssuedCredentials, TenantRegistry } from '../../src/sandbox/stores/types.js';
-import { NOT_ISSUED } from '../../src/sandbox/tenants.js';
+import { NOT_ISSUED } from '../../src/sandbox/variants/credentials.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { call, clientA, clientB, newSandbox, paymentBody } from './fixtures.js';
 

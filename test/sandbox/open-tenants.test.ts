@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox, TenantLimitError, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { createMemoryStore, type MemoryStore } from '../../src/sandbox/stores/memory.js';
-import { sweepIntervalMs } from '../../src/sandbox/tenant-sweep.js';
+import { sweepIntervalMs } from '../../src/sandbox/stores/sweep.js';
 import { call, HOOK_URL, newSandbox, paymentBody, receiver } from './fixtures.js';
 
 const START = Date.UTC(2026, 0, 1);

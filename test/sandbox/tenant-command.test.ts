@@ -182,7 +182,7 @@ describe('merchant-payments sandbox tenant', () => {
     expect([help.code, help.stderr]).toEqual([0, '']);
     expect(help.stdout).toMatch(/^usage: merchant-payments sandbox tenant create/);
     expect(help.stdout).toContain('Exit codes: 0 success; 1 ');
-    const { main: alias } = await import('../../src/sandbox/command.js');
+    const { main: alias } = await import('../../src/sandbox/cli/command.js');
     expect(await runMain(alias, ['tenant', 'rotate', '--help'])).toEqual(help);
   });
 

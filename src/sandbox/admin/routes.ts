@@ -6,7 +6,7 @@ import { honoPath } from '../http/app.js';
 import { pipeline } from '../http/pipeline.js';
 import type { SandboxRuntime } from '../runtime.js';
 import { adminBinding, adminWork } from './handler.js';
-import { ADMIN_OPERATIONS } from './tenants.js';
+import { ADMIN_OPERATIONS } from './operations.js';
 
 /** The prefix every admin route is under. */
 export const ADMIN_PREFIX = '/_admin';
@@ -19,9 +19,7 @@ export function adminRoutes(runtime: SandboxRuntime, adminToken: string): Hono {
     const make = ADMIN_OPERATIONS[route.operationId];
     if (!make) throw new Error(`The admin API has no work for ${route.operationId}`);
     const handle = pipeline(binding, route, adminWork(make(runtime)), runtime);
-    app.on(route.method, honoPath(route.path.slice(ADMIN_PREFIX.length)), (c) =>
-      handle(c.req.raw, c.req.param() as Record<string, string>),
-    );
+    app.on(route.method, honoPath(route.path.slice(ADMIN_PREFIX.length)), handle);
   }
   return app;
 }

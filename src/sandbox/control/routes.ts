@@ -47,9 +47,7 @@ export const controlRoutes: ControlRoutes = (runtime) => {
     const op = operations.get(route.operationId);
     if (!op) throw new Error(`The control API has no work for ${route.operationId}`);
     const handle = pipeline(binding, route, controlWork(op), runtime);
-    app.on(route.method, honoPath(route.path.slice(CONTROL_PREFIX.length)), (c) =>
-      handle(c.req.raw, c.req.param() as Record<string, string>),
-    );
+    app.on(route.method, honoPath(route.path.slice(CONTROL_PREFIX.length)), handle);
   }
   return app;
 };

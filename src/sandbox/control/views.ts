@@ -2,7 +2,7 @@
 // and their attempts, and webhook endpoints without their secrets.
 import type { Delivery, StatusChange, WebhookEndpoint } from '../core/index.js';
 import { laterBody } from '../delivery/event-body.js';
-import type * as SandboxControl from '../control-types.js';
+import type * as SandboxControl from './types.js';
 
 // Note: the document bounds `error` (255 characters, no control characters); a receiver's failure text is not.
 const MAX_ERROR = 255;

@@ -17,7 +17,7 @@ import type {
   StatusChange,
   WebhookEndpoint,
 } from './types.js';
-import type * as SandboxControl from '../control-types.js';
+import type * as SandboxControl from '../control/types.js';
 
 /** Per-currency sums, in 1e-8 units, that the balance is read from. */
 export interface LedgerEntry {

@@ -2,7 +2,7 @@
 // shape), the earlier one the payment's create request; the earlier layout has no payout or appeal events.
 import { collectionOf, type StatusChange, type TenantState } from '../core/index.js';
 import type { WebhookLayout } from '../../webhooks/types.js';
-import { confirmedPayment } from '../shapes.js';
+import { confirmedPayment } from '../variants/shapes.js';
 
 /** A body ready to send, or why the event cannot be sent in the layout. */
 export type EventBody = { ok: true; type: string; body: Record<string, unknown> } | { ok: false; error: string };

@@ -1,46 +1,41 @@
-// The sandbox as one hono app: each variant's operations at the paths and methods of its generated operation index,
-// the control API under /_sandbox, and a problem for anything else. It only routes; what a request goes through is
-// pipeline.ts, and what it does is the core's.
-import { Hono } from 'hono';
-import { operationsOf } from '../../validation/index.js';
+// The sandbox as one hono app: the middleware every request goes through first, the APIs' routes mounted at their
+// prefixes (each variant's operations, the control API under /_sandbox, the admin API under /_admin), and a problem
+// for anything else. It only routes; what a request goes through is pipeline.ts, and what it does is the core's.
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { SandboxRuntime } from '../runtime.js';
-import { merchantWork, variantBinding } from '../variants/merchant-api.js';
-import type { VariantAdapter } from '../variants/operation.js';
-import { CONTROL_PREFIX, type ControlRoutes } from './control.js';
-import { pipeline } from './pipeline.js';
-import { noteOf } from './request-note.js';
-import { httpProblem, jsonResponse, occurrence, problemBody } from './problem.js';
+import { noteOf, type SandboxEnv } from './context.js';
+import { httpProblem, jsonResponse, problemBody } from './problem.js';
 
 /** `/payments/{id}` (the spec) as `/payments/:id` (hono). */
 export const honoPath = (template: string) => template.replace(/\{([^}]+)\}/g, ':$1');
 
-/** The app that serves `variants` and, when given, the control routes. */
-export function createApp(runtime: SandboxRuntime, variants: readonly VariantAdapter[], control?: ControlRoutes): Hono {
-  const app = new Hono();
-  for (const variant of variants) {
-    const binding = variantBinding(variant, runtime);
-    for (const route of operationsOf(variant.index)) {
-      const work = merchantWork(variant, route.operationId, runtime);
-      if (!work) throw new Error(`Variant ${variant.name} has no work for ${route.operationId}`);
-      const handle = pipeline(binding, route, work, runtime);
-      app.on(route.method, honoPath(route.path), (c) => handle(c.req.raw, c.req.param() as Record<string, string>));
-    }
-  }
-  if (control) app.route(CONTROL_PREFIX, control(runtime));
-  const answer = (request: Request, status: 404 | 500, detail: string) => {
-    const where = noteOf(request)?.where ?? occurrence(new URL(request.url).pathname);
-    return jsonResponse(
+/** An API's routes and the prefix they are mounted at ('' for the variants, whose paths are the contract's). */
+export interface MountedRoutes {
+  prefix: string;
+  routes: Hono;
+}
+
+/** The app: `middleware` first, then `apis` at their prefixes, in order. */
+export function createApp(
+  runtime: SandboxRuntime,
+  apis: readonly MountedRoutes[],
+  middleware: MiddlewareHandler<SandboxEnv>[] = [],
+): Hono<SandboxEnv> {
+  const app = new Hono<SandboxEnv>();
+  for (const handler of middleware) app.use(handler);
+  for (const { prefix, routes } of apis) app.route(prefix || '/', routes);
+  const answer = (c: Parameters<Parameters<typeof app.notFound>[0]>[0], status: 404 | 500, detail: string) =>
+    jsonResponse(
       status,
-      problemBody(httpProblem(status === 404 ? 'not_found' : 'internal_error', detail), where),
+      problemBody(httpProblem(status === 404 ? 'not_found' : 'internal_error', detail), noteOf(c).where),
     );
-  };
   app.notFound((c) =>
-    answer(c.req.raw, 404, `No operation of either variant is ${c.req.method} ${new URL(c.req.url).pathname}.`),
+    answer(c, 404, `No operation of either variant is ${c.req.method} ${new URL(c.req.url).pathname}.`),
   );
   app.onError((error, c) => {
     runtime.onError(error);
     return answer(
-      c.req.raw,
+      c,
       500,
       'The sandbox failed while handling this request; it is safe to retry with the same Idempotency-Key.',
     );

@@ -7,16 +7,16 @@
 import type { FieldError } from '../../shared/problem.js';
 import { fingerprint, type Answer } from '../core/index.js';
 import type { TenantReads } from '../core/index.js';
-import type { SandboxRuntime } from '../runtime.js';
+import type { Authentication, SandboxRuntime } from '../runtime.js';
 import type { StoreSession } from '../stores/types.js';
 import { TenantLimitError } from '../stores/tenant-limit-error.js';
-import type { Authentication } from '../variants/operation.js';
 import { readJsonBody } from './body.js';
 import { checkedResponse } from './checked-response.js';
 import type { OperationRef, RequestRejection } from './hooks.js';
 import { holdKey, type KeyHold } from './idempotency.js';
-import { noteOf } from './request-note.js';
-import { httpProblem, occurrence, problemBody, type ProblemInput } from './problem.js';
+import type { Context } from 'hono';
+import { noteOf, type SandboxEnv } from './context.js';
+import { httpProblem, problemBody, type ProblemInput } from './problem.js';
 
 /** An operation as the generated index names it, with the API it belongs to. */
 export interface Route {
@@ -97,14 +97,16 @@ export interface ApiBinding {
   tenantLimited?(error: TenantLimitError, headers: Headers): { problem: ProblemInput; headers: Record<string, string> };
 }
 
-/** The request handler of one operation: `(request, path parameters) => response`. */
+/** The hono handler of one operation. */
 export function pipeline(binding: ApiBinding, route: Route, work: OperationWork, runtime: SandboxRuntime) {
   const ref = binding.ref(route);
-  const handle = async (request: Request, params: Record<string, string>): Promise<Response> => {
+  const handle = async (c: Context<SandboxEnv>): Promise<Response> => {
+    const request = c.req.raw;
+    const params = c.req.param() as Record<string, string>;
     const url = new URL(request.url);
-    const note = noteOf(request);
-    const where = note?.where ?? occurrence(url.pathname);
-    if (note) note.operation = route.operationId;
+    const note = noteOf(c);
+    const { where } = note;
+    note.operation = route.operationId;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
       checkedResponse(
         (s, h, b) => binding.checkResponse(ref, s, h, b),
@@ -127,7 +129,7 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
       const refused = binding.unauthorized(request.headers, auth.detail);
       return problem(httpProblem('unauthorized', refused.detail), refused.headers);
     }
-    if (note) note.tenant = auth.tenant;
+    note.tenant = auth.tenant;
     // Note: after the credentials, so that the bucket is the tenant's, and before faults, so that a faulted request counts.
     const turn = runtime.rateLimit?.take(auth.tenant, binding.throttled);
     if (turn && !turn.ok) return problem(turn.problem, turn.headers);
@@ -160,13 +162,15 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
   };
   // Note: any of the request's transactions may be the one that would make its tenant (Variant B's credentials, the
   // key's hold, the work), and none has changed anything when it is refused.
-  return async (request: Request, params: Record<string, string>): Promise<Response> => {
+  // Note: typed with the sandbox's env, which the app's middleware sets, while the APIs' routes stay plain Hono apps
+  // (ControlRoutes is public); noteOf makes a note for a request that came without one.
+  return async (c: Context<SandboxEnv>): Promise<Response> => {
     try {
-      return await handle(request, params);
+      return await handle(c);
     } catch (error) {
       if (!(error instanceof TenantLimitError) || !binding.tenantLimited) throw error;
-      const where = noteOf(request)?.where ?? occurrence(new URL(request.url).pathname);
-      const refused = binding.tenantLimited(error, request.headers);
+      const { where } = noteOf(c);
+      const refused = binding.tenantLimited(error, c.req.raw.headers);
       return checkedResponse(
         (s, h, b) => binding.checkResponse(ref, s, h, b),
         route.operationId,

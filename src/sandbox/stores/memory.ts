@@ -7,7 +7,7 @@
 import { hasDueWork } from '../core/advance.js';
 import { clockNow } from '../core/clock.js';
 import type { TenantState } from '../core/tenant.js';
-import { createSerialQueues } from '../serial.js';
+import { createSerialQueues } from '../../shared/serial.js';
 import { createMemoryRegistry } from './memory-registry.js';
 import { memoryTenant } from './memory-tenant.js';
 import { secondsUntilForgotten, TenantLimitError } from './tenant-limit-error.js';

@@ -2,8 +2,11 @@
 // reach an operation is the generated index's; which core command an operation runs is written once here, since the
 // commands are variant-neutral.
 import type { Command, RequestOf } from '../core/index.js';
-import type { StoreSession, TenantRegistry, TenantStore } from '../stores/types.js';
-import { asKept, one, page } from '../shapes.js';
+import type { Authentication, CredentialSource } from '../runtime.js';
+import type { StoreSession } from '../stores/types.js';
+
+export type { Authentication, CredentialSource };
+import { asKept, one, page } from './shapes.js';
 
 /** The parts of a request a command is built from (the one path parameter, whatever the variant calls it). */
 export interface CommandParts {
@@ -17,17 +20,6 @@ export type MerchantOperationId = Exclude<Command['type'], 'forceStatus'>;
 
 /** Turns the core's success body into the contract's response body (wrapper included). */
 export type Shape = (body: unknown) => unknown;
-
-/** Who is calling: the tenant (`learned`: its credentials were first seen now), or why they were refused. */
-export type Authentication = { ok: true; tenant: string; learned?: boolean } | { ok: false; detail: string };
-
-/**
- * Where credentials lead. `open`: any credential is a tenant of the store, made on first use (Variant B's secret key is
- * learnt in its state). `issued`: only the registry's tenants, on the wall clock; nothing is read from or made in the
- * store, so a refused credential leaves nothing behind.
- */
-export type CredentialSource =
-  { auth: 'open'; store: TenantStore } | { auth: 'issued'; registry: TenantRegistry; wallNow(): number };
 
 /** A variant: its name and key in the operation index, how it authenticates, and each operation's answer shape. */
 export interface VariantAdapter {

@@ -1,7 +1,7 @@
 // Variant A: bearer token (in open mode the token names the tenant; in issued mode the registry does). Payments come
 // with reason_code (retrieve, create, cancel, refund), without it in lists, and in the confirmed shape from confirm.
-import { confirmedPayment, listPayment, one, page, paymentWithReason } from '../shapes.js';
-import { issuedAuthentication, NOT_ISSUED, tenantIdOf } from '../tenants.js';
+import { confirmedPayment, listPayment, one, page, paymentWithReason } from './shapes.js';
+import { issuedAuthentication, NOT_ISSUED, tenantIdOf } from './credentials.js';
 import {
   PAYOUT_APPEAL_BALANCE_SHAPES,
   type Authentication,

@@ -2,8 +2,8 @@
 // key seen with it is remembered and any other refused; in issued mode the registry's key pairs only), one payment
 // shape (no reason_code) everywhere.
 import type { StoreSession } from '../stores/types.js';
-import { listPayment, one, page } from '../shapes.js';
-import { issuedAuthentication, NOT_ISSUED, pairSecret, tenantIdOf } from '../tenants.js';
+import { listPayment, one, page } from './shapes.js';
+import { issuedAuthentication, NOT_ISSUED, pairSecret, tenantIdOf } from './credentials.js';
 import {
   PAYOUT_APPEAL_BALANCE_SHAPES,
   type Authentication,
@@ -40,7 +40,7 @@ async function authenticate(
         'This X-Secret-Key is not the one first used with this X-Public-Key; the sandbox keeps the first one it sees.',
     };
   }
-  return { ok: true, tenant, learned: pair === 'learned' };
+  return { ok: true, tenant };
 }
 
 /** Variant B's adapter. */

@@ -4,7 +4,7 @@
 // more, which commits only if the tenant's row is still at the version read (sql/writes.ts); a command that raced one
 // of another instance runs again. A read that changes nothing writes nothing.
 import type { TenantState } from '../../core/tenant.js';
-import { createSerialQueues } from '../../serial.js';
+import { createSerialQueues } from '../../../shared/serial.js';
 import type { StoreSession, TenantStore, TenantStoreSettings } from '../types.js';
 import { HEAD_COLUMNS, headOf, headValues } from './head.js';
 import { checkReady, loadPeer, migrate } from './migrate.js';
@@ -13,7 +13,7 @@ import { createPostgresRegistry } from './registry.js';
 import { readKey, readsOf, readStatement, type Read } from './sql/reads.js';
 import { writeStatement } from './sql/writes.js';
 import { sweepExpiredKeys } from './sweep.js';
-import { createTenantRows, inTransaction } from './tenants.js';
+import { createTenantRows, inTransaction } from './tenant-rows.js';
 import { createView, Flush, Miss, remember, wroteRows, type Counts, type ReadCache } from './view.js';
 
 export { MIGRATIONS_TABLE, MissingPackageError } from './migrate.js';

@@ -1,10 +1,10 @@
 // The client of the sandbox's control API (/_sandbox): either variant's credentials, on the clients' shared transport.
-import type { paths } from '../../generated/types/sandbox.js';
-import { bearerHeaders, keyPairHeaders } from '../client/auth.js';
-import { buildClient, type VariantSetup } from '../client/create-client.js';
-import { ClientConfigError } from '../client/errors/client-config-error.js';
-import { requireCredential, type ClientOptions } from '../client/options.js';
-import type { TypedClient } from '../client/typed-client.js';
+import type { paths } from '../../../generated/types/sandbox.js';
+import { bearerHeaders, keyPairHeaders } from '../../client/auth.js';
+import { buildClient, type VariantSetup } from '../../client/create-client.js';
+import { ClientConfigError } from '../../client/errors/client-config-error.js';
+import { requireCredential, type ClientOptions } from '../../client/options.js';
+import type { TypedClient } from '../../client/typed-client.js';
 
 /** The control API's paths, as generated from openapi/sandbox/; its Idempotency-Key is optional already. */
 export type SandboxControlPaths = paths;

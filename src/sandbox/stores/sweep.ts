@@ -2,7 +2,7 @@
 // minute), and the store's own maintenance (a durable store's expired Idempotency-Key records). A store also forgets
 // idle tenants once when a new tenant would pass the bound, before it refuses one; the timer keeps memory and rows
 // from waiting for that.
-import type { TenantStore } from './stores/types.js';
+import type { TenantStore } from './types.js';
 
 /** The longest time between two sweeps, in ms. */
 export const MAX_SWEEP_INTERVAL_MS = 60_000;

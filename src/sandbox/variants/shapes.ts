@@ -1,6 +1,6 @@
 // The contract's payment shapes, made from the core's record (the list shape plus reason_code). Variants and webhook
 // bodies pick one; payouts, appeals and the balance are sent as the core keeps them.
-import type { PaymentRecord } from './core/index.js';
+import type { PaymentRecord } from '../core/index.js';
 
 /** Variant A's retrieve shape (also its create, cancel and refund): the record as kept, with `reason_code`. */
 export const paymentWithReason = (p: PaymentRecord) => p;

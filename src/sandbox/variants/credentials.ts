@@ -3,15 +3,15 @@
 // also by its hash, so that every store keeps it and a reset forgets it with the rest of the tenant. In issued mode the
 // registry names the tenant (its `ten_…` id, the same for both variants), and every refusal reads alike.
 import { hash, timingSafeEqual } from 'node:crypto';
-import type { TenantHead } from './core/index.js';
-import type { Authentication } from './variants/operation.js';
+import type { TenantHead } from '../core/index.js';
+import type { Authentication } from './operation.js';
 
 /** The tenant that a credential of a variant names (`a_…` for a bearer token, `b_…` for a public key). */
 export function tenantIdOf(variant: 'a' | 'b', credential: string): string {
   return `${variant}_${hash('sha256', credential, 'base64url').slice(0, 22)}`;
 }
 
-/** Whether `secret` is the tenant's secret key: the first one seen becomes it (`learned`, a change to save). Runs inside a transaction. */
+/** Whether `secret` is the tenant's secret key: the first one seen becomes it (`learned`). Runs inside a transaction. */
 export function pairSecret(tenant: TenantHead, secret: string): 'learned' | 'known' | 'wrong' {
   const given = hash('sha256', secret, 'buffer');
   if (tenant.secretKeyDigest === undefined) {

@@ -1,9 +1,9 @@
 // merchant-payments sandbox tenant create|list|show|rotate|revoke: the hosted sandbox's admin API (/_admin, openapi/admin/)
 // from the command line. The sandbox command's main hands it the words after `tenant`. The admin token comes from
 // SANDBOX_ADMIN_TOKEN only, and is never printed; what the API answers goes to stdout as JSON, a problem's detail to stderr.
-import { parseFlags } from '../cli/parse-flags.js';
-import { readBounded } from '../shared/read-bounded.js';
-import { MAX_OVERLAP_SECONDS } from './stores/issued-credentials.js';
+import { parseFlags } from '../../cli/parse-flags.js';
+import { readBounded } from '../../shared/read-bounded.js';
+import { MAX_OVERLAP_SECONDS } from '../stores/issued-credentials.js';
 
 const NAME = 'merchant-payments sandbox tenant';
 const TOKEN_VARIABLE = 'SANDBOX_ADMIN_TOKEN';

@@ -3,21 +3,21 @@
 //   merchant-payments sandbox [flags] [-- <command> [args...]]: every flag, its variable and default are in config.ts;
 //   the secrets (WEBHOOK_SECRET, SANDBOX_ADMIN_TOKEN) and the database (DATABASE_URL or PG*) come from the environment only.
 // With a command after `--`, the sandbox runs only while the command does, and the exit code is the command's.
-import { isEntry, runCommand } from '../cli/entry.js';
-import { parseCommandLine } from '../cli/parse-flags.js';
-import { supervise } from '../cli/supervise.js';
-import { hasUserInfo } from './control/checks.js';
-import { openSandbox, SHUTDOWN_GRACE_MS, type Sandbox } from './create-sandbox.js';
-import { parseAllowEntry } from './delivery/egress.js';
+import { isEntry, runCommand } from '../../cli/entry.js';
+import { parseCommandLine } from '../../cli/parse-flags.js';
+import { supervise } from '../../cli/supervise.js';
+import { hasUserInfo } from '../control/checks.js';
+import { openSandbox, SHUTDOWN_GRACE_MS, type Sandbox } from '../create-sandbox.js';
+import { parseAllowEntry } from '../delivery/egress.js';
 import { environmentUsage, readSettings, settingOptions, settingsUsage } from './config.js';
 import {
   generateWebhookSecret,
   MAX_WEBHOOK_ENDPOINTS,
   MIN_ADMIN_TOKEN_LENGTH,
   type SandboxOptions,
-} from './options.js';
-import { createSandboxLogger } from './signals.js';
-import { MissingPackageError } from './stores/postgres/store.js';
+} from '../options.js';
+import { createSandboxLogger } from '../http/signals.js';
+import { MissingPackageError } from '../stores/postgres/store.js';
 
 const NAME = 'merchant-payments-sandbox';
 /** The variable that tells the command where the sandbox listens. */

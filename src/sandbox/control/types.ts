@@ -1,5 +1,5 @@
 // The control API's named types, read from its document: `import type { SandboxControl } from '@merchant-payments/contract/sandbox'`.
-import type { operations } from '../../generated/types/sandbox.js';
+import type { operations } from '../../../generated/types/sandbox.js';
 
 export type {
   AdvanceClockRequest,
@@ -25,13 +25,13 @@ export type {
   WebhookEndpoint,
   WebhookLayout,
   WebhookSecret,
-} from '../../generated/types/sandbox.js';
+} from '../../../generated/types/sandbox.js';
 export type {
   SandboxBearerCredentials as BearerCredentials,
   SandboxControlClient as Client,
   SandboxControlClientOptions as ClientOptions,
   SandboxKeyPairCredentials as KeyPairCredentials,
   SandboxControlPaths as Paths,
-} from './control-client.js';
+} from './client.js';
 /** Every operation of the control API by operationId, as generated from its document. */
 export type Operations = operations;

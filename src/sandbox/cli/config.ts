@@ -6,8 +6,8 @@ import {
   DEFAULT_MAX_TENANTS,
   DEFAULT_TENANT_IDLE_SECONDS,
   MAX_WEBHOOK_ENDPOINTS,
-} from './options.js';
-import { EVENT_LOG_LIMIT } from './core/index.js';
+} from '../options.js';
+import { EVENT_LOG_LIMIT } from '../core/index.js';
 
 /** One setting of the command: a flag, and the variable that sets it when the flag is not given. */
 export interface Setting {

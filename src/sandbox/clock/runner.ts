@@ -2,11 +2,11 @@
 // sends the attempts that fell due before going on, so that a retry scheduled by a failed attempt falls due within the
 // same advance. Advances and ticks of one tenant run one after another; commands are not queued behind them, so a
 // webhook receiver may call the sandbox back while its delivery is in flight.
-import { clockNow, moveClock, runDue, type StatusChange, type TenantState } from './core/index.js';
-import type { DeliveryRunner } from './delivery/runner.js';
-import type { TenantStore } from './stores/types.js';
-import { ClockAdvanceError } from './clock-advance-error.js';
-import { createSerialQueues } from './serial.js';
+import { clockNow, moveClock, runDue, type StatusChange, type TenantState } from '../core/index.js';
+import type { DeliveryRunner } from '../delivery/runner.js';
+import type { TenantStore } from '../stores/types.js';
+import { ClockAdvanceError } from './advance-error.js';
+import { createSerialQueues } from '../../shared/serial.js';
 
 /** The most one advance may move a clock: 365 days, the bound of AdvanceClockRequest's `seconds` and of sandbox.advance(). */
 export const MAX_ADVANCE_SECONDS = 31_536_000;

@@ -3,8 +3,10 @@
 // metrics from prom-client in a registry of this sandbox's own, and one pino JSON line per request.
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { beginNote } from './http/request-note.js';
-import type { TenantStore } from './stores/types.js';
+import type { MiddlewareHandler } from 'hono';
+import type { RequestNote, SandboxEnv } from './context.js';
+import { occurrence } from './problem.js';
+import type { TenantStore } from '../stores/types.js';
 
 /** The paths the operator's signals are served at, outside the contract's operations. */
 export const SIGNAL_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
@@ -35,8 +37,11 @@ export function createSandboxLogger(destination: DestinationStream = pino.destin
 /** The signals of one sandbox: its probes and metrics, and the wrapper that logs and counts each request. */
 export interface Signals {
   readonly registry: Registry;
-  /** Handles `request` (served on the operator's paths, else by `handle`), logging and counting it. */
-  handle(request: Request, handle: (request: Request) => Promise<Response>): Promise<Response>;
+  /**
+   * The app's first middleware: answers the operator's paths, and gives every other request its note (its request id)
+   * before the routes see it, then logs and counts it once it is answered.
+   */
+  middleware: MiddlewareHandler<SandboxEnv>;
   /**
    * Counts a delivery attempt's outcome; `sent` false when there was nothing to send (its endpoint was removed),
    * `forbidden` when the egress rule refused the endpoint's address.
@@ -139,24 +144,27 @@ export function createSignals(store: TenantStore, logger: Logger): Signals {
 
   return {
     registry,
-    async handle(request, handle) {
+    async middleware(c, next) {
       const started = performance.now();
+      const request = c.req.raw;
       // Note: the path only; a query string may carry what a peer should not have put there, and it is never logged.
-      const url = new URL(request.url);
+      const { pathname } = new URL(request.url);
       if (
         (request.method === 'GET' || request.method === 'HEAD') &&
-        (SIGNAL_PATHS as readonly string[]).includes(url.pathname)
-      )
-        return probe(url.pathname);
-      const note = beginNote(request, url.pathname);
-      let status = 500;
+        (SIGNAL_PATHS as readonly string[]).includes(pathname)
+      ) {
+        c.res = await probe(pathname);
+        return;
+      }
+      const note = { where: occurrence(pathname, request.headers.get('x-request-id')) } as RequestNote;
+      c.set('note', note);
       try {
-        const response = await handle(request);
-        status = response.status;
-        return response;
+        await next();
       } finally {
         const seconds = (performance.now() - started) / 1000;
         const operation = note.operation ?? 'none';
+        // Note: a route that threw has been answered by the app's onError by now.
+        const status = c.finalized ? c.res.status : 500;
         requests.inc({ operation, status: String(status) });
         duration.observe({ operation }, seconds);
         if (logger.isLevelEnabled('info')) {
@@ -164,7 +172,7 @@ export function createSignals(store: TenantStore, logger: Logger): Signals {
             {
               requestId: note.where.requestId,
               method: request.method,
-              path: url.pathname,
+              path: pathname,
               operation,
               status,
               durationMs: Math.round(seconds * 1e4) / 10,
