@@ -3,12 +3,13 @@
 // (view.ts: a row it names that was not read is read, and the command runs again), and writes what it changed in one
 // more, which commits only if the tenant's row is still at the version read (sql/writes.ts); a command that raced one
 // of another instance runs again. A read that changes nothing writes nothing.
+import { createHash } from 'node:crypto';
 import type { TenantState } from '../../core/tenant.js';
 import { createSerialQueues } from '../../../shared/serial.js';
 import type { StoreSession, TenantStore, TenantStoreSettings } from '../types.js';
 import { HEAD_COLUMNS, headOf, headValues } from './head.js';
 import { checkReady, loadPeer, migrate } from './migrate.js';
-import type { PostgresPool } from './pool.js';
+import type { PostgresPool, Statement } from './pool.js';
 import { createPostgresRegistry } from './registry.js';
 import { readKey, readsOf, readStatement, type Read } from './sql/reads.js';
 import { writeStatement } from './sql/writes.js';
@@ -33,7 +34,17 @@ const MAX_RACES = 100;
 const TIME = HEAD_COLUMNS.indexOf('time');
 const DUE_WALL = HEAD_COLUMNS.indexOf('due_wall_at');
 
-type Query = PostgresPool['query'];
+/** Runs one statement: on the pool, or on the connection of a claim. */
+type Query = (statement: Statement) => ReturnType<PostgresPool['query']>;
+
+/**
+ * The statement as a prepared one, named after its text, unless it lists (a page's plan depends on how many rows the
+ * tenant has, so it is planned for each run rather than once for every tenant).
+ */
+const prepared = (statement: { text: string; values: unknown[] }, lists: boolean): Statement =>
+  lists
+    ? statement
+    : { ...statement, name: `sandbox_${createHash('sha1').update(statement.text).digest('base64url')}` };
 
 /** A TenantStore in PostgreSQL (opt-in: install `pg` and `node-pg-migrate`); migrates the database first. */
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<TenantStore> {
@@ -98,8 +109,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     for (;;) {
       if (version === undefined || pending.length > 0) {
         const first = version === undefined;
-        const { text, values } = readStatement(tenant, wallNow(), pending, first);
-        const row = (await query(text, values)).rows[0]!;
+        const statement = readStatement(tenant, wallNow(), pending, first);
+        const row = (await query(prepared(statement, statement.lists))).rows[0]!;
         // Note: pg reads a bigint as a string.
         const readVersion = row.version as string | null;
         if (readVersion === null) {
@@ -175,21 +186,21 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       if (session) session.kept = undefined;
       if ('restart' in ran) continue;
       if ('flush' in ran) {
-        await query(ran.flush.text, ran.flush.values);
+        await query(prepared(ran.flush, false));
         continue;
       }
       if (!ran.write) {
         if (session) session.kept = ran.kept;
         return ran.result;
       }
-      const written = await query(ran.write.text, ran.write.values);
+      const written = await query(prepared(ran.write, false));
       if (written.rows.length === 1) return ran.result;
       races += 1;
     }
     throw new Error(`Tenant ${tenant}'s command raced another one ${MAX_RACES} times without committing.`);
   }
 
-  const query: Query = (text, values) => db.query(text, values);
+  const query: Query = (statement) => db.query(statement);
 
   return {
     transaction: (tenant, work, session) => queues.run(tenant, () => run(query, tenant, work, session)),
@@ -205,7 +216,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
                 tenant,
               ]);
               if (claimed.rows.length === 0) return undefined;
-              return { result: await run((text, values) => client.query(text, values), tenant, work) };
+              return { result: await run((statement) => client.query(statement), tenant, work) };
             }),
           ),
 

@@ -40,6 +40,9 @@ export interface Positioned<T> {
 
 type Param = (value: unknown, type: string) => string;
 
+/** The reads that page through an index, whose plans depend on the tenant's size. */
+const LISTS = new Set<Read['read']>(['page', 'events', 'deliveries', 'deliveriesBefore', 'attemptTimers']);
+
 const TIMER_ROWS = `SELECT t.due_at, t.seq, t.body, o.record, p.steps, d.position AS delivery_position, d.body AS delivery
   FROM sandbox_timers t
   LEFT JOIN sandbox_objects o ON o.tenant_id = t.tenant_id AND o.kind = t.body->>'kind' AND o.id = t.body->>'id'
@@ -130,7 +133,8 @@ export function readStatement(tenant: string, wallNow: number, reads: readonly R
   } else {
     columns.unshift(`(SELECT version FROM sandbox_tenants WHERE id = $1) AS version`);
   }
-  return { text: `SELECT ${columns.join(',\n  ')}`, values };
+  const lists = reads.some((read) => LISTS.has(read.read));
+  return { text: `SELECT ${columns.join(',\n  ')}`, values, lists };
 }
 
 /** A timers answer as read: the due timers and what they name, which also answer the object, plan and delivery reads. */
