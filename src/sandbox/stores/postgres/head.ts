@@ -81,12 +81,16 @@ const encodeRest = (value: unknown) =>
     typeof inner === 'number' && !Number.isFinite(inner) ? { $number: String(inner) } : inner,
   );
 
-const decodeRest = (value: unknown): Record<string, unknown> =>
-  JSON.parse(JSON.stringify(value), (_key, inner: unknown) =>
-    inner !== null && typeof inner === 'object' && '$number' in inner
-      ? Number((inner as { $number: string }).$number)
-      : inner,
-  ) as Record<string, unknown>;
+/** `rest` as parsed from the row, its tagged numbers back to numbers. */
+function decodeRest(value: unknown): Record<string, unknown> {
+  const untag = (inner: unknown): unknown => {
+    if (inner === null || typeof inner !== 'object') return inner;
+    if ('$number' in inner) return Number((inner as { $number: string }).$number);
+    for (const [key, item] of Object.entries(inner)) (inner as Record<string, unknown>)[key] = untag(item);
+    return inner;
+  };
+  return untag(value) as Record<string, unknown>;
+}
 
 /** The wall time (ms) at which a real-clock tenant next has something to do; null when it never will by itself. */
 export function dueWallAt(head: TenantHead, earliestTimer: number | undefined): number | null {
@@ -126,10 +130,31 @@ export function headValues(head: TenantHead, earliestTimer: number | undefined):
   ];
 }
 
-/** A new head from a row read as JSON (row_to_json of sandbox_tenants); the row is left as it was. */
-export function headOf(id: string, read: Record<string, unknown>): TenantHead {
-  // Note: a command may run several times on one read (view.ts), and changes its head in place each time.
-  const row = structuredClone(read);
+/** The tenant row as read: its JSON text (row_to_json of sandbox_tenants), and the values the store reads from it. */
+export interface HeadRow {
+  text: string;
+  version: string;
+  lastUsedAt: number;
+  dueWallAt: number | null;
+  counts: [string, string, number | string][];
+}
+
+/** The row of a head read as JSON text. */
+export function headRow(text: string): HeadRow {
+  const row = JSON.parse(text) as Record<string, unknown>;
+  const due = row.due_wall_at;
+  return {
+    text,
+    version: String(row.version as string | number),
+    lastUsedAt: row.last_used_at as number,
+    dueWallAt: due === null ? null : Number(due),
+    counts: row.counts as HeadRow['counts'],
+  };
+}
+
+/** A new head from a row read as JSON text; each call parses it afresh, as a command changes its head in place. */
+export function headOf(id: string, text: string): TenantHead {
+  const row = JSON.parse(text) as Record<string, unknown>;
   const head = {
     ...decodeRest(row.rest),
     id,

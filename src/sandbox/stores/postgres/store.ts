@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { TenantState } from '../../core/tenant.js';
 import { createSerialQueues } from '../../../shared/serial.js';
 import type { StoreSession, TenantStore, TenantStoreSettings } from '../types.js';
-import { HEAD_COLUMNS, headOf, headValues } from './head.js';
+import { HEAD_COLUMNS, headOf, headRow, headValues, type HeadRow } from './head.js';
 import { checkReady, loadPeer, migrate } from './migrate.js';
 import type { PostgresPool, Statement } from './pool.js';
 import { createPostgresRegistry } from './registry.js';
@@ -15,7 +15,7 @@ import { readKey, readsOf, readStatement, type Read } from './sql/reads.js';
 import { writeStatement } from './sql/writes.js';
 import { sweepExpiredKeys } from './sweep.js';
 import { createTenantRows, inTransaction } from './tenant-rows.js';
-import { createView, Flush, Miss, remember, wroteRows, type Counts, type ReadCache } from './view.js';
+import { createView, Flush, Miss, remember, wroteRows, type ReadCache } from './view.js';
 
 export { MIGRATIONS_TABLE, MissingPackageError } from './migrate.js';
 
@@ -34,6 +34,10 @@ const MAX_RACES = 100;
 const TIME = HEAD_COLUMNS.indexOf('time');
 const DUE_WALL = HEAD_COLUMNS.indexOf('due_wall_at');
 
+/** Prepared statements' names by text. */
+const NAMES = new Map<string, string>();
+const MAX_NAMES = 1_000;
+
 /** Runs one statement: on the pool, or on the connection of a claim. */
 type Query = (statement: Statement) => ReturnType<PostgresPool['query']>;
 
@@ -41,10 +45,17 @@ type Query = (statement: Statement) => ReturnType<PostgresPool['query']>;
  * The statement as a prepared one, named after its text, unless it lists (a page's plan depends on how many rows the
  * tenant has, so it is planned for each run rather than once for every tenant).
  */
-const prepared = (statement: { text: string; values: unknown[] }, lists: boolean): Statement =>
-  lists
-    ? statement
-    : { ...statement, name: `sandbox_${createHash('sha1').update(statement.text).digest('base64url')}` };
+function prepared(statement: { text: string; values: unknown[] }, lists: boolean): Statement {
+  if (lists) return statement;
+  let name = NAMES.get(statement.text);
+  if (name === undefined) {
+    // Note: the texts are the combinations of a few fixed fragments; the bound only guards against a surprise.
+    if (NAMES.size >= MAX_NAMES) NAMES.clear();
+    name = `sandbox_${createHash('sha1').update(statement.text).digest('base64url')}`;
+    NAMES.set(statement.text, name);
+  }
+  return { ...statement, name };
+}
 
 /** A TenantStore in PostgreSQL (opt-in: install `pg` and `node-pg-migrate`); migrates the database first. */
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<TenantStore> {
@@ -81,7 +92,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   interface Kept {
     tenant: string;
     version: string;
-    head: Record<string, unknown>;
+    head: HeadRow;
     cache: ReadCache;
   }
 
@@ -119,7 +130,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         }
         if (first) {
           version = readVersion;
-          head = row.head as Record<string, unknown>;
+          head = headRow(row.head as string);
           const due = row.due as { until: number };
           remember(cache, { read: 'timers', until: due.until }, due);
         } else if (readVersion !== version) {
@@ -128,20 +139,18 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         pending.forEach((read, index) => remember(cache, read, row[`r${index}`]));
       }
       const read = head!;
-      const state = headOf(tenant, read);
+      const state = headOf(tenant, read.text);
       const before = headValues(state, undefined);
-      const view = createView(state, read.counts as Counts, cache);
+      const view = createView(state, read.counts, cache);
       const build = (): { text: string; values: unknown[] } | undefined => {
         const after = headValues(state, view.earliest());
         const at = wallNow();
-        const use = tenants.precisionMs > 0 && at - (read.last_used_at as number) >= tenants.precisionMs ? at : null;
+        const use = tenants.precisionMs > 0 && at - read.lastUsedAt >= tenants.precisionMs ? at : null;
         // Note: moving `time` alone (a read that found nothing due) is not worth a write: the next command moves it again.
         const headChanged = after.some(
           (value, index) => index !== TIME && index !== DUE_WALL && value !== before[index],
         );
-        const stored = read.due_wall_at;
-        const changed =
-          headChanged || after[DUE_WALL] !== (stored === null ? null : Number(stored)) || wroteRows(view.writes);
+        const changed = headChanged || after[DUE_WALL] !== read.dueWallAt || wroteRows(view.writes);
         if (!changed && use === null) return undefined;
         return writeStatement(tenant, version!, after, use, view.writes, changed);
       };

@@ -190,12 +190,14 @@ export function createView(head: TenantHead, counts: Counts, cache: ReadCache): 
 
   function keyed<V>(written: Map<string, V | null>, read: (key: string) => Read): Keyed<V> {
     return {
+      // Note: what was read is copied, since a run may change it in place and the next run reads it again; what this
+      // run wrote is its own.
       get(key) {
-        if (written.has(key)) return clone(written.get(key) ?? undefined);
+        if (written.has(key)) return written.get(key) ?? undefined;
         const value = needs(read(key));
         return value === undefined ? undefined : clone(value as V);
       },
-      set: (key, value) => written.set(key, clone(value)),
+      set: (key, value) => written.set(key, value),
       delete: (key) => written.set(key, null),
     };
   }
@@ -303,7 +305,7 @@ export function createView(head: TenantHead, counts: Counts, cache: ReadCache): 
       // Note: a delivery the command neither read nor wrote before is new: the core only changes what it has read.
       const known = writes.deliveries.has(id) || cache.has(readKey({ read: 'delivery', id }));
       const position = known ? (writes.deliveries.get(id)?.position ?? undefined) : head.ids.count;
-      writes.deliveries.set(id, clone({ delivery, ...(position === undefined ? {} : { position }) }));
+      writes.deliveries.set(id, { delivery, ...(position === undefined ? {} : { position }) });
     },
     delete: (id) => void writes.deliveries.set(id, null),
     *before(eventIndex) {

@@ -124,7 +124,7 @@ export function readStatement(tenant: string, wallNow: number, reads: readonly R
   if (withHead) {
     const now = `(SELECT CASE WHEN clock_mode = 'manual' THEN clock_manual ELSE ${param(wallNow, 'float8')} + clock_offset END FROM sandbox_tenants WHERE id = $1)`;
     columns.unshift(
-      `(SELECT row_to_json(h) FROM (SELECT version, last_used_at, ${HEAD_COLUMNS.join(', ')},
+      `(SELECT row_to_json(h)::text FROM (SELECT version, last_used_at, ${HEAD_COLUMNS.join(', ')},
         (SELECT coalesce(json_agg(json_build_array(kind, status, n)), '[]') FROM sandbox_counts WHERE tenant_id = $1) AS counts
         FROM sandbox_tenants WHERE id = $1) h) AS head`,
       `(SELECT version FROM sandbox_tenants WHERE id = $1) AS version`,
