@@ -145,7 +145,7 @@ export function headRow(text: string): HeadRow {
   const due = row.due_wall_at;
   return {
     text,
-    version: String(row.version as string | number),
+    version: String(row.version),
     lastUsedAt: row.last_used_at as number,
     dueWallAt: due === null ? null : Number(due),
     counts: row.counts as HeadRow['counts'],
