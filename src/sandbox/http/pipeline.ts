@@ -4,9 +4,9 @@
 // command: one store transaction that also looks the key up and keeps the answer), and its answer checked against the
 // contract. What differs between the APIs is the data of an ApiBinding; what differs between operations, the data of
 // an OperationWork.
+import type { Context } from 'hono';
 import type { FieldError } from '../../shared/problem.js';
-import { fingerprint, type Answer } from '../core/index.js';
-import type { TenantReads } from '../core/index.js';
+import { fingerprint, type Answer, type TenantReads } from '../core/index.js';
 import type { Authentication, SandboxRuntime } from '../runtime.js';
 import type { StoreSession } from '../stores/types.js';
 import { TenantLimitError } from '../stores/tenant-limit-error.js';
@@ -14,7 +14,6 @@ import { readJsonBody } from './body.js';
 import { checkedResponse } from './checked-response.js';
 import type { OperationRef, RequestRejection } from './hooks.js';
 import { holdKey, type KeyHold } from './idempotency.js';
-import type { Context } from 'hono';
 import { noteOf, type SandboxEnv } from './context.js';
 import { httpProblem, problemBody, type ProblemInput } from './problem.js';
 
@@ -148,9 +147,8 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
       body: read.value,
     };
 
-    const ran = await runKeyed(binding, ref, work, runtime, parts, where.requestId, session);
-    if ('rejection' in ran) return problem(rejectionProblem(ran.rejection));
-    const outcome = ran;
+    const outcome = await runKeyed(binding, ref, work, runtime, parts, where.requestId, session);
+    if ('rejection' in outcome) return problem(rejectionProblem(outcome.rejection));
     const headers: Record<string, string> = outcome.replayed ? { 'idempotent-replayed': 'true' } : {};
     if (!('problem' in outcome)) return send(outcome.status, outcome.body, headers);
     const kept = outcome.problem.request_id;
@@ -160,8 +158,8 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
       headers,
     );
   };
-  // Note: any of the request's transactions may be the one that would make its tenant (Variant B's credentials, the
-  // key's hold, the work), and none has changed anything when it is refused.
+  // Note: any of the request's transactions may be the one that would make its tenant (Variant B's credentials, a
+  // fault, a control key's hold, the work), and none has changed anything when it is refused.
   // Note: typed with the sandbox's env, which the app's middleware sets, while the APIs' routes stay plain Hono apps
   // (ControlRoutes is public); noteOf makes a note for a request that came without one.
   return async (c: Context<SandboxEnv>): Promise<Response> => {
