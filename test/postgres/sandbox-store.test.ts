@@ -7,6 +7,7 @@ import {
   clockNow,
   createHead,
   execute,
+  namedBy,
   type Answer,
   type ClockMode,
   type Command,
@@ -14,12 +15,14 @@ import {
   type TenantState,
 } from '../../src/sandbox/core/index.js';
 import { memoryTenant } from '../../src/sandbox/stores/memory-tenant.js';
+import { takeFault } from '../../src/sandbox/control/fault-book.js';
 import {
   createPostgresStore,
   MIGRATIONS_TABLE,
+  type PostgresPool,
   type PostgresStoreOptions,
 } from '../../src/sandbox/stores/postgres/index.js';
-import type { TenantStore } from '../../src/sandbox/stores/types.js';
+import type { StoreSession, TenantStore } from '../../src/sandbox/stores/types.js';
 import { freshDatabase } from './database.js';
 import { tenantSummary } from '../sandbox/state-reads.js';
 
@@ -185,6 +188,40 @@ describe('createPostgresStore', () => {
       "SELECT count(*)::int AS written FROM sandbox_objects WHERE tenant_id = 'minimal' AND xmin = (SELECT xmin FROM sandbox_tenants WHERE id = 'minimal')",
     );
     expect(rows[0].written).toBe(1);
+  });
+
+  it("reads a request's tenant with what its command names in one statement, and writes a create in one more", async () => {
+    const pool = poolOn();
+    const statements: string[] = [];
+    const counting = {
+      connect: () => pool.connect(),
+      end: () => Promise.resolve(),
+      query: (statement: unknown, values?: unknown[]) => {
+        const text = typeof statement === 'string' ? statement : (statement as { text: string }).text;
+        statements.push(text.trimStart().slice(0, 4));
+        return pool.query(statement as never, values as never);
+      },
+    } as unknown as PostgresPool;
+    const store = await storeOn(url, { pool: counting });
+    const created = await store.transaction('counted', (state) => createPayment(state));
+    // A request's transactions: its fault's look (none set), then its command, on one session.
+    const request = async <T>(command: Command, work: (state: TenantState) => T) => {
+      const session: StoreSession = { reads: namedBy(command) };
+      statements.length = 0;
+      await store.transaction('counted', (state) => takeFault(state, command.type), session);
+      const result = await store.transaction('counted', work, session);
+      return { result, statements: [...statements] };
+    };
+    const create = { type: 'createPayment', idempotency_key: 'counted-1', body: body() } as const;
+    const made = await request(create, (state) => run(state, create));
+    expect(made.result.ok).toBe(true);
+    expect(made.statements).toEqual(['SELE', 'WITH']);
+    const retrieve = { type: 'retrievePayment', id: created.id } as const;
+    const read = await request(retrieve, (state) => run(state, retrieve));
+    expect([read.result.ok && read.result.body.id, read.statements]).toEqual([created.id, ['SELE']]);
+    const list = { type: 'listPayments', limit: 20, offset: 0 } as const;
+    const listed = await request(list, (state) => run(state, list));
+    expect([listed.result.ok && listed.result.body.pagination.total, listed.statements]).toEqual([2, ['SELE']]);
   });
 
   it('loses no update when 50 transactions on one tenant run at once across two instances', async () => {
