@@ -224,6 +224,26 @@ describe('createPostgresStore', () => {
     expect([listed.result.ok && listed.result.body.pagination.total, listed.statements]).toEqual([2, ['SELE']]);
   });
 
+  it('commits the due work a list runs first, then pages what it left, once', async () => {
+    const store = await storeOn();
+    const made = await store.transaction('due-list', (state) => [createPayment(state).id, createPayment(state).id]);
+    // Note: the clock is moved without running what fell due, as a real clock moves between two requests.
+    await store.transaction('due-list', (state) => void (state.clock.manual += 60_000));
+    const version = async () =>
+      (await poolOn().query("SELECT version FROM sandbox_tenants WHERE id = 'due-list'")).rows[0].version as string;
+    const before = await version();
+    const listed = okBody(
+      await store.transaction('due-list', (state) =>
+        run(state, { type: 'listPayments', status: 'succeeded' } as never),
+      ),
+    ) as unknown as { data: { id: string }[]; pagination: { total: number } };
+    expect([listed.data.map((p) => p.id).sort(), listed.pagination.total]).toEqual([[...made].sort(), 2]);
+    expect(Number(await version())).toBeGreaterThan(Number(before));
+    // Nothing was left due, and the log holds each payment's two changes once.
+    const after = await store.transaction('due-list', tenantSummary);
+    expect([after.objects.payment.counts.succeeded, after.events.length]).toEqual([2, 4]);
+  });
+
   it('loses no update when 50 transactions on one tenant run at once across two instances', async () => {
     const [a, b] = [await storeOn(), await storeOn()];
     const ids = await Promise.all(
