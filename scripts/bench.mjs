@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleSizes } from './bench/bundle.mjs';
+import { installSizes } from './bench/install.mjs';
 import { clientOverhead } from './bench/client.mjs';
 import { BundledSpecExamples } from './bench/examples.mjs';
 import { loadSource, scratch } from './bench/load.mjs';
@@ -26,6 +27,7 @@ import { root } from './lib/tools.mjs';
 const SECTIONS = [
   'client',
   'bundle',
+  'install',
   'webhooks',
   'validation',
   'sandbox',
@@ -81,6 +83,12 @@ if (runs('bundle')) {
   rows.push(...sizes.rows);
   notes.push(...sizes.notes);
 }
+if (runs('install')) {
+  const sizes = await step('install size', () => installSizes());
+  rows.push(...sizes.rows);
+  notes.push(...sizes.notes);
+}
+
 if (runs('webhooks')) {
   const specB = new BundledSpecExamples(await openBundle(path.join(root, 'generated/openapi/variant-b.yaml')));
   rows.push(
