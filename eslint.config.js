@@ -52,6 +52,25 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
+  {
+    // The contract (types, clients, webhook verification, validation, and what they share) imports nothing of the
+    // tools built on it, so that a merchant's install never needs them; the packages issue 31 splits out keep this wall.
+    files: ['src/index.ts', 'src/client/**', 'src/webhooks/**', 'src/types/**', 'src/validation/**', 'src/shared/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(sandbox|conformance|mock|cli)(/|$)',
+              message:
+                'The contract imports none of the tools built on it (src/sandbox, src/conformance, src/mock, src/cli).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Note: the scripts, bins and plain-JavaScript sources are not type-checked (checkJs is off), so rules that need types cannot run on them.
   { files: ['**/*.js', '**/*.mjs'], extends: [tseslint.configs.disableTypeChecked] },
   prettier,
