@@ -1,26 +1,15 @@
 // Install size: the package as a merchant installs it. It is packed as `npm publish` would (from a copy of the
-// repository, as test/package/pack.ts does, so that the build never races a test run's), then installed alone into an
+// repository, scripts/lib/copy-repository.mjs, so that the build never races a test run's), then installed alone into an
 // empty project from the tarball: the tarball's size, the packages npm adds and the megabytes node_modules holds.
 import { execFileSync } from 'node:child_process';
-import {
-  cpSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { quietEnv, root } from '../lib/tools.mjs';
+import { copyRepository } from '../lib/copy-repository.mjs';
+import { quietEnv } from '../lib/tools.mjs';
 import { summarize } from './stats.mjs';
 
 const MB = 2 ** 20;
-/** What the copy to pack leaves out: git's data, the dependencies (linked instead) and build output. */
-const NOT_COPIED = new Set(['.git', 'node_modules', 'dist', path.join('docs', 'site')]);
 
 const npm = (args, cwd) =>
   execFileSync('npm', args, {
@@ -55,9 +44,7 @@ const once = (value) => summarize([value]);
 export function installSizes() {
   const work = mkdtempSync(path.join(tmpdir(), 'merchant-payments-install-'));
   try {
-    const copy = path.join(work, 'package');
-    cpSync(root, copy, { recursive: true, filter: (source) => !NOT_COPIED.has(path.relative(root, source)) });
-    symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+    const copy = copyRepository(work);
     const packed = npm(['pack', '--json', '--pack-destination', work], copy);
     // Note: prepack's own output comes first on stdout; the JSON report is the rest.
     const [info] = JSON.parse(packed.slice(packed.indexOf('[')));

@@ -2,11 +2,11 @@
 // the tarball. It packs a copy of the repository made for the run, never the repository itself: a build deletes
 // dist/ first, so two packs in one folder (two test runs at once) would each pack half of the other's build.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
-import { root } from '../../scripts/lib/tools.mjs';
+import { copyRepository } from '../../scripts/lib/copy-repository.mjs';
 
 /** The packed tarball and the files npm put in it. */
 export interface PackedTarball {
@@ -49,17 +49,6 @@ async function packedElsewhere(packed: string, failed: string): Promise<PackedTa
     if (existsSync(failed)) throw new Error(`packing failed in another test file:\n${readFileSync(failed, 'utf8')}`);
   }
   throw new Error(`the tarball was not packed within ${WAIT_MS / 1000} s`);
-}
-
-/** What the copy to pack leaves out: git's data, the dependencies (linked instead) and build output. */
-const NOT_COPIED = new Set(['.git', 'node_modules', 'dist', path.join('docs', 'site')]);
-
-/** Copies the repository into `destination`/package, linking node_modules; the copy's folder. */
-function copyRepository(destination: string): string {
-  const copy = path.join(destination, 'package');
-  cpSync(root, copy, { recursive: true, filter: (source) => !NOT_COPIED.has(path.relative(root, source)) });
-  symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
-  return copy;
 }
 
 /** Runs `npm pack` in a copy of the repository into `destination`; rejects with npm's output when it fails. */

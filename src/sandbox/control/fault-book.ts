@@ -7,11 +7,9 @@ export type { Fault };
 /** The faults a tenant may hold at once (FaultListResponse). */
 export const MAX_FAULTS = 100;
 
-/** Adds a fault; false when the tenant already holds MAX_FAULTS. */
-export function addFault(tenant: TenantHead, fault: Fault): boolean {
-  if (tenant.faults.length >= MAX_FAULTS) return false;
+/** Adds a fault, the newest; the caller keeps the tenant within MAX_FAULTS. */
+export function addFault(tenant: TenantHead, fault: Fault): void {
   tenant.faults = [...tenant.faults, { ...fault }];
-  return true;
 }
 
 /** Takes one request's worth of the oldest fault on the operation: a copy as it was, or undefined if none. */

@@ -10,7 +10,6 @@ import {
   releaseIdempotent,
   renewIdempotent,
   type Answer,
-  type TenantState,
 } from '../core/index.js';
 import type { SandboxRuntime } from '../runtime.js';
 
@@ -20,8 +19,6 @@ const RENEW_EVERY_MS = IDEMPOTENCY_LEASE_MS / 3;
 /** A key held for one request: give it up, or keep an answer under it (when the core does not keep it itself). */
 export interface KeyHold {
   key: string;
-  /** Forgets the key inside a transaction the caller already has (the command's own, where the core takes it again). */
-  releaseIn(tenant: TenantState): void;
   release(): Promise<void>;
   keep(body: unknown): Promise<void>;
 }
@@ -52,15 +49,13 @@ export async function holdKey(
   }, RENEW_EVERY_MS);
   renewal.unref();
   const stop = () => clearInterval(renewal);
-  const releaseIn = (state: TenantState) => {
-    stop();
-    releaseIdempotent(state, scope, key);
-  };
   return {
     hold: {
       key,
-      releaseIn,
-      release: () => store.transaction(tenant, releaseIn),
+      release: () => {
+        stop();
+        return store.transaction(tenant, (state) => releaseIdempotent(state, scope, key));
+      },
       // Note: retention counts from the answer on the tenant's clock, so a retry after an advance of days still replays;
       // a reset in between gave the tenant a new state without the record, and nothing is kept.
       keep: (body) => {

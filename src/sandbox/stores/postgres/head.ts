@@ -136,8 +136,11 @@ export interface HeadRow {
   version: string;
   lastUsedAt: number;
   dueWallAt: number | null;
-  counts: [string, string, number | string][];
+  counts: Counts;
 }
+
+/** The tenant's counts as read with its head: `[kind, status, n]`, n a bigint that may read as a string. */
+export type Counts = [string, string, number | string][];
 
 /** The row of a head read as JSON text. */
 export function headRow(text: string): HeadRow {
@@ -148,7 +151,7 @@ export function headRow(text: string): HeadRow {
     version: String(row.version),
     lastUsedAt: row.last_used_at as number,
     dueWallAt: due === null ? null : Number(due),
-    counts: row.counts as HeadRow['counts'],
+    counts: row.counts as Counts,
   };
 }
 

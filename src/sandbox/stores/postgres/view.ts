@@ -25,6 +25,7 @@ import type {
   StatusChange,
 } from '../../core/types.js';
 import { deepFreeze } from '../../core/freeze.js';
+import type { Counts } from './head.js';
 import { readKey, splitScope, type DueTimers, type Positioned, type Read, type TimerRows } from './sql/reads.js';
 
 /** Thrown by a part that needs rows not read yet. */
@@ -123,9 +124,6 @@ export interface TenantView {
   /** When the tenant's earliest timer is due after the writes; may throw Miss. */
   earliest(): number | undefined;
 }
-
-/** Counts read with the head, as `[kind, status, n]`. */
-export type Counts = [string, string, number | string][];
 
 const clone = <T>(value: T): T => structuredClone(value);
 
