@@ -14,6 +14,7 @@ import { startCluster, type Cluster } from '../postgres/cluster.js';
 import { createDocRunner, testSteps } from './doc-runner.js';
 import { packedTarball } from './pack.js';
 import { readmeSteps } from './readme-blocks.js';
+import { npmInstallEnv } from './npm-env.js';
 import { portFree } from './readme-ports.js';
 
 const guide = readFileSync(path.join(root, 'docs/hosting.md'), 'utf8');
@@ -53,10 +54,7 @@ beforeAll(async () => {
     ),
     DATABASE_URL: cluster.url,
     SANDBOX_ADMIN_TOKEN: randomBytes(32).toString('base64'),
-    NO_UPDATE_NOTIFIER: '1',
-    npm_config_fund: 'false',
-    npm_config_audit: 'false',
-    npm_config_prefer_offline: 'true',
+    ...npmInstallEnv,
   };
 }, 300_000);
 

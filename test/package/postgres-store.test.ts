@@ -10,6 +10,7 @@ import { root } from '../../scripts/lib/tools.mjs';
 import { stopChild, type PipedChild } from '../../src/shared/children.js';
 import { startCluster, type Cluster } from '../postgres/cluster.js';
 import { startListening } from '../postgres/sandbox-process.js';
+import { npmInstallEnv } from './npm-env.js';
 import { packedTarball } from './pack.js';
 
 const started: PipedChild[] = [];
@@ -31,7 +32,7 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
     cwd,
     encoding: 'utf8',
     timeout: 120_000,
-    env: { ...process.env, NO_UPDATE_NOTIFIER: '1', ...env },
+    env: { ...process.env, ...npmInstallEnv, ...env },
   });
   if (result.error) throw result.error;
   return { code: result.status, output: `${result.stdout}\n${result.stderr}` };

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
 import { createDocRunner, testSteps } from './doc-runner.js';
+import { npmInstallEnv } from './npm-env.js';
 import { packedTarball } from './pack.js';
 import { readmeSteps, yamlRunCommands } from './readme-blocks.js';
 import { freeReadmePorts, moveCommandPorts, movePortsIn, portEnv, portFree, type PortMap } from './readme-ports.js';
@@ -26,12 +27,7 @@ const env: NodeJS.ProcessEnv = Object.fromEntries(
       !/^(MERCHANT_PAYMENTS_|PAYMENTS_|WEBHOOK_SECRET$|npm_(?!config_(registry|cache|userconfig)$))/.test(name),
   ),
 );
-Object.assign(env, {
-  NO_UPDATE_NOTIFIER: '1',
-  npm_config_fund: 'false',
-  npm_config_audit: 'false',
-  npm_config_prefer_offline: 'true',
-});
+Object.assign(env, npmInstallEnv);
 
 const runner = createDocRunner(
   () => project,

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binPath, root } from '../../scripts/lib/tools.mjs';
 import { brokenLinks, relativeLinks } from './links.js';
+import { npmInstallEnv } from './npm-env.js';
 import { packedTarball } from './pack.js';
 
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -33,7 +34,7 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
     timeout: 120_000,
-    env: { ...process.env, NO_UPDATE_NOTIFIER: '1', ...env },
+    env: { ...process.env, ...npmInstallEnv, ...env },
   });
   if (result.error) throw result.error;
   return result;
