@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { sourceAliases } from './scripts/lib/workspaces.mjs';
 
 // Two lanes (CONTRIBUTING.md, "Tests"):
 // - `npm test` runs the `fast` project: every file that needs no process of its own, in a minute and a half on two
@@ -64,27 +64,9 @@ const bothStores = [
 ];
 
 export default defineConfig({
-  // The alias lets examples/ import the package by its name, as a user would (tsconfig.json maps it too).
-  resolve: {
-    alias: [
-      {
-        find: /^@merchant-payments\/contract\/webhooks$/,
-        replacement: fileURLToPath(new URL('./src/webhooks/index.ts', import.meta.url)),
-      },
-      {
-        find: /^@merchant-payments\/contract\/sandbox$/,
-        replacement: fileURLToPath(new URL('./src/sandbox/index.ts', import.meta.url)),
-      },
-      {
-        find: /^@merchant-payments\/contract\/conformance$/,
-        replacement: fileURLToPath(new URL('./src/conformance/index.ts', import.meta.url)),
-      },
-      {
-        find: /^@merchant-payments\/contract$/,
-        replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
-      },
-    ],
-  },
+  // The aliases let tests and examples/ import the packages by their names, as a user would, from their sources
+  // (tsconfig.json maps the same names for tsc and tsx).
+  resolve: { alias: sourceAliases },
   test: {
     // Note: a worker keeps its modules from one file to the next rather than loading the package again for each;
     // a file that changes a global puts it back in afterAll.

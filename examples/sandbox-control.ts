@@ -1,4 +1,4 @@
-import { createSandboxControlClient } from '@merchant-payments/contract/sandbox';
+import { createSandboxControlClient } from '@merchant-payments/sandbox';
 
 // The tenant is the credential: these are the keys your integration uses against the sandbox.
 const control = createSandboxControlClient({

@@ -2,7 +2,7 @@
 // Run it beside the sandbox: npx merchant-payments sandbox --clock manual --webhook-url http://127.0.0.1:3000/webhooks -- node sandbox-flow.mjs
 import { createServer } from 'node:http';
 import { applyServerTimeouts, createNodeWebhookHandler, createVariantBClient, describeProblem } from '@merchant-payments/contract';
-import { createSandboxControlClient } from '@merchant-payments/contract/sandbox';
+import { createSandboxControlClient } from '@merchant-payments/sandbox';
 
 // Both set by the sandbox for the command it runs: its root URL (no /merchant/v1), and the whsec_ secret it signs
 // with (yours when you set WEBHOOK_SECRET, else the one it generated).

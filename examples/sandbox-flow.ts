@@ -2,7 +2,7 @@
 // verify the webhook with your own receiver, then retrieve the payment and see its new status.
 import { randomBytes } from 'node:crypto';
 import { createFetchWebhookHandler, createVariantBClient, type WebhookEvent } from '@merchant-payments/contract';
-import { createSandbox, createSandboxControlClient } from '@merchant-payments/contract/sandbox';
+import { createSandbox, createSandboxControlClient } from '@merchant-payments/sandbox';
 
 /** Runs the flow and prints one line per step. */
 export async function sandboxFlow(log: (line: string) => void = console.log): Promise<void> {

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { after, afterEach, describe, it } from 'node:test';
 import { applyServerTimeouts, createNodeWebhookHandler, createVariantBClient, generateWebhookSecret } from '@merchant-payments/contract';
-import { createSandbox, createSandboxControlClient } from '@merchant-payments/contract/sandbox';
+import { createSandbox, createSandboxControlClient } from '@merchant-payments/sandbox';
 
 // One sandbox for the file, in this process, over HTTP on a free port. Its clock is manual: nothing happens to a
 // tenant's payments until the test moves that tenant's clock.

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { applyServerTimeouts, createNodeWebhookHandler, createVariantBClient, generateWebhookSecret, type WebhookEvent } from '@merchant-payments/contract';
-import { createSandbox, createSandboxControlClient, type SandboxControlClient } from '@merchant-payments/contract/sandbox';
+import { createSandbox, createSandboxControlClient, type SandboxControlClient } from '@merchant-payments/sandbox';
 
 // One sandbox for the file, in this process, over HTTP on a free port. Its clock is manual: nothing happens to a
 // tenant's payments until the test moves that tenant's clock.

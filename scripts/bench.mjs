@@ -90,7 +90,9 @@ if (runs('install')) {
 }
 
 if (runs('webhooks')) {
-  const specB = new BundledSpecExamples(await openBundle(path.join(root, 'generated/openapi/variant-b.yaml')));
+  const specB = new BundledSpecExamples(
+    await openBundle(path.join(root, 'packages/contract/generated/openapi/variant-b.yaml')),
+  );
   rows.push(
     ...(await step('webhook verification', () =>
       webhookThroughput({

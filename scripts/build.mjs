@@ -1,42 +1,51 @@
-// `npm run build`: compiles src/ (and the generated types and validators it imports) to dist/ with tsc; quiet on success.
+// `npm run build`: compiles each package's src/ to its dist/ with tsc, a package after those it depends on; quiet on
+// success. `node scripts/build.mjs sandbox` builds one (each package's prepack does, for npm pack).
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { requireFile, root, runTool } from './lib/tools.mjs';
+import { packages } from './lib/workspaces.mjs';
 
-/** The files the package's exports and its bin point at; the build fails if any is missing afterwards. */
-export const entries = [
-  'dist/src/index.js',
-  'dist/src/index.d.ts',
-  'dist/src/webhooks/index.js',
-  'dist/src/webhooks/index.d.ts',
-  'dist/src/sandbox/index.js',
-  'dist/src/sandbox/index.d.ts',
-  'dist/src/sandbox/cli/command.js',
-  'dist/src/conformance/index.js',
-  'dist/src/conformance/index.d.ts',
-  'dist/src/conformance/command.js',
-  'dist/src/cli/main.js',
-  'dist/src/cli/entry.js',
-  'dist/src/mock/command.js',
-  // Note: child processes run these by path (the process groups', Prism's and Respect's preloads), so no import would
-  // report them missing.
-  'dist/src/shared/exit-with-parent.js',
-  'dist/src/shared/run-in-group.js',
-  'dist/src/shared/group-leader.js',
-  'dist/src/mock/prism-timeouts.js',
-  'dist/src/conformance/respect-guard.js',
-];
+/**
+ * The files each package's exports and bins point at; the build fails if any is missing afterwards. Child processes
+ * run some by path (the process groups', Prism's and Respect's preloads), so no import would report them missing.
+ */
+export const entries = {
+  contract: [
+    'dist/src/index.js',
+    'dist/src/index.d.ts',
+    'dist/src/webhooks/index.js',
+    'dist/src/webhooks/index.d.ts',
+    'dist/src/validation/index.js',
+    'dist/src/validation/index.d.ts',
+    'dist/src/shared/entry.js',
+    'dist/src/shared/exit-with-parent.js',
+    'dist/src/shared/run-in-group.js',
+    'dist/src/shared/group-leader.js',
+  ],
+  sandbox: ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/command.js'],
+  conformance: ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/command.js', 'dist/src/respect-guard.js'],
+  cli: ['dist/src/main.js', 'dist/src/mock/command.js', 'dist/src/mock/prism-timeouts.js'],
+};
+
+/** Compiles one package into its dist/, replacing what was there. */
+export function build(name) {
+  const dir = path.join(root, 'packages', name);
+  rmSync(path.join(dir, 'dist'), { recursive: true, force: true });
+  const { status } = runTool('typescript', 'tsc', ['-p', path.join(dir, 'tsconfig.build.json')]);
+  if (status !== 0) throw new Error(`tsc failed in packages/${name}; see the errors above.`);
+  const missing = entries[name].filter((file) => !existsSync(path.join(dir, file)));
+  if (missing.length > 0) throw new Error(`The build of packages/${name} did not produce ${missing.join(', ')}.`);
+}
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    requireFile('tsconfig.build.json');
-    for (const dir of ['generated/types', 'generated/validators', 'generated/operations'])
-      requireFile(dir, 'run npm run regenerate first');
-    rmSync(path.join(root, 'dist'), { recursive: true, force: true });
-    const { status } = runTool('typescript', 'tsc', ['-p', 'tsconfig.build.json']);
-    if (status !== 0) throw new Error('tsc failed; see the errors above.');
-    const missing = entries.filter((file) => !existsSync(path.join(root, file)));
-    if (missing.length > 0) throw new Error(`The build did not produce ${missing.join(', ')}.`);
+    const asked = process.argv.slice(2);
+    const unknown = asked.filter((name) => !packages.includes(name));
+    if (unknown.length > 0)
+      throw new Error(`No package ${unknown.join(', ')}; the packages are ${packages.join(', ')}.`);
+    for (const dir of ['types', 'validators', 'operations'])
+      requireFile(`packages/contract/generated/${dir}`, 'run npm run regenerate first');
+    for (const name of asked.length > 0 ? asked : packages) build(name);
   } catch (error) {
     console.error(error.message);
     process.exit(1);

@@ -33,8 +33,10 @@ export function bundleShared(outDir) {
     openapi: '3.1.0',
     // Note: no API of its own; OpenAPI asks for an info object, and nothing reads it.
     info: { title: 'Merchant Payments API: what both variants share', version: '1.0.0' },
-    webhooks: entries('openapi/webhooks', (name) => name.replace(/-(\w)/g, (_, letter) => letter.toUpperCase())),
-    components: { schemas: entries('openapi/components/schemas', (name) => name) },
+    webhooks: entries('packages/contract/openapi/webhooks', (name) =>
+      name.replace(/-(\w)/g, (_, letter) => letter.toUpperCase()),
+    ),
+    components: { schemas: entries('packages/contract/openapi/components/schemas', (name) => name) },
   };
   const temp = mkdtempSync(path.join(tmpdir(), 'payments-shared-'));
   try {

@@ -23,9 +23,9 @@ export const baselineDir = 'release';
 /** Compares every spec of the baseline with its current version; returns what was found and whether it may pass. */
 export function checkBreaking({
   baseline = path.join(root, baselineDir),
-  specs = path.join(root, 'generated/openapi'),
+  specs = path.join(root, 'packages/contract/generated/openapi'),
   changesets = path.join(root, '.changeset'),
-  packageFile = path.join(root, 'package.json'),
+  packageFile = path.join(root, 'packages/contract/package.json'),
 } = {}) {
   const manifest = readManifest(baseline);
   const pkg = JSON.parse(readFileSync(packageFile, 'utf8'));
@@ -51,8 +51,8 @@ export function checkBreaking({
 /** Makes the current bundled specs the baseline of the package's current version (run after `changeset version`). */
 export function recordBaseline({
   baseline = path.join(root, baselineDir),
-  specs = path.join(root, 'generated/openapi'),
-  packageFile = path.join(root, 'package.json'),
+  specs = path.join(root, 'packages/contract/generated/openapi'),
+  packageFile = path.join(root, 'packages/contract/package.json'),
 } = {}) {
   const manifest = readManifest(baseline);
   const { version } = JSON.parse(readFileSync(packageFile, 'utf8'));

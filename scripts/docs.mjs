@@ -61,7 +61,7 @@ export function buildDocs({ outDir = path.join(root, defaultOutDir) } = {}) {
     throw new Error(
       `docs/${clash} would be written over the page ${path.basename(clash, '.md')}.html of a reference or the index; rename the guide`,
     );
-  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const pkg = JSON.parse(readFileSync(path.join(root, 'packages/contract/package.json'), 'utf8'));
   const start = gettingStarted(pkg);
   const guides = guideFiles().map((file) => ({
     ...renderGuide(readFileSync(path.join(root, 'docs', file), 'utf8'), `docs/${file}`),

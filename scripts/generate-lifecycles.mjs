@@ -5,10 +5,10 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { root } from './lib/tools.mjs';
 
-const schemasDir = 'openapi/components/schemas';
+const schemasDir = 'packages/contract/openapi/components/schemas';
 
 /** Where the table is written. */
-export const lifecyclesPath = 'generated/sandbox/lifecycles.ts';
+export const lifecyclesPath = 'packages/contract/generated/sandbox/lifecycles.ts';
 
 /** The status schema of each kind of object. */
 export const statusSchemas = { payment: 'PaymentStatus', payout: 'PayoutStatus', appeal: 'AppealStatus' };

@@ -13,7 +13,7 @@ import { SchemaRegistry, requireSharedSchemas } from './lib/schema-registry.mjs'
 import { requireFile, root } from './lib/tools.mjs';
 
 /** Where the validators and the index are written. */
-export const operationsDir = 'generated/operations';
+export const operationsDir = 'packages/contract/generated/operations';
 
 /** The `$id` under which Ajv holds the shared bundle, as generate-webhook-validators.mjs names it. */
 const SCHEMA_ID = 'urn:merchant-payments:shared';

@@ -8,7 +8,7 @@ import { openBundle } from './lib/refs.mjs';
 import { requireFile, root } from './lib/tools.mjs';
 
 /** Where the validators are written. */
-export const validatorsDir = 'generated/validators';
+export const validatorsDir = 'packages/contract/generated/validators';
 
 /** The component schema of each webhook layout's body. */
 const ROOT_SCHEMAS = { later: 'WebhookEvent', earlier: 'EarlierWebhookEvent' };

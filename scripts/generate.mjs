@@ -8,7 +8,7 @@ import { bundles } from './lib/apis.mjs';
 import { requireFile, root } from './lib/tools.mjs';
 
 /** Where the types of bundle `name` are written. */
-export const typesPath = (name) => `generated/types/${name}.ts`;
+export const typesPath = (name) => `packages/contract/generated/types/${name}.ts`;
 
 /** Renders the types of one bundled spec as TypeScript source. */
 export async function renderTypes(specFile) {

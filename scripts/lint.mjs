@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { root, runTool } from './lib/tools.mjs';
+import { declaredWorkspaces, wallViolations } from './lib/package-walls.mjs';
 
 const keepBundles = process.argv.includes('--keep-bundles');
 /** Where ESLint keeps what it linted, by content, between runs (node_modules is never committed). */
@@ -123,9 +124,9 @@ try {
 
   // 4. Spectral's Arazzo rules on the workflows as shipped: they point at the bundles in generated/openapi.
   const arazzo = { tool: 'spectral lint (arazzo)', errors: 0, warnings: 0 };
-  const workflows = readdirSync(path.join(root, 'openapi/arazzo'))
+  const workflows = readdirSync(path.join(root, 'packages/contract/openapi/arazzo'))
     .filter((f) => f.endsWith('.arazzo.yaml'))
-    .map((f) => path.join(root, 'openapi/arazzo', f));
+    .map((f) => path.join(root, 'packages/contract/openapi/arazzo', f));
   if (workflows.length > 0) {
     console.log('\n== spectral lint (arazzo) --ruleset scripts/lint-rules/arazzo.spectral.yaml');
     const ruleset = path.join(root, 'scripts/lint-rules/arazzo.spectral.yaml');
@@ -133,23 +134,39 @@ try {
   }
   summary.push(arazzo);
 
-  // 5. No import cycle in src/ (and the generated code it imports), type-only imports and import() included: dpdm
-  // reads every import with TypeScript's parser and lists each cycle once.
-  const cycles = { tool: 'dpdm (import cycles)', errors: 0, warnings: 0 };
-  console.log('\n== dpdm: import cycles in src/');
+  // 5. No import cycle in the packages' code (and the generated code it imports), type-only imports and import()
+  // included, and no import through a package's wall (scripts/lib/package-walls.mjs): dpdm reads every import with
+  // TypeScript's parser, resolves it (tsconfig.json's paths too) and lists each cycle once.
+  const cycles = { tool: 'dpdm (import cycles, package walls)', errors: 0, warnings: 0 };
+  console.log('\n== dpdm: import cycles and package walls in packages/*/src');
   const json = path.join(outDir, 'dpdm.json');
   const res = runTool(
     'dpdm',
     'dpdm',
-    ['--no-tree', '--no-warning', '--no-circular', '--no-progress', '--output', json, 'src/**/*.ts', 'src/**/*.js'],
+    [
+      '--no-tree',
+      '--no-warning',
+      '--no-circular',
+      '--no-progress',
+      '--output',
+      json,
+      'packages/*/src/**/*.ts',
+      'packages/*/src/**/*.js',
+      'packages/*/bin/*.mjs',
+    ],
     { capture: true },
   );
   if (res.status !== 0 || !existsSync(json)) {
     console.log(res.stderr.trim());
     cycles.errors += 1;
   }
-  for (const cycle of existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')).circulars : []) {
+  const { circulars = [], tree = {} } = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : {};
+  for (const cycle of circulars) {
     console.log(`error: ${[...cycle, cycle[0]].join(' -> ')}`);
+    cycles.errors += 1;
+  }
+  for (const violation of wallViolations(tree, declaredWorkspaces())) {
+    console.log(`error: ${violation}`);
     cycles.errors += 1;
   }
   summary.push(cycles);

@@ -5,13 +5,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseFlags } from '../src/cli/parse-flags.ts';
-import { collectOutput, spawnTiedNode } from '../src/shared/children.ts';
-import { assertPortFree } from '../src/mock/ports.ts';
-import { startPrism } from '../src/mock/prism.ts';
-import { watchParent } from '../src/shared/watch-parent.ts';
-import { createSandbox } from '../src/sandbox/index.ts';
-import { generateWebhookSecret } from '../src/sandbox/options.ts';
+import { parseFlags } from '../packages/contract/src/shared/parse-flags.ts';
+import { collectOutput, spawnTiedNode } from '../packages/contract/src/shared/children.ts';
+import { assertPortFree } from '../packages/cli/src/mock/ports.ts';
+import { startPrism } from '../packages/cli/src/mock/prism.ts';
+import { watchParent } from '../packages/contract/src/shared/watch-parent.ts';
+import { createSandbox } from '../packages/sandbox/src/index.ts';
+import { generateWebhookSecret } from '../packages/sandbox/src/options.ts';
 import { startStaticServer } from './lib/static-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,14 +52,14 @@ const servers = [
   {
     name: 'variant-a',
     port: portOf(flags['port-a'] ?? process.env.MOCK_PORT_A ?? '4010', 'port-a'),
-    files: ['generated/openapi/variant-a.yaml'],
+    files: ['packages/contract/generated/openapi/variant-a.yaml'],
     start: (s) => startPrism({ spec: path.join(root, s.files[0]), port: s.port, host, echo: prefixed(s.name) }),
     hint: (url) => `curl -H 'Authorization: Bearer test-token' ${url}/payments`,
   },
   {
     name: 'variant-b',
     port: portOf(flags['port-b'] ?? process.env.MOCK_PORT_B ?? '4011', 'port-b'),
-    files: ['generated/openapi/variant-b.yaml'],
+    files: ['packages/contract/generated/openapi/variant-b.yaml'],
     start: (s) => startPrism({ spec: path.join(root, s.files[0]), port: s.port, host, echo: prefixed(s.name) }),
     hint: (url) => `curl -H 'X-Public-Key: pk_test' -H 'X-Secret-Key: sk_test' ${url}/merchant/v1/payments`,
   },
@@ -85,10 +85,10 @@ const servers = [
     name: 'docs',
     port: portOf(flags['port-docs'] ?? process.env.DOCS_PORT ?? '4012', 'port-docs'),
     files: [
-      'generated/openapi/variant-a.yaml',
-      'generated/openapi/variant-b.yaml',
-      'generated/openapi/sandbox.yaml',
-      'generated/openapi/admin.yaml',
+      'packages/contract/generated/openapi/variant-a.yaml',
+      'packages/contract/generated/openapi/variant-b.yaml',
+      'packages/contract/generated/openapi/sandbox.yaml',
+      'packages/contract/generated/openapi/admin.yaml',
       'docs/assumptions.md',
     ],
     // Note: rebuilt on every start, in a child process while Prism starts, so the pages always match the specs; into a

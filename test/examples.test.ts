@@ -96,8 +96,8 @@ describe('examples/webhook-receiver.ts', () => {
 
   it('describes each verified event type and names the reason of a rejected one', async () => {
     const { describeDelivery } = await import('../examples/webhook-receiver.js');
-    const { signWebhook } = await import('../src/webhooks/index.js');
-    const { webhookExamples } = await import('../generated/validators/webhook-examples.js');
+    const { signWebhook } = await import('../packages/contract/src/webhooks/index.js');
+    const { webhookExamples } = await import('../packages/contract/generated/validators/webhook-examples.js');
     const lines: string[] = [];
     for (const { value } of webhookExamples.layouts.later.examples) {
       const body = JSON.stringify(value);
@@ -118,7 +118,7 @@ describe('examples/webhook-receiver.ts', () => {
 
   it('runs the Node receiver: 200 once, a duplicate acknowledged without a second call, 401 on a wrong secret', async () => {
     const { startReceiver } = await import('../examples/webhook-receiver.js');
-    const { sendWebhookExample } = await import('../src/webhooks/index.js');
+    const { sendWebhookExample } = await import('../packages/contract/src/webhooks/index.js');
     const seen: string[] = [];
     const server = startReceiver(0, [secret], async (event) => void seen.push(event.id));
     await new Promise((resolve) => server.once('listening', resolve));

@@ -54,7 +54,8 @@ export function ensureBuilt() {
       );
   if (
     existsSync(built) &&
-    statSync(built).mtimeMs >= Math.max(newest(path.join(root, 'src')), newest(path.join(root, 'generated')))
+    statSync(built).mtimeMs >=
+      Math.max(newest(path.join(root, 'src')), newest(path.join(root, 'packages/contract/generated')))
   )
     return;
   process.stderr.write(' (building dist)');

@@ -22,7 +22,9 @@ export async function consumerSource(entry) {
     '  return Promise.all([',
   ];
   for (const [api, client] of Object.entries(CLIENTS)) {
-    const spec = new BundledSpecExamples(await openBundle(path.join(root, `generated/openapi/${api}.yaml`)));
+    const spec = new BundledSpecExamples(
+      await openBundle(path.join(root, `packages/contract/generated/openapi/${api}.yaml`)),
+    );
     for (const op of spec.operations()) {
       const init = [];
       if (op.pathParams.length)

@@ -66,7 +66,9 @@ export async function validationStartup({ runs }) {
 /** Rows of validations per second for typical inputs, built from the contract's examples. */
 export async function validationThroughput({ runs, iterations }) {
   const validation = await import(pathToFileURL(await bundleValidation()).href);
-  const spec = new BundledSpecExamples(await openBundle(path.join(root, 'generated/openapi/variant-b.yaml')));
+  const spec = new BundledSpecExamples(
+    await openBundle(path.join(root, 'packages/contract/generated/openapi/variant-b.yaml')),
+  );
   const example = (operationId) =>
     spec.firstExample(
       spec.doc.paths[spec.operations().find((op) => op.operationId === operationId).path].get?.responses['200'] ??

@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { stopChild } from '../../src/shared/children.js';
+import { stopChild } from '../../packages/contract/src/shared/children.js';
 import { runSource } from '../mock/processes.js';
 
 const started: ChildProcess[] = [];
@@ -15,10 +15,10 @@ afterAll(async () => {
 
 describe('each command, run as a process', () => {
   it.each([
-    ['merchant-payments', 'src/cli/main.ts', 'usage: merchant-payments <command>'],
-    ['merchant-payments-sandbox', 'src/sandbox/cli/command.ts', 'usage: merchant-payments sandbox'],
-    ['merchant-payments-mock', 'src/mock/command.ts', 'usage: merchant-payments mock'],
-    ['merchant-payments-conformance', 'src/conformance/command.ts', 'usage: merchant-payments conformance'],
+    ['merchant-payments', 'packages/cli/src/main.ts', 'usage: merchant-payments <command>'],
+    ['merchant-payments-sandbox', 'packages/sandbox/src/cli/command.ts', 'usage: merchant-payments sandbox'],
+    ['merchant-payments-mock', 'packages/cli/src/mock/command.ts', 'usage: merchant-payments mock'],
+    ['merchant-payments-conformance', 'packages/conformance/src/command.ts', 'usage: merchant-payments conformance'],
   ])('%s --help prints its usage and exits 0', async (_bin, source, usage) => {
     const { code, stdout, stderr } = await runSource(path.join(root, source), ['--help'], process.env, started);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });

@@ -2,7 +2,7 @@
 // usage error that says so, and no `--` at all is not one, so that a bare `merchant-payments mock` hears about what it
 // does lack (--variant). Run in-process through the mock's main, which fails before it would start Prism.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/mock/command.js';
+import { main } from '../../packages/cli/src/mock/command.js';
 import { runMain } from './run-main.js';
 
 afterEach(() => vi.restoreAllMocks());

@@ -2,7 +2,7 @@
 // lets a silent or slow peer hold a connection.
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FORWARDED_HEADERS, startListener, type RunningListener } from '../../src/cli/webhook/listener.js';
+import { FORWARDED_HEADERS, startListener, type RunningListener } from '../../packages/cli/src/webhook/listener.js';
 import { exampleEvent, SECRET, standardSigned } from '../webhooks/fixtures.js';
 import { serveNode, type Receiver } from '../webhooks/server.js';
 

@@ -5,11 +5,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import type { CommandMain } from '../../src/cli/entry.js';
-import { main } from '../../src/cli/main.js';
+import type { CommandMain } from '../../packages/contract/src/shared/entry.js';
+import { main } from '../../packages/cli/src/main.js';
 import { runMain, type MainResult } from './run-main.js';
 
-const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+const pkg = JSON.parse(readFileSync(path.join(root, 'packages/cli/package.json'), 'utf8')) as {
   version: string;
   bin: Record<string, string>;
 };
@@ -55,24 +55,35 @@ describe('merchant-payments', () => {
     expect(stderr).toContain('usage: merchant-payments');
   });
 
-  it('maps every bin to a file under bin/, the dispatcher and the three aliases', () => {
-    expect(pkg.bin).toEqual({
+  it('maps every bin to a file under bin/ of its package, and each package bin to the main its subcommand calls', () => {
+    const binsOf = (name: string) =>
+      (JSON.parse(readFileSync(path.join(root, 'packages', name, 'package.json'), 'utf8')) as { bin?: object }).bin;
+    expect(binsOf('cli')).toEqual({
       'merchant-payments': './bin/merchant-payments.mjs',
-      'merchant-payments-sandbox': './bin/merchant-payments-sandbox.mjs',
       'merchant-payments-mock': './bin/merchant-payments-mock.mjs',
+    });
+    expect(binsOf('sandbox')).toEqual({ 'merchant-payments-sandbox': './bin/merchant-payments-sandbox.mjs' });
+    expect(binsOf('conformance')).toEqual({
       'merchant-payments-conformance': './bin/merchant-payments-conformance.mjs',
     });
-    // Each alias calls the main its subcommand calls.
-    const main = readFileSync(path.join(root, 'src/cli/main.ts'), 'utf8');
-    for (const [name, command] of [
-      ['sandbox', 'sandbox/cli/command.js'],
-      ['mock', 'mock/command.js'],
-      ['conformance', 'conformance/command.js'],
-    ]) {
-      expect(readFileSync(path.join(root, `bin/merchant-payments-${name}.mjs`), 'utf8')).toContain(
-        `import { main } from '../dist/src/${command}';`,
-      );
-      expect(main).toContain(`${name}: async () => (await import('../${command}')).main`);
+    const main = readFileSync(path.join(root, 'packages/cli/src/main.ts'), 'utf8');
+    for (const [name, bin, command, imported] of [
+      [
+        'sandbox',
+        'packages/sandbox/bin/merchant-payments-sandbox.mjs',
+        'cli/command.js',
+        '@merchant-payments/sandbox/internal/cli/command.js',
+      ],
+      ['mock', 'packages/cli/bin/merchant-payments-mock.mjs', 'mock/command.js', './mock/command.js'],
+      [
+        'conformance',
+        'packages/conformance/bin/merchant-payments-conformance.mjs',
+        'command.js',
+        '@merchant-payments/conformance/internal/command.js',
+      ],
+    ] as const) {
+      expect(readFileSync(path.join(root, bin), 'utf8')).toContain(`import { main } from '../dist/src/${command}';`);
+      expect(main).toContain(`${name}: async () => (await import('${imported}')).main`);
     }
   });
 });
@@ -89,9 +100,9 @@ describe("each subcommand's --help", () => {
     ['webhook', 'secret'],
   ];
   const aliases: Record<string, () => Promise<CommandMain>> = {
-    sandbox: async () => (await import('../../src/sandbox/cli/command.js')).main,
-    mock: async () => (await import('../../src/mock/command.js')).main,
-    conformance: async () => (await import('../../src/conformance/command.js')).main,
+    sandbox: async () => (await import('../../packages/sandbox/src/cli/command.js')).main,
+    mock: async () => (await import('../../packages/cli/src/mock/command.js')).main,
+    conformance: async () => (await import('../../packages/conformance/src/command.js')).main,
   };
   beforeAll(async () => {
     for (const words of subcommands) helps.set(words.join(' '), await runMain(main, [...words, '--help']));

@@ -6,11 +6,11 @@ import path from 'node:path';
 import getPort from 'get-port';
 import { afterEach, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { stopChild } from '../../src/shared/children.js';
-import { assertPortFree } from '../../src/mock/ports.js';
+import { stopChild } from '../../packages/contract/src/shared/children.js';
+import { assertPortFree } from '../../packages/cli/src/mock/ports.js';
 import { runSource, stillBound } from '../mock/processes.js';
 
-const cli = path.join(root, 'src/cli/main.ts');
+const cli = path.join(root, 'packages/cli/src/main.ts');
 const started: ChildProcess[] = [];
 const held: net.Server[] = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 // Runs a command's `main` in this process, as its bin would: with the given arguments and environment variables, its
 // console output captured, and process.exit turned into the exit code it asked for.
 import { vi } from 'vitest';
-import type { CommandMain } from '../../src/cli/entry.js';
+import type { CommandMain } from '../../packages/contract/src/shared/entry.js';
 
 /** What a command run in-process printed, and its exit code. */
 export interface MainResult {

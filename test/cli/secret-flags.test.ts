@@ -1,8 +1,8 @@
 // No command takes a secret as a flag: `--webhook-secret` is refused by every one of them, run in-process through the
 // dispatcher's main with process.exit and the console stubbed, and the message names WEBHOOK_SECRET, never the value.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { secretFlagIn } from '../../src/cli/parse-flags.js';
+import { main } from '../../packages/cli/src/main.js';
+import { secretFlagIn } from '../../packages/contract/src/shared/parse-flags.js';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 

@@ -4,13 +4,18 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { spawnTiedNode, stopChild } from '../../src/shared/children.js';
-import { createNodeWebhookHandler, signWebhook, verifyWebhook, type WebhookEvent } from '../../src/webhooks/index.js';
+import { spawnTiedNode, stopChild } from '../../packages/contract/src/shared/children.js';
+import {
+  createNodeWebhookHandler,
+  signWebhook,
+  verifyWebhook,
+  type WebhookEvent,
+} from '../../packages/contract/src/webhooks/index.js';
 import { fromSource, runSource, stillBound } from '../mock/processes.js';
 import { exampleEvent, SECRET } from '../webhooks/fixtures.js';
 import { serveNode, type Receiver } from '../webhooks/server.js';
 
-const cli = path.join(root, 'src/cli/main.ts');
+const cli = path.join(root, 'packages/cli/src/main.ts');
 const started: ChildProcess[] = [];
 const receivers: Receiver[] = [];
 afterEach(async () => {

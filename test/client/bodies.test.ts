@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ClientConfigError } from '../../src/index.js';
+import { ClientConfigError } from '../../packages/contract/src/index.js';
 import { createPaymentBody, ids } from './fixtures.js';
 import { testClientB } from './harness.js';
 import { problemReply, startScriptedServer, type ScriptedServer } from './server.js';

@@ -1,5 +1,5 @@
 // Every Variant A operation through the typed client against the Prism mock.
-import { createVariantAClient, type VariantA, type VariantAClient } from '../../src/index.js';
+import { createVariantAClient, type VariantA, type VariantAClient } from '../../packages/contract/src/index.js';
 import { describeContract, type InvalidBodyCall, type OperationCall } from './contract.js';
 import { confirmPaymentBody, createAppealBody, createPaymentBody, createPayoutBody, ids } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 // Every Variant B operation through the typed client against the Prism mock.
-import { createVariantBClient, type VariantB, type VariantBClient } from '../../src/index.js';
+import { createVariantBClient, type VariantB, type VariantBClient } from '../../packages/contract/src/index.js';
 import { describeContract, type InvalidBodyCall, type OperationCall } from './contract.js';
 import { createAppealBody, createPaymentBody, createPayoutBody, ids } from './fixtures.js';
 

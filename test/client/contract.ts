@@ -1,6 +1,6 @@
 // Runs one variant's typed client against its Prism mock: every operation, every example the spec gives, 401, and invalid bodies.
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { isProblem, type ClientOptions, type FetchLike } from '../../src/index.js';
+import { isProblem, type ClientOptions, type FetchLike } from '../../packages/contract/src/index.js';
 import { specOperations, type ResponseExample, type SpecOperation } from './spec.js';
 
 /** What a typed client call resolves to. */

@@ -6,7 +6,7 @@ import {
   TimeoutError,
   createVariantAClient,
   createVariantBClient,
-} from '../../src/index.js';
+} from '../../packages/contract/src/index.js';
 import { credentials, testClientA, testClientB } from './harness.js';
 import { problemReply, startScriptedServer, type ScriptedServer } from './server.js';
 

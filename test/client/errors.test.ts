@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import * as errors from '../../src/client/errors/index.js';
-import * as root from '../../src/index.js';
+import * as errors from '../../packages/contract/src/client/errors/index.js';
+import * as root from '../../packages/contract/src/index.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 

@@ -1,5 +1,5 @@
 // Request bodies and ids for the client tests, typed by the package's named types; a test keeps them equal to the spec's examples.
-import type { VariantA } from '../../src/index.js';
+import type { VariantA } from '../../packages/contract/src/index.js';
 
 /** Ids that the spec's examples use. */
 export const ids = { payment: 'pay_8f3k2m9q4w7x', payout: 'po_3h6j9l2n5p8r', appeal: 'apl_4k7m1p3s6u9w' } as const;

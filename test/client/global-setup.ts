@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import getPort from 'get-port';
 import type { TestProject } from 'vitest/node';
-import { startPrism, type PrismServer } from '../../src/mock/prism.js';
+import { startPrism, type PrismServer } from '../../packages/cli/src/mock/prism.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -18,8 +18,16 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const [portA, portB] = await Promise.all([getPort(), getPort()]);
   const started = await Promise.allSettled([
-    startPrism({ spec: path.join(root, 'generated/openapi/variant-a.yaml'), port: portA, errors: true }),
-    startPrism({ spec: path.join(root, 'generated/openapi/variant-b.yaml'), port: portB, errors: true }),
+    startPrism({
+      spec: path.join(root, 'packages/contract/generated/openapi/variant-a.yaml'),
+      port: portA,
+      errors: true,
+    }),
+    startPrism({
+      spec: path.join(root, 'packages/contract/generated/openapi/variant-b.yaml'),
+      port: portB,
+      errors: true,
+    }),
   ]);
   const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const stop = async () => {

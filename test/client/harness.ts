@@ -1,5 +1,10 @@
 // Clients wired for the behaviour tests: known credentials, a sleep that records the delays asked for instead of waiting.
-import { createVariantAClient, createVariantBClient, type ClientOptions, type Sleep } from '../../src/index.js';
+import {
+  createVariantAClient,
+  createVariantBClient,
+  type ClientOptions,
+  type Sleep,
+} from '../../packages/contract/src/index.js';
 
 /** Credentials the behaviour tests use; no output of the client may contain them. */
 export const credentials = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as root from '../../src/index.js';
+import * as root from '../../packages/contract/src/index.js';
 
 describe('package root', () => {
   it('exports the clients, pagination, the Problem helpers and the error classes', () => {
@@ -19,7 +19,7 @@ describe('package root', () => {
   });
 
   it('re-exports the webhooks entry', async () => {
-    const webhooks = await import('../../src/webhooks/index.js');
+    const webhooks = await import('../../packages/contract/src/webhooks/index.js');
     expect(Object.keys(webhooks).length).toBeGreaterThan(0);
     for (const [name, value] of Object.entries(webhooks)) expect(root[name as keyof typeof root], name).toBe(value);
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ClientConfigError, createVariantAClient, createVariantBClient } from '../../src/index.js';
-import { PACKAGE_VERSION } from '../../generated/version.js';
+import { ClientConfigError, createVariantAClient, createVariantBClient } from '../../packages/contract/src/index.js';
+import { PACKAGE_VERSION } from '../../packages/contract/generated/version.js';
 import { credentials, testClientA, testClientB } from './harness.js';
 import { startScriptedServer, type ScriptedServer } from './server.js';
 
@@ -216,8 +216,10 @@ describe('request shape', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('states the version package.json has', () => {
-    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  it("states the version the contract package's package.json has", () => {
+    const manifest = JSON.parse(
+      readFileSync(new URL('../../packages/contract/package.json', import.meta.url), 'utf8'),
+    ) as {
       version: string;
     };
     expect(PACKAGE_VERSION).toBe(manifest.version);

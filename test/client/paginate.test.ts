@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProblemError, paginate, type VariantB } from '../../src/index.js';
+import { ProblemError, paginate, type VariantB } from '../../packages/contract/src/index.js';
 import { testClientA, testClientB } from './harness.js';
 import { problemReply, startScriptedServer, type ReceivedRequest, type Reply, type ScriptedServer } from './server.js';
 

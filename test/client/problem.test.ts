@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeProblem, hasProblemCode, isProblem, type Problem } from '../../src/index.js';
-import { parseRetryAfter } from '../../src/client/backoff.js';
+import { describeProblem, hasProblemCode, isProblem, type Problem } from '../../packages/contract/src/index.js';
+import { parseRetryAfter } from '../../packages/contract/src/client/backoff.js';
 
 const reused: Problem = {
   type: 'https://docs.payments.example/problems/idempotency_key_reused',

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RedirectError } from '../../src/index.js';
-import { refusal } from '../../src/client/redirect.js';
+import { RedirectError } from '../../packages/contract/src/index.js';
+import { refusal } from '../../packages/contract/src/client/redirect.js';
 import { createPaymentBody, ids } from './fixtures.js';
 import { credentials, testClientA, testClientB } from './harness.js';
 import { startScriptedServer, type ScriptedServer } from './server.js';

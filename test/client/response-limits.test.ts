@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ResponseParseError, ResponseTooLargeError } from '../../src/index.js';
+import { ResponseParseError, ResponseTooLargeError } from '../../packages/contract/src/index.js';
 import { ids } from './fixtures.js';
 import { credentials, testClientA, testClientB } from './harness.js';
 import { startScriptedServer, type ScriptedServer } from './server.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NetworkError, type RetryInfo } from '../../src/index.js';
+import { NetworkError, type RetryInfo } from '../../packages/contract/src/index.js';
 import { ids } from './fixtures.js';
 import { recordingSleep, testClientA } from './harness.js';
 import { problemReply, startScriptedServer, type ScriptedServer } from './server.js';

@@ -19,7 +19,7 @@ export interface SpecOperation {
   requestExamples: Record<string, unknown> | undefined;
 }
 
-/** The operations of `generated/openapi/variant-<a|b>.yaml`, in the order the spec lists them. */
+/** The operations of `packages/contract/generated/openapi/variant-<a|b>.yaml`, in the order the spec lists them. */
 export async function specOperations(variant: 'A' | 'B'): Promise<SpecOperation[]> {
   const spec = await BundledSpec.open(`Variant ${variant}`, `variant-${variant.toLowerCase()}`);
   const examplesOf = (content: Node | undefined) =>

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TimeoutError } from '../../src/index.js';
+import { TimeoutError } from '../../packages/contract/src/index.js';
 import { ids } from './fixtures.js';
 import { recordingSleep, testClientA, testClientB } from './harness.js';
 import { startScriptedServer, type ScriptedServer } from './server.js';

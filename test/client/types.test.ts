@@ -2,10 +2,13 @@
 // Note: a call that must not compile sits in a function that is never called, only type-checked.
 /* eslint-disable @typescript-eslint/no-unused-expressions -- those functions are expressions on purpose */
 import { describe, expectTypeOf, it } from 'vitest';
-import type { components as ComponentsA, operations as OperationsA } from '../../generated/types/variant-a.js';
-import type { components as ComponentsB } from '../../generated/types/variant-b.js';
-import { problemCatalogue, type ProblemSpec } from '../../generated/operations/operations.js';
-import { VARIANT_B_PREFIX } from '../../src/client/variant-b.js';
+import type {
+  components as ComponentsA,
+  operations as OperationsA,
+} from '../../packages/contract/generated/types/variant-a.js';
+import type { components as ComponentsB } from '../../packages/contract/generated/types/variant-b.js';
+import { problemCatalogue, type ProblemSpec } from '../../packages/contract/generated/operations/operations.js';
+import { VARIANT_B_PREFIX } from '../../packages/contract/src/client/variant-b.js';
 import {
   describeProblem,
   hasProblemCode,
@@ -21,7 +24,7 @@ import {
   type VariantB,
   type VariantBClient,
   type VariantBPaths,
-} from '../../src/index.js';
+} from '../../packages/contract/src/index.js';
 
 type DataOf<Call extends (...args: never[]) => Promise<{ data?: unknown }>> = NonNullable<
   Awaited<ReturnType<Call>>['data']

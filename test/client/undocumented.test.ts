@@ -7,7 +7,7 @@ import {
   paginate,
   ProblemError,
   type Problem,
-} from '../../src/index.js';
+} from '../../packages/contract/src/index.js';
 import { credentials, testClientA, testClientB } from './harness.js';
 
 const BASE = 'http://127.0.0.1:9';

@@ -1,9 +1,9 @@
 // Servers with one defect each, for the conformance tests: the sandbox's fetch with one thing in its answers (or in
 // how it treats credentials) changed, or the fetch its webhook deliveries go through with one thing in them changed.
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createMemoryStore, type MemoryStore } from '../../src/sandbox/stores/memory.js';
-import type { TenantStoreSettings } from '../../src/sandbox/stores/types.js';
-import { signWebhook } from '../../src/webhooks/index.js';
+import { createSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
+import { createMemoryStore, type MemoryStore } from '../../packages/sandbox/src/stores/memory.js';
+import type { TenantStoreSettings } from '../../packages/sandbox/src/stores/types.js';
+import { signWebhook } from '../../packages/contract/src/webhooks/index.js';
 
 export type Fetch = (request: Request) => Promise<Response>;
 

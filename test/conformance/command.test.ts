@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/conformance/command.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import { main } from '../../packages/conformance/src/command.js';
+import type { Sandbox } from '../../packages/sandbox/src/index.js';
 import { runMain } from '../cli/run-main.js';
 import { server } from './broken-servers.js';
 

@@ -7,21 +7,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { flows } from '../../src/conformance/flows.js';
-import { formatText, toJson, toJunit, type ConformanceReport } from '../../src/conformance/index.js';
-import { createResults } from '../../src/conformance/results.js';
-import { createWatch } from '../../src/conformance/stop.js';
+import { flows } from '../../packages/conformance/src/flows.js';
+import { formatText, toJson, toJunit, type ConformanceReport } from '../../packages/conformance/src/index.js';
+import { createResults } from '../../packages/conformance/src/results.js';
+import { createWatch } from '../../packages/conformance/src/stop.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'conformance-no-redocly-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const range = (
-  JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> }
+  JSON.parse(readFileSync(path.join(root, 'packages/conformance/package.json'), 'utf8')) as {
+    peerDependencies: Record<string, string>;
+  }
 ).peerDependencies['@redocly/cli'];
 
 describe('the flows stage without @redocly/cli', () => {
-  it('is an optional peer dependency of the package', () => {
-    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<
+  it('is an optional peer dependency of the conformance package', () => {
+    const manifest = JSON.parse(readFileSync(path.join(root, 'packages/conformance/package.json'), 'utf8')) as Record<
       string,
       Record<string, unknown>
     >;

@@ -11,8 +11,8 @@ import { createAdaptorServer } from '@hono/node-server';
 import { parse } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { flows as flowsStage } from '../../src/conformance/flows.js';
-import { maskSecrets } from '../../src/conformance/http.js';
+import { flows as flowsStage } from '../../packages/conformance/src/flows.js';
+import { maskSecrets } from '../../packages/conformance/src/http.js';
 import {
   formatText,
   runConformance,
@@ -20,10 +20,10 @@ import {
   type ConformanceReport,
   type Credentials,
   type Progress,
-} from '../../src/conformance/index.js';
-import { createResults } from '../../src/conformance/results.js';
-import { createWatch } from '../../src/conformance/stop.js';
-import { createSandbox } from '../../src/sandbox/index.js';
+} from '../../packages/conformance/src/index.js';
+import { createResults } from '../../packages/conformance/src/results.js';
+import { createWatch } from '../../packages/conformance/src/stop.js';
+import { createSandbox } from '../../packages/sandbox/src/index.js';
 import { server } from './broken-servers.js';
 import { silentServer } from './silent-server.js';
 
@@ -65,7 +65,7 @@ async function brokenUrl(defect: Parameters<typeof server>[0]): Promise<string> 
 
 /** Each workflow of the shipped file with its step ids, and whether a step calls the sandbox's control API. */
 function workflowsOf(variant: 'a' | 'b'): { workflowId: string; steps: string[]; needsSandbox: boolean }[] {
-  const file = path.join(root, 'openapi/arazzo', `variant-${variant}.arazzo.yaml`);
+  const file = path.join(root, 'packages/contract/openapi/arazzo', `variant-${variant}.arazzo.yaml`);
   const document = parse(readFileSync(file, 'utf8')) as {
     workflows: { workflowId: string; steps: { stepId: string; operationId: string }[] }[];
   };

@@ -1,8 +1,8 @@
 // The fuzz stage against the sandbox (it must pass) and against servers with one seeded defect each (it must fail,
 // naming the check that catches the defect), in-process through the sandbox's fetch.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runConformance, toJunit, type ConformanceReport } from '../../src/conformance/index.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import { runConformance, toJunit, type ConformanceReport } from '../../packages/conformance/src/index.js';
+import type { Sandbox } from '../../packages/sandbox/src/index.js';
 import { server } from './broken-servers.js';
 
 const credentials = {

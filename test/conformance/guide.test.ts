@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderGuide, target } from '../../scripts/conformance-guide.mjs';
 import { root } from '../../scripts/lib/tools.mjs';
-import { CHECKS } from '../../src/conformance/registry.js';
+import { CHECKS } from '../../packages/conformance/src/registry.js';
 
 const committed = readFileSync(path.join(root, target), 'utf8');
 

@@ -2,9 +2,9 @@
 // lifecycle tables happens, without it the rows it cannot reach are listed), and against servers with one seeded
 // defect each (it must fail on the one check that names the defect), in-process through the sandbox's fetch.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runConformance, type ConformanceReport } from '../../src/conformance/index.js';
-import { rowName, rowsOf } from '../../src/conformance/transitions.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import { runConformance, type ConformanceReport } from '../../packages/conformance/src/index.js';
+import { rowName, rowsOf } from '../../packages/conformance/src/transitions.js';
+import type { Sandbox } from '../../packages/sandbox/src/index.js';
 import { server } from './broken-servers.js';
 
 const credentials = {

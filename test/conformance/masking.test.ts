@@ -1,9 +1,9 @@
 // What the report shows of an answer that echoes a credential: never the credential, in any encoding it came back in,
 // nor a piece of it left by cutting the excerpt, in report.json, JUnit or the text summary.
 import { describe, expect, it } from 'vitest';
-import { formatText, runConformance, toJson, toJunit } from '../../src/conformance/index.js';
-import { maskSecrets, responseRecordOf } from '../../src/conformance/http.js';
-import { maskWebhookSecret } from '../../src/conformance/webhook-checks.js';
+import { formatText, runConformance, toJson, toJunit } from '../../packages/conformance/src/index.js';
+import { maskSecrets, responseRecordOf } from '../../packages/conformance/src/http.js';
+import { maskWebhookSecret } from '../../packages/conformance/src/webhook-checks.js';
 
 const SECRET = 'sk_mask_Secret/with+odd=chars"and\\more_0123456789';
 const PUBLIC = 'pk_mask_Public_ABCDEFGHIJKLMNOP';

@@ -8,10 +8,10 @@ import {
   runConformance,
   toJunit,
   type ConformanceReport,
-} from '../../src/conformance/index.js';
-import { createStateWatch } from '../../src/conformance/state.js';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { operationsOf } from '../../src/validation/index.js';
+} from '../../packages/conformance/src/index.js';
+import { createStateWatch } from '../../packages/conformance/src/state.js';
+import { createSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
+import { operationsOf } from '../../packages/contract/src/validation/index.js';
 
 const credentials = { publicKey: 'pk_conformance_Public_B1', secretKey: 'sk_conformance_Secret_B1' };
 const open: Sandbox[] = [];

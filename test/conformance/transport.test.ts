@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConformanceUsageError, runConformance, type ConformanceReport } from '../../src/conformance/index.js';
+import { ConformanceUsageError, runConformance, type ConformanceReport } from '../../packages/conformance/src/index.js';
 import { silentServer } from './silent-server.js';
 
 const credentials = { publicKey: 'pk_transport_Public_5e1', secretKey: 'sk_transport_Secret_8a4' };

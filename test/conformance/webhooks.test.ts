@@ -10,8 +10,8 @@ import {
   formatText,
   type ConformanceOptions,
   type ConformanceReport,
-} from '../../src/conformance/index.js';
-import { createSandboxControlClient, type Sandbox } from '../../src/sandbox/index.js';
+} from '../../packages/conformance/src/index.js';
+import { createSandboxControlClient, type Sandbox } from '../../packages/sandbox/src/index.js';
 import { server, type Defect } from './broken-servers.js';
 
 const credentials = {

@@ -7,11 +7,16 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import * as adminValidators from '../../generated/operations/admin-validators.js';
-import { operationIndex, problemCatalogue } from '../../generated/operations/operations.js';
+import * as adminValidators from '../../packages/contract/generated/operations/admin-validators.js';
+import { operationIndex, problemCatalogue } from '../../packages/contract/generated/operations/operations.js';
 import { apis } from '../../scripts/lib/apis.mjs';
 import { root } from '../../scripts/lib/tools.mjs';
-import { findOperation, operationsOf, validateRequest, validateResponse } from '../../src/validation/index.js';
+import {
+  findOperation,
+  operationsOf,
+  validateRequest,
+  validateResponse,
+} from '../../packages/contract/src/validation/index.js';
 import { BundledSpec, type Node } from './bundled-spec.js';
 
 const spec = await BundledSpec.open('Sandbox admin', 'admin');
@@ -332,8 +337,8 @@ describe('examples of the admin API', () => {
   );
 
   it("gives every schema of its own and every parameter an example (the shared Problem is the main API's)", () => {
-    const shared = parse(readFileSync(path.join(root, 'generated/openapi/shared.yaml'), 'utf8')).components
-      .schemas as Node;
+    const shared = parse(readFileSync(path.join(root, 'packages/contract/generated/openapi/shared.yaml'), 'utf8'))
+      .components.schemas as Node;
     const own = Object.entries(schemas).filter(([name]) => !(name in shared));
     expect(own.length).toBe(Object.keys(schemas).length - 3);
     for (const [name, schema] of own) expect(schema.examples?.length ?? 0, name).toBeGreaterThan(0);

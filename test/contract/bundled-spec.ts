@@ -37,7 +37,7 @@ const unescape = (segment: string) => segment.replaceAll('~1', '/').replaceAll('
 export class BundledSpec {
   /** Opens generated/openapi/<name>.yaml; `label` names it in messages. */
   static async open(label: string, name: string): Promise<BundledSpec> {
-    const file = `generated/openapi/${name}.yaml`;
+    const file = `packages/contract/generated/openapi/${name}.yaml`;
     return new BundledSpec(label, file, await openBundle(fileURLToPath(new URL(`../../${file}`, import.meta.url))));
   }
 

@@ -95,17 +95,17 @@ describe('generated files', () => {
     expect(Object.keys(apis)).toEqual([...variants, 'sandbox', 'admin']);
   });
 
-  it('generated/openapi holds nothing but the bundles', () => {
+  it('packages/contract/generated/openapi holds nothing but the bundles', () => {
     const expected = Object.values(bundles)
       .map((file) => path.basename(file))
       .sort();
-    expect(readdirSync(path.join(root, 'generated/openapi')).sort()).toEqual(expected);
+    expect(readdirSync(path.join(root, 'packages/contract/generated/openapi')).sort()).toEqual(expected);
   });
 
-  it('generated/types holds nothing but the types of the bundles', () => {
+  it('packages/contract/generated/types holds nothing but the types of the bundles', () => {
     const expected = Object.keys(bundles)
       .map((name) => path.basename(typesPath(name)))
       .sort();
-    expect(readdirSync(path.join(root, 'generated/types')).sort()).toEqual(expected);
+    expect(readdirSync(path.join(root, 'packages/contract/generated/types')).sort()).toEqual(expected);
   });
 });

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { apis } from '../../scripts/lib/apis.mjs';
 import { root } from '../../scripts/lib/tools.mjs';
-import { signWebhook } from '../../src/webhooks/index.js';
+import { signWebhook } from '../../packages/contract/src/webhooks/index.js';
 import { BundledSpec, type Node } from './bundled-spec.js';
 
 const spec = await BundledSpec.open('Sandbox control', 'sandbox');

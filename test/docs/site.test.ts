@@ -210,18 +210,28 @@ interface OwnDocument {
 }
 
 const references: { variant: string; spec: string; webhooks: boolean; minOperations: number; own?: OwnDocument }[] = [
-  { variant: 'variant-a', spec: 'generated/openapi/variant-a.yaml', webhooks: true, minOperations: 10 },
-  { variant: 'variant-b', spec: 'generated/openapi/variant-b.yaml', webhooks: true, minOperations: 10 },
+  {
+    variant: 'variant-a',
+    spec: 'packages/contract/generated/openapi/variant-a.yaml',
+    webhooks: true,
+    minOperations: 10,
+  },
+  {
+    variant: 'variant-b',
+    spec: 'packages/contract/generated/openapi/variant-b.yaml',
+    webhooks: true,
+    minOperations: 10,
+  },
   {
     variant: 'sandbox',
-    spec: 'generated/openapi/sandbox.yaml',
+    spec: 'packages/contract/generated/openapi/sandbox.yaml',
     webhooks: false,
     minOperations: 10,
     own: { route: 'clock/advanceclock', summary: 'Advance Clock', schemes: ['bearerAuth', 'publicKey'] },
   },
   {
     variant: 'admin',
-    spec: 'generated/openapi/admin.yaml',
+    spec: 'packages/contract/generated/openapi/admin.yaml',
     webhooks: false,
     minOperations: 5,
     own: { route: 'tenants/rotatetenantcredentials', summary: 'Rotate Tenant Credentials', schemes: ['adminToken'] },

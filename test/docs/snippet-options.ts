@@ -1,7 +1,19 @@
 // The compiler options the guides' TypeScript examples are checked with, as tsconfig.json holds them: strict, Node's
 // module resolution, and the package's own names resolved to its sources so the examples are checked before any build.
 import path from 'node:path';
+import ts from 'typescript';
 import { root } from '../../scripts/lib/tools.mjs';
+
+/** tsconfig.json's paths (the packages' names, mapped to their sources), made absolute. */
+const workspacePaths = Object.fromEntries(
+  Object.entries(
+    (
+      ts.readConfigFile(path.join(root, 'tsconfig.json'), (file) => ts.sys.readFile(file)).config as {
+        compilerOptions: { paths: Record<string, string[]> };
+      }
+    ).compilerOptions.paths,
+  ).map(([name, targets]) => [name, targets.map((target) => path.join(root, target))]),
+);
 
 export const snippetCompilerOptions = {
   target: 'ES2022',
@@ -14,14 +26,12 @@ export const snippetCompilerOptions = {
   noEmit: true,
   skipLibCheck: true,
   paths: {
-    '@merchant-payments/contract': [path.join(root, 'src/index.ts')],
-    '@merchant-payments/contract/webhooks': [path.join(root, 'src/webhooks/index.ts')],
-    '@merchant-payments/contract/sandbox': [path.join(root, 'src/sandbox/index.ts')],
+    ...workspacePaths,
     // Note: the testing guide's vitest file imports vitest, which the examples' folder outside the repository cannot reach.
     vitest: [path.join(root, 'node_modules/vitest/dist/index.d.ts')],
   },
   allowImportingTsExtensions: true,
-  // Note: src/shared/server-timeouts.js is plain JavaScript (a bare `node` preload imports it), typed by its JSDoc.
+  // Note: packages/contract/src/shared/server-timeouts.js is plain JavaScript (a bare `node` preload imports it), typed by its JSDoc.
   allowJs: true,
   checkJs: false,
 };

@@ -1,17 +1,17 @@
 // The merchant-payments mock command (alias merchant-payments-mock), run from its source with tsx (test/package/tarball.test.ts runs the packed bin):
 // serves a variant's bundled spec with Prism, runs a command against it, stops cleanly.
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import getPort from 'get-port';
 import { afterEach, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { collectOutput, spawnTiedNode, stopChild } from '../../src/shared/children.js';
-import { assertPortFree, waitForPort } from '../../src/mock/ports.js';
+import { collectOutput, spawnTiedNode, stopChild } from '../../packages/contract/src/shared/children.js';
+import { assertPortFree, waitForPort } from '../../packages/cli/src/mock/ports.js';
 import { descendants, fromSource, killAll, stillAlive, stillBound } from './processes.js';
 
-const command = path.join(root, 'src/mock/command.ts');
+const command = path.join(root, 'packages/cli/src/mock/command.ts');
 /** Starts a grandchild listening on the port given, then exits with a code or waits: see the file. */
 const listenerCommand = path.join(root, 'test/mock/listener-command.mjs');
 const started: ChildProcess[] = [];
@@ -192,12 +192,14 @@ describe('merchant-payments-mock', () => {
   });
 
   it('says how to install Prism when it is not installed', async () => {
-    // The package's layout without any node_modules around it: Prism cannot be resolved from there.
+    // The CLI package's layout with the contract beside it and nothing else: Prism cannot be resolved from there.
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mock-command-'));
     try {
-      for (const file of ['package.json', 'src/mock', 'src/cli', 'src/shared', 'generated/openapi/variant-b.yaml']) {
-        cpSync(path.join(root, file), path.join(dir, file), { recursive: true });
+      for (const file of ['package.json', 'src/mock']) {
+        cpSync(path.join(root, 'packages/cli', file), path.join(dir, file), { recursive: true });
       }
+      mkdirSync(path.join(dir, 'node_modules/@merchant-payments'), { recursive: true });
+      symlinkSync(path.join(root, 'packages/contract'), path.join(dir, 'node_modules/@merchant-payments/contract'));
       const { code, stderr } = await run(path.join(dir, 'src/mock/command.ts'), ['--variant', 'b'], dir);
       const { devDependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
       expect(code).toBe(1);

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPrism, type PrismServer } from '../../src/mock/prism.js';
+import { startPrism, type PrismServer } from '../../packages/cli/src/mock/prism.js';
 import { root } from '../../scripts/lib/tools.mjs';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 import { closeProbes, probe, trickledBody } from '../shared/probe.js';

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { spawnTiedNode } from '../../src/shared/children.js';
-import { assertPortFree } from '../../src/mock/ports.js';
+import { spawnTiedNode } from '../../packages/contract/src/shared/children.js';
+import { assertPortFree } from '../../packages/cli/src/mock/ports.js';
 import { root } from '../../scripts/lib/tools.mjs';
 
 /** Flags for `node` that let it run src/ as it is (tsx), from any working directory. */

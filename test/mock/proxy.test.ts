@@ -6,13 +6,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectOutput, spawnTiedNode, stopChild } from '../../src/shared/children.js';
+import { collectOutput, spawnTiedNode, stopChild } from '../../packages/contract/src/shared/children.js';
 import { root } from '../../scripts/lib/tools.mjs';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 import { fromSource } from './processes.js';
 
 /** The mock command's source, run with tsx (the packed bin runs its build: test/package/tarball.test.ts). */
-const command = path.join(root, 'src/mock/command.ts');
+const command = path.join(root, 'packages/cli/src/mock/command.ts');
 const spec = await BundledSpec.open('Variant B', 'variant-b');
 const credentials = { 'X-Public-Key': 'pk_live_1', 'X-Secret-Key': 'sk_live_1' };
 const example = (spec.expand(spec.doc.components.responses.PaymentRetrieved) as Node).content['application/json']

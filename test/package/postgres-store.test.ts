@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { stopChild, type PipedChild } from '../../src/shared/children.js';
+import { stopChild, type PipedChild } from '../../packages/contract/src/shared/children.js';
 import { startCluster, type Cluster } from '../postgres/cluster.js';
 import { startListening } from '../postgres/sandbox-process.js';
 import { npmInstallEnv } from './npm-env.js';

@@ -284,7 +284,7 @@ describe('a project that installs the tarball', () => {
   it('can be required from CommonJS on Node 20.19 and later', () => {
     const script =
       "const root = require('@merchant-payments/contract'); const hooks = require('@merchant-payments/contract/webhooks');" +
-      "const sandbox = require('@merchant-payments/contract/sandbox');" +
+      "const sandbox = require('@merchant-payments/sandbox');" +
       'console.log(typeof root.createVariantAClient, typeof root.createVariantBClient, typeof hooks.verifyWebhook, typeof sandbox.createSandbox, typeof sandbox.createSandboxControlClient);';
     const required = run(process.execPath, ['--input-type=commonjs', '-e', script], project);
     expect(required.stdout.trim(), output(required)).toBe('function function function function function');

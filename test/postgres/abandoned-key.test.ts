@@ -2,9 +2,9 @@
 // answer) answers 409 on instance 2 until its lease passes on the wall clock, then runs there; and a key whose holder
 // lives (an advance waiting on a receiver) has its renewed lease written, so instance 2 keeps answering 409.
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { IDEMPOTENCY_LEASE_MS } from '../../src/sandbox/core/index.js';
-import { openSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { tenantIdOf } from '../../src/sandbox/variants/credentials.js';
+import { IDEMPOTENCY_LEASE_MS } from '../../packages/sandbox/src/core/index.js';
+import { openSandbox, type SandboxOptions } from '../../packages/sandbox/src/index.js';
+import { tenantIdOf } from '../../packages/sandbox/src/variants/credentials.js';
 import {
   abandonedHold,
   call,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stopChild, type PipedChild } from '../../src/shared/children.js';
+import { stopChild, type PipedChild } from '../../packages/contract/src/shared/children.js';
 import { descendants, stillAlive } from '../mock/processes.js';
 import { startCluster } from './cluster.js';
 import { startScript } from './spawn.js';

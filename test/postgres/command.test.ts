@@ -1,7 +1,7 @@
 // `merchant-payments sandbox --store postgres` from its source, on a database of this file's own named by DATABASE_URL:
 // what it acknowledged is there after a restart. Every process is stopped by its pid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stopChild, type PipedChild } from '../../src/shared/children.js';
+import { stopChild, type PipedChild } from '../../packages/contract/src/shared/children.js';
 import { freshDatabase } from './database.js';
 import { startSandbox } from './sandbox-process.js';
 

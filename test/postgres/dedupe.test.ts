@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { stopChild, type PipedChild } from '../../src/shared/children.js';
-import { createPostgresDedupe, type WebhookDedupe } from '../../src/webhooks/index.js';
+import { stopChild, type PipedChild } from '../../packages/contract/src/shared/children.js';
+import { createPostgresDedupe, type WebhookDedupe } from '../../packages/contract/src/webhooks/index.js';
 import { alive } from '../mock/processes.js';
 import { at, delivery, SECRET, T0 } from '../webhooks/fixtures.js';
 import { post, serveAdapter, type Receiver } from '../webhooks/server.js';

@@ -2,11 +2,11 @@
 // than queued for (tryTransaction, SKIP LOCKED), and an attempt whose sender died is sent again by another instance.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHead, type TenantHead } from '../../src/sandbox/core/index.js';
-import { LEASE_MARGIN_MS } from '../../src/sandbox/delivery/runner.js';
-import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createPostgresStore } from '../../src/sandbox/stores/postgres/index.js';
-import type { TenantStore } from '../../src/sandbox/stores/types.js';
+import { createHead, type TenantHead } from '../../packages/sandbox/src/core/index.js';
+import { LEASE_MARGIN_MS } from '../../packages/sandbox/src/delivery/runner.js';
+import { openSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
+import { createPostgresStore } from '../../packages/sandbox/src/stores/postgres/index.js';
+import type { TenantStore } from '../../packages/sandbox/src/stores/types.js';
 import { clientA, HOOK_URL, paymentBody, receiver, SECRET } from '../sandbox/fixtures.js';
 import { freshDatabase } from './database.js';
 import { allDeliveries } from '../sandbox/state-reads.js';

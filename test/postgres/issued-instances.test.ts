@@ -2,7 +2,7 @@
 // provisions gets into the other at once, with either variant's credentials, into the same state; a rotation through
 // one is seen by the other at once; a revocation through one is refused by the other at once, and its state is gone.
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { openSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
 import { freshDatabase } from './database.js';
 
 const TOKEN = 'admin-token-of-at-least-32-characters-long';

@@ -4,7 +4,7 @@
 // step starts from what the other instance stored rather than from its own cache. Fewer runs than on memory, as each
 // step is a round trip; each run takes a new tenant on the file's database.
 import { describe, it } from 'vitest';
-import { createPostgresStore } from '../../src/sandbox/stores/postgres/index.js';
+import { createPostgresStore } from '../../packages/sandbox/src/stores/postgres/index.js';
 import { checkModel, modelTenant } from '../sandbox/core/model.js';
 import { freshDatabase } from './database.js';
 

@@ -6,8 +6,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stopChild, type PipedChild } from '../../src/shared/children.js';
-import { MAX_PARALLEL_ATTEMPTS } from '../../src/sandbox/delivery/runner.js';
+import { stopChild, type PipedChild } from '../../packages/contract/src/shared/children.js';
+import { MAX_PARALLEL_ATTEMPTS } from '../../packages/sandbox/src/delivery/runner.js';
 import { freshDatabase } from './database.js';
 import { startSandbox, type SandboxProcess } from './sandbox-process.js';
 

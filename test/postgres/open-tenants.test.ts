@@ -5,7 +5,7 @@
 // that the sweep's own timer (a minute apart then) never runs during a test.
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { openSandbox, type Sandbox, type SandboxOptions } from '../../packages/sandbox/src/index.js';
 import { freshDatabase } from './database.js';
 
 const START = Date.UTC(2026, 0, 1);

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { createNodeWebhookHandler, createPostgresDedupe } from '../../src/webhooks/index.js';
+import { createNodeWebhookHandler, createPostgresDedupe } from '../../packages/contract/src/webhooks/index.js';
 import { at, SECRET, T0 } from '../webhooks/fixtures.js';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });

@@ -3,9 +3,9 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createHead } from '../../src/sandbox/core/index.js';
-import { createPostgresStore } from '../../src/sandbox/stores/postgres/index.js';
-import type { TenantStore } from '../../src/sandbox/stores/types.js';
+import { createHead } from '../../packages/sandbox/src/core/index.js';
+import { createPostgresStore } from '../../packages/sandbox/src/stores/postgres/index.js';
+import type { TenantStore } from '../../packages/sandbox/src/stores/types.js';
 import { registrySuite } from '../sandbox/registry-suite.js';
 import { freshDatabase } from './database.js';
 

@@ -2,11 +2,11 @@
 // several of them on one database; each is pushed onto the caller's list, to be stopped by its pid.
 import path from 'node:path';
 import { root } from '../../scripts/lib/tools.mjs';
-import { spawnTiedNode, type PipedChild, type TiedNodeOptions } from '../../src/shared/children.js';
+import { spawnTiedNode, type PipedChild, type TiedNodeOptions } from '../../packages/contract/src/shared/children.js';
 import { fromSource } from '../mock/processes.js';
 
 /** The sandbox command's source. */
-export const SANDBOX_COMMAND = path.join(root, 'src/sandbox/cli/command.ts');
+export const SANDBOX_COMMAND = path.join(root, 'packages/sandbox/src/cli/command.ts');
 
 /** How long a sandbox may take to listen: long, since a loaded machine starts tsx and migrates slowly. */
 const START_MS = 90_000;

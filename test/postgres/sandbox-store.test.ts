@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { beginIdempotent } from '../../src/sandbox/core/idempotency.js';
+import { beginIdempotent } from '../../packages/sandbox/src/core/idempotency.js';
 import {
   addEndpoint,
   advance,
@@ -13,16 +13,16 @@ import {
   type Command,
   type TenantHead,
   type TenantState,
-} from '../../src/sandbox/core/index.js';
-import { memoryTenant } from '../../src/sandbox/stores/memory-tenant.js';
-import { takeFault } from '../../src/sandbox/control/fault-book.js';
+} from '../../packages/sandbox/src/core/index.js';
+import { memoryTenant } from '../../packages/sandbox/src/stores/memory-tenant.js';
+import { takeFault } from '../../packages/sandbox/src/control/fault-book.js';
 import {
   createPostgresStore,
   MIGRATIONS_TABLE,
   type PostgresPool,
   type PostgresStoreOptions,
-} from '../../src/sandbox/stores/postgres/index.js';
-import type { StoreSession, TenantStore } from '../../src/sandbox/stores/types.js';
+} from '../../packages/sandbox/src/stores/postgres/index.js';
+import type { StoreSession, TenantStore } from '../../packages/sandbox/src/stores/types.js';
 import { freshDatabase } from './database.js';
 import { tenantSummary } from '../sandbox/state-reads.js';
 

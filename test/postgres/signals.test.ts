@@ -2,8 +2,8 @@
 // 503 without the address once its pool is ended, its database is gone, or its migrations are not all recorded.
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { MIGRATIONS_TABLE } from '../../src/sandbox/stores/postgres/index.js';
+import { openSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
+import { MIGRATIONS_TABLE } from '../../packages/sandbox/src/stores/postgres/index.js';
 import { freshDatabase } from './database.js';
 
 const opened: Sandbox[] = [];

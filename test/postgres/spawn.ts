@@ -1,6 +1,6 @@
 // Starts one of this folder's scripts from its TypeScript source and waits for the first line it prints.
 import path from 'node:path';
-import { spawnTiedNode, type PipedChild } from '../../src/shared/children.js';
+import { spawnTiedNode, type PipedChild } from '../../packages/contract/src/shared/children.js';
 import { root } from '../../scripts/lib/tools.mjs';
 import { fromSource } from '../mock/processes.js';
 

@@ -1,7 +1,7 @@
 // An Idempotency-Key whose first request died holding it (its process killed between taking the key and keeping the
 // answer): 409 while its lease runs, then the next request with the key takes it and runs, on the wall clock alone.
 import { describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_LEASE_MS } from '../../src/sandbox/core/index.js';
+import { IDEMPOTENCY_LEASE_MS } from '../../packages/sandbox/src/core/index.js';
 import { abandonedHold, call, expectRunsOnceThenReplays, newSandbox, paymentBody } from './fixtures.js';
 
 const A = { authorization: 'Bearer token-a' };

@@ -5,10 +5,10 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_OPERATIONS } from '../../src/sandbox/admin/operations.js';
-import { operationsOf } from '../../src/validation/index.js';
-import { createMemoryStore, type MemoryStore } from '../../src/sandbox/stores/memory.js';
-import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
+import { ADMIN_OPERATIONS } from '../../packages/sandbox/src/admin/operations.js';
+import { operationsOf } from '../../packages/contract/src/validation/index.js';
+import { createMemoryStore, type MemoryStore } from '../../packages/sandbox/src/stores/memory.js';
+import type { Sandbox, SandboxOptions } from '../../packages/sandbox/src/index.js';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 import { call, newSandbox, ORIGIN, paymentBody } from './fixtures.js';
 

@@ -2,8 +2,8 @@
 // database (test/postgres/command.test.ts runs it against one).
 import getPort from 'get-port';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/sandbox/cli/command.js';
-import { createSandbox, openSandbox } from '../../src/sandbox/index.js';
+import { main } from '../../packages/sandbox/src/cli/command.js';
+import { createSandbox, openSandbox } from '../../packages/sandbox/src/index.js';
 import { runMain } from '../cli/run-main.js';
 
 describe('merchant-payments sandbox --store', () => {

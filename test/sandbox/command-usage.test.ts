@@ -1,7 +1,7 @@
 // The sandbox command's usage errors, run in-process: each names the flag or the variable it came from, and exits 2
 // before anything listens.
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/sandbox/cli/command.js';
+import { main } from '../../packages/sandbox/src/cli/command.js';
 import { runMain } from '../cli/run-main.js';
 
 const run = (args: string[], env: Record<string, string | undefined> = {}) => runMain(main, args, env);

@@ -8,11 +8,11 @@ import path from 'node:path';
 import getPort from 'get-port';
 import { afterEach, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { collectOutput, spawnTiedNode, stopChild } from '../../src/shared/children.js';
-import { waitForPort } from '../../src/mock/ports.js';
+import { collectOutput, spawnTiedNode, stopChild } from '../../packages/contract/src/shared/children.js';
+import { waitForPort } from '../../packages/cli/src/mock/ports.js';
 import { descendants, fromSource, killAll, runSource, stillAlive, stillBound } from '../mock/processes.js';
 
-const command = path.join(root, 'src/sandbox/cli/command.ts');
+const command = path.join(root, 'packages/sandbox/src/cli/command.ts');
 /** Starts a grandchild listening on the port given, then waits: see the file. */
 const listenerCommand = path.join(root, 'test/mock/listener-command.mjs');
 const started: ChildProcess[] = [];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderPage, target } from '../../scripts/sandbox-config.mjs';
-import { readSettings, SETTINGS, settingOptions } from '../../src/sandbox/cli/config.js';
+import { readSettings, SETTINGS, settingOptions } from '../../packages/sandbox/src/cli/config.js';
 
 describe("the sandbox command's settings (src/sandbox/cli/config.ts)", () => {
   it('docs/cli.md holds the table rendered from them (npm run regenerate rewrites it)', async () => {

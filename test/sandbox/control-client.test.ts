@@ -9,8 +9,8 @@ import {
   type SandboxControl,
   type SandboxControlClient,
   type SandboxControlClientOptions,
-} from '@merchant-payments/contract/sandbox';
-import { ClientConfigError, type Problem, type UndocumentedErrorBody } from '../../src/index.js';
+} from '@merchant-payments/sandbox';
+import { ClientConfigError, type Problem, type UndocumentedErrorBody } from '../../packages/contract/src/index.js';
 
 const credentials = {
   accessToken: 'tok_test_5Rk2Wq8Zp1',
@@ -199,7 +199,9 @@ describe('createSandboxControlClient', () => {
   ];
 
   it('covers every operation of the control API', () => {
-    const spec = parse(readFileSync(new URL('../../generated/openapi/sandbox.yaml', import.meta.url), 'utf8'));
+    const spec = parse(
+      readFileSync(new URL('../../packages/contract/generated/openapi/sandbox.yaml', import.meta.url), 'utf8'),
+    );
     const operations = Object.values(spec.paths as Record<string, Record<string, { operationId?: string }>>).flatMap(
       (item) => Object.values(item).flatMap((op) => (op?.operationId ? [op.operationId] : [])),
     );

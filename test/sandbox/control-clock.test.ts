@@ -1,8 +1,8 @@
 // The control API's clock (retrieveClock, advanceClock), resetTenant, and what every control call shares: either
 // variant's credentials, the document's bounds (400, 422), and the optional Idempotency-Key (replay, 409, 422 reused).
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { IDEMPOTENCY_LEASE_MS } from '../../src/sandbox/core/index.js';
-import { ClockAdvanceError, createSandboxControlClient } from '../../src/sandbox/index.js';
+import { IDEMPOTENCY_LEASE_MS } from '../../packages/sandbox/src/core/index.js';
+import { ClockAdvanceError, createSandboxControlClient } from '../../packages/sandbox/src/index.js';
 import { controlA, controlB, openControlSandbox } from './control-fixtures.js';
 import { call, clientA, clientB, heldReceiver, HOOK_URL, moveWall, ORIGIN, paymentBody, receiver } from './fixtures.js';
 

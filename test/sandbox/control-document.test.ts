@@ -1,11 +1,11 @@
 // The control routes held to their document (generated/openapi/sandbox.yaml): its enums are the sandbox's own lists,
 // every operation it declares is served, and the generated request checks accept and refuse what its schemas do.
 import { describe, expect, it } from 'vitest';
-import { LIFECYCLES, REASON_CODES, TRIGGERS } from '../../generated/sandbox/lifecycles.js';
-import { operationsOf } from '../../src/validation/index.js';
-import { WEBHOOK_LAYOUTS } from '../../src/sandbox/control/endpoints.js';
-import { FAULT_KINDS, FAULT_OPERATIONS } from '../../src/sandbox/control/faults.js';
-import { DELIVERY_STATES } from '../../src/sandbox/control/logs.js';
+import { LIFECYCLES, REASON_CODES, TRIGGERS } from '../../packages/contract/generated/sandbox/lifecycles.js';
+import { operationsOf } from '../../packages/contract/src/validation/index.js';
+import { WEBHOOK_LAYOUTS } from '../../packages/sandbox/src/control/endpoints.js';
+import { FAULT_KINDS, FAULT_OPERATIONS } from '../../packages/sandbox/src/control/faults.js';
+import { DELIVERY_STATES } from '../../packages/sandbox/src/control/logs.js';
 import { controlSandbox, controlSpec, controlValidator, controlViolations } from './control-fixtures.js';
 import { call, clientA, paymentBody } from './fixtures.js';
 

@@ -1,7 +1,7 @@
 // Fault injection through the control API: the next requests to an operation answer 429 with Retry-After (which the
 // package's clients wait), 500, or nothing until the client times out; a faulted request changes nothing.
 import { describe, expect, it } from 'vitest';
-import { createVariantAClient, TimeoutError } from '../../src/index.js';
+import { createVariantAClient, TimeoutError } from '../../packages/contract/src/index.js';
 import { controlA, controlB, controlSandbox } from './control-fixtures.js';
 import { call, clientA, clientB, ORIGIN, paymentBody } from './fixtures.js';
 

@@ -3,7 +3,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect, onTestFinished } from 'vitest';
-import { createSandboxControlClient, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { createSandboxControlClient, type Sandbox, type SandboxOptions } from '../../packages/sandbox/src/index.js';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 import { newSandbox, openTestSandbox, ORIGIN } from './fixtures.js';
 

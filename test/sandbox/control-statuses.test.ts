@@ -1,7 +1,7 @@
 // Forcing statuses through the control API: every legal row of the lifecycle tables is taken as its trigger would
 // take it (fields, balance, event log, delivery), anything else is 422 invalid_state, and a payout's hold is kept.
 import { describe, expect, it } from 'vitest';
-import type { SandboxControlClient } from '../../src/sandbox/index.js';
+import type { SandboxControlClient } from '../../packages/sandbox/src/index.js';
 import { controlA, controlB, controlSandbox } from './control-fixtures.js';
 import { call, clientA, clientB, HOOK_URL, paymentBody, receiver } from './fixtures.js';
 

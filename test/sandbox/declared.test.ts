@@ -2,7 +2,7 @@
 // each header is declared there (fixtures.ts checks both on every answer of these tests), and a replay repeats the
 // first answer byte for byte.
 import { describe, expect, it } from 'vitest';
-import { hasProblemCode } from '../../src/index.js';
+import { hasProblemCode } from '../../packages/contract/src/index.js';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 import { call, clientB, newSandbox, paymentBody } from './fixtures.js';
 

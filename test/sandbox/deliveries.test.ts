@@ -2,10 +2,10 @@
 // X-Timestamp; the earlier layout; an endpoint's own secret; no redirects; a time-out; real clocks ticking by themselves.
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { addEndpoint, eventCount } from '../../src/sandbox/core/index.js';
-import { memoryTimers } from '../../src/sandbox/stores/memory-tenant.js';
+import { addEndpoint, eventCount } from '../../packages/sandbox/src/core/index.js';
+import { memoryTimers } from '../../packages/sandbox/src/stores/memory-tenant.js';
 import { allDeliveries } from './state-reads.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../packages/sandbox/src/index.js';
 import { clientA, databaseOf, HOOK_URL, openTestSandbox, paymentBody, receiver, STORE } from './fixtures.js';
 
 const TENANT = { accessToken: 'token-a' };

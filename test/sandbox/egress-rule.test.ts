@@ -2,7 +2,7 @@
 // the operator's allow list, and the lookup a connection uses. Pure: every name is resolved by a stub, nothing is sent.
 import { describe, expect, it } from 'vitest';
 import type { LookupAddress } from 'node:dns';
-import { createSandbox } from '../../src/sandbox/index.js';
+import { createSandbox } from '../../packages/sandbox/src/index.js';
 import {
   classifyAddress,
   createEgressRule,
@@ -11,8 +11,8 @@ import {
   type AddressClass,
   type EgressMode,
   type Resolve,
-} from '../../src/sandbox/delivery/egress.js';
-import { EgressRefusedError } from '../../src/sandbox/delivery/egress-refused.js';
+} from '../../packages/sandbox/src/delivery/egress.js';
+import { EgressRefusedError } from '../../packages/sandbox/src/delivery/egress-refused.js';
 import { SECRET } from './fixtures.js';
 
 /** A resolver that answers from a table and counts its calls; a name not in it does not resolve. */

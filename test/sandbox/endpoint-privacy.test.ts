@@ -2,7 +2,7 @@
 // the operator's --webhook-url; and a URL with a user name or password is refused when an endpoint is registered.
 import getPort from 'get-port';
 import { describe, expect, it } from 'vitest';
-import { createSandbox } from '../../src/sandbox/index.js';
+import { createSandbox } from '../../packages/sandbox/src/index.js';
 import { controlA, controlSandbox } from './control-fixtures.js';
 import { call, clientA, paymentBody, SECRET } from './fixtures.js';
 

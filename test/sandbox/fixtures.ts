@@ -5,8 +5,12 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect, inject, onTestFinished, vi } from 'vitest';
-import { createVariantAClient, createVariantBClient } from '../../src/index.js';
-import { createFetchWebhookHandler, type VerifiedWebhookEvent, type WebhookEvent } from '../../src/webhooks/index.js';
+import { createVariantAClient, createVariantBClient } from '../../packages/contract/src/index.js';
+import {
+  createFetchWebhookHandler,
+  type VerifiedWebhookEvent,
+  type WebhookEvent,
+} from '../../packages/contract/src/webhooks/index.js';
 import {
   contractValidators,
   createSandbox,
@@ -14,10 +18,10 @@ import {
   type Sandbox,
   type SandboxOptions,
   type SandboxValidators,
-} from '../../src/sandbox/index.js';
-import { beginIdempotent, fingerprint } from '../../src/sandbox/core/index.js';
-import { tenantIdOf } from '../../src/sandbox/variants/credentials.js';
-import { COMMANDS } from '../../src/sandbox/variants/operation.js';
+} from '../../packages/sandbox/src/index.js';
+import { beginIdempotent, fingerprint } from '../../packages/sandbox/src/core/index.js';
+import { tenantIdOf } from '../../packages/sandbox/src/variants/credentials.js';
+import { COMMANDS } from '../../packages/sandbox/src/variants/operation.js';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 
 /** The origin in-process requests use; nothing listens there. */

@@ -2,10 +2,10 @@
 // refusal (unknown, revoked, wrong secret key, another tenant's, expired after a rotation) is the same 401; nothing is
 // made for a refused credential, even 100,000 of them; a store without a registry is refused at creation.
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore, type MemoryStore } from '../../src/sandbox/stores/memory.js';
-import type { IssuedCredentials, TenantRegistry } from '../../src/sandbox/stores/types.js';
-import { NOT_ISSUED } from '../../src/sandbox/variants/credentials.js';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { createMemoryStore, type MemoryStore } from '../../packages/sandbox/src/stores/memory.js';
+import type { IssuedCredentials, TenantRegistry } from '../../packages/sandbox/src/stores/types.js';
+import { NOT_ISSUED } from '../../packages/sandbox/src/variants/credentials.js';
+import { createSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
 import { call, clientA, clientB, newSandbox, paymentBody } from './fixtures.js';
 
 const T0 = Date.UTC(2026, 0, 15, 10);

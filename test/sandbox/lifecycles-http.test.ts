@@ -3,10 +3,10 @@
 // through it, and by the control API's forced status; and every transition the table lacks is refused. The cases are
 // derived from the table and the magic-value catalogue, so a new row or value is tested without being listed here.
 import { afterAll, describe, expect, it } from 'vitest';
-import { LIFECYCLES, REASON_CODES } from '../../generated/sandbox/lifecycles.js';
-import { MAGIC_VALUES, type MagicValue } from '../../src/sandbox/core/magic-values.js';
-import { DEFAULT_OUTCOMES, OUTCOMES, STEP_DELAY_SECONDS } from '../../src/sandbox/core/outcomes.js';
-import { createSandboxControlClient, type SandboxControlClient } from '../../src/sandbox/index.js';
+import { LIFECYCLES, REASON_CODES } from '../../packages/contract/generated/sandbox/lifecycles.js';
+import { MAGIC_VALUES, type MagicValue } from '../../packages/contract/src/sandbox-model/magic-values.js';
+import { DEFAULT_OUTCOMES, OUTCOMES, STEP_DELAY_SECONDS } from '../../packages/contract/src/sandbox-model/outcomes.js';
+import { createSandboxControlClient, type SandboxControlClient } from '../../packages/sandbox/src/index.js';
 import { openOnStore } from './fixtures.js';
 import {
   callOperation,

@@ -1,6 +1,6 @@
 // Over HTTP: listen on a free port of 127.0.0.1, answer the typed clients and plain requests, close cleanly.
 import { describe, expect, it } from 'vitest';
-import { createVariantAClient, createVariantBClient } from '../../src/index.js';
+import { createVariantAClient, createVariantBClient } from '../../packages/contract/src/index.js';
 import { newSandbox, paymentBody } from './fixtures.js';
 
 describe('sandbox.listen', () => {

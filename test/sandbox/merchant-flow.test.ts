@@ -2,7 +2,7 @@
 // the webhook (with the package's receiver, and independently with standardwebhooks), retrieve the new status.
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../packages/sandbox/src/index.js';
 import { clientA, clientB, HOOK_URL, openTestSandbox, receiver, SECRET, type Received } from './fixtures.js';
 
 /** What standardwebhooks makes of a later-layout delivery under the contract's header names. */

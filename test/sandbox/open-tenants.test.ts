@@ -4,9 +4,14 @@
 // log's retention as a quota (`quotas.events`). Wall time moves through the `now` option, never by waiting; idle times
 // are 600 s or more, so that the sweep's own timer (every tenth of it, at most a minute) never runs during a test.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createSandbox, TenantLimitError, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { createMemoryStore, type MemoryStore } from '../../src/sandbox/stores/memory.js';
-import { sweepIntervalMs } from '../../src/sandbox/stores/sweep.js';
+import {
+  createSandbox,
+  TenantLimitError,
+  type Sandbox,
+  type SandboxOptions,
+} from '../../packages/sandbox/src/index.js';
+import { createMemoryStore, type MemoryStore } from '../../packages/sandbox/src/stores/memory.js';
+import { sweepIntervalMs } from '../../packages/sandbox/src/stores/sweep.js';
 import { call, HOOK_URL, newSandbox, paymentBody, receiver } from './fixtures.js';
 
 const START = Date.UTC(2026, 0, 1);

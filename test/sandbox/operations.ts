@@ -1,6 +1,6 @@
 // The contract's operations as the bundled specs declare them, and one way to call any of them through a typed client
 // by its operationId, so that tests derive their cases from the contract instead of a list that could fall behind.
-import { createVariantAClient, createVariantBClient, type ClientOptions } from '../../src/index.js';
+import { createVariantAClient, createVariantBClient, type ClientOptions } from '../../packages/contract/src/index.js';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 
 export type Variant = 'A' | 'B';

@@ -5,9 +5,9 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClientOptions } from '../../src/index.js';
-import { collectOutput, hasExited, spawnTiedNode, stopChild } from '../../src/shared/children.js';
-import { waitForPort } from '../../src/mock/ports.js';
+import type { ClientOptions } from '../../packages/contract/src/index.js';
+import { collectOutput, hasExited, spawnTiedNode, stopChild } from '../../packages/contract/src/shared/children.js';
+import { waitForPort } from '../../packages/cli/src/mock/ports.js';
 import {
   contractValidators,
   createSandbox,
@@ -16,8 +16,8 @@ import {
   type SandboxControlClient,
   type SandboxTenant,
   type SandboxValidators,
-} from '../../src/sandbox/index.js';
-import { LIFECYCLES } from '../../generated/sandbox/lifecycles.js';
+} from '../../packages/sandbox/src/index.js';
+import { LIFECYCLES } from '../../packages/contract/generated/sandbox/lifecycles.js';
 import { root } from '../../scripts/lib/tools.mjs';
 import { fromSource, stillAlive, stillBound } from '../mock/processes.js';
 import {
@@ -110,7 +110,7 @@ function holdingValidators(): SandboxValidators {
 }
 
 /** The mock command's source, run with tsx as the bin runs its build. */
-const mockCommand = path.join(root, 'src/mock/command.ts');
+const mockCommand = path.join(root, 'packages/cli/src/mock/command.ts');
 
 /**
  * `merchant-payments-mock --upstream <sandbox> --responses-only`: Prism's validating proxy, checking every answer.

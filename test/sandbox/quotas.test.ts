@@ -1,7 +1,7 @@
 // Per-tenant quotas of hosted mode (issue 24): the rate limit's token bucket, through sandbox.fetch on an injected
 // wall clock, so that no test waits for a second to pass.
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter } from '../../src/sandbox/http/rate-limit.js';
+import { createRateLimiter } from '../../packages/sandbox/src/http/rate-limit.js';
 import { call, newSandbox, paymentBody } from './fixtures.js';
 
 const A = { authorization: 'Bearer token-a' };

@@ -1,7 +1,7 @@
 // The TenantRegistry's behaviour, as one suite run against each store's registry: on memory in the fast lane
 // (test/sandbox/registry.test.ts) and on PostgreSQL in the postgres project (test/postgres/registry.test.ts).
 import { describe, expect, it } from 'vitest';
-import type { TenantRegistry } from '../../src/sandbox/stores/types.js';
+import type { TenantRegistry } from '../../packages/sandbox/src/stores/types.js';
 
 const T0 = Date.UTC(2026, 0, 15, 10);
 const HOUR = 3_600_000;

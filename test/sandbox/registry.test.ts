@@ -1,7 +1,7 @@
 // The memory store's registry of issued tenants, through the shared suite (the postgres store's runs it in
 // test/postgres/registry.test.ts).
-import { createMemoryStore } from '../../src/sandbox/stores/memory.js';
-import { createHead } from '../../src/sandbox/core/index.js';
+import { createMemoryStore } from '../../packages/sandbox/src/stores/memory.js';
+import { createHead } from '../../packages/sandbox/src/core/index.js';
 import { registrySuite } from './registry-suite.js';
 
 registrySuite(

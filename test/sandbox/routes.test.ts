@@ -1,11 +1,11 @@
 // The hand-written halves of the routes held to the generated operation index: every operation it lists has its
 // work (a command and a shape, or a control operation), and no key names an operation it does not list.
 import { describe, expect, it } from 'vitest';
-import { operationsOf } from '../../src/validation/index.js';
-import { CONTROL_OPERATIONS } from '../../src/sandbox/control/routes.js';
-import { COMMANDS } from '../../src/sandbox/variants/operation.js';
-import { variantA } from '../../src/sandbox/variants/variant-a.js';
-import { variantB } from '../../src/sandbox/variants/variant-b.js';
+import { operationsOf } from '../../packages/contract/src/validation/index.js';
+import { CONTROL_OPERATIONS } from '../../packages/sandbox/src/control/routes.js';
+import { COMMANDS } from '../../packages/sandbox/src/variants/operation.js';
+import { variantA } from '../../packages/sandbox/src/variants/variant-a.js';
+import { variantB } from '../../packages/sandbox/src/variants/variant-b.js';
 
 const ids = (api: 'a' | 'b' | 'sandbox') =>
   operationsOf(api)

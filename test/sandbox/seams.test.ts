@@ -2,7 +2,7 @@
 // answers before an operation runs (fault injection), and what the request check is told about each operation.
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { RequestCheck, SandboxRuntime } from '../../src/sandbox/index.js';
+import type { RequestCheck, SandboxRuntime } from '../../packages/sandbox/src/index.js';
 import { call, clientA, newSandbox, paymentBody } from './fixtures.js';
 
 /** A control route as the control API would write one: authenticate with the tenant's credentials, act on the runtime. */

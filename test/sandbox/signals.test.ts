@@ -1,8 +1,8 @@
 // The operator's signals through sandbox.fetch: /healthz, /readyz and /metrics outside the contract's operations, the
 // per-sandbox prom-client registry, and the pino request log, captured in memory, with no credential in it.
 import { describe, expect, it, vi } from 'vitest';
-import { createSandbox, createSandboxLogger, type TenantStore } from '../../src/sandbox/index.js';
-import { createMemoryStore } from '../../src/sandbox/stores/memory.js';
+import { createSandbox, createSandboxLogger, type TenantStore } from '../../packages/sandbox/src/index.js';
+import { createMemoryStore } from '../../packages/sandbox/src/stores/memory.js';
 
 const ORIGIN = 'http://sandbox.test';
 const BEARER = 'tok_signals_secret_bearer_value';

@@ -8,7 +8,7 @@ import {
   type ObjectKind,
   type StatusChange,
   type TenantState,
-} from '../../src/sandbox/core/index.js';
+} from '../../packages/sandbox/src/core/index.js';
 
 const ALL = { limit: Number.MAX_SAFE_INTEGER, offset: 0 };
 

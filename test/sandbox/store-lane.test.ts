@@ -2,7 +2,7 @@
 // them again (vitest.config.ts, `bothStores`). Fails if a project runs them on the other store, or if a postgres run
 // keeps its objects anywhere but its database.
 import { describe, expect, it } from 'vitest';
-import type { MemoryStore } from '../../src/sandbox/stores/memory.js';
+import type { MemoryStore } from '../../packages/sandbox/src/stores/memory.js';
 import { clientA, databaseOf, openTestSandbox, paymentBody, STORE } from './fixtures.js';
 
 describe(`the sandbox files' store (${STORE})`, () => {

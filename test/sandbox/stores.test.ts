@@ -2,10 +2,10 @@
 // side), answers sent only once their transaction committed, and deliveries sent at least once when a sender dies
 // between taking an attempt and recording it.
 import { describe, expect, it } from 'vitest';
-import { addEndpoint, createHead, leaseDue, type TenantState } from '../../src/sandbox/core/index.js';
-import { LEASE_MARGIN_MS } from '../../src/sandbox/delivery/runner.js';
-import { createMemoryStore } from '../../src/sandbox/stores/memory.js';
-import type { TenantStore, TenantStoreSettings } from '../../src/sandbox/stores/types.js';
+import { addEndpoint, createHead, leaseDue, type TenantState } from '../../packages/sandbox/src/core/index.js';
+import { LEASE_MARGIN_MS } from '../../packages/sandbox/src/delivery/runner.js';
+import { createMemoryStore } from '../../packages/sandbox/src/stores/memory.js';
+import type { TenantStore, TenantStoreSettings } from '../../packages/sandbox/src/stores/types.js';
 import { clientA, HOOK_URL, newSandbox, paymentBody, receiver } from './fixtures.js';
 import { allDeliveries } from './state-reads.js';
 

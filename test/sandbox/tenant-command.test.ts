@@ -3,8 +3,8 @@
 // exit codes, an unreachable sandbox, usage errors, and that the admin token is never printed.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { main } from '../../packages/cli/src/main.js';
+import { createSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
 import { runMain, type MainResult } from '../cli/run-main.js';
 
 const TOKEN = 'tenant-command-admin-token-0123456789abcdef';
@@ -182,7 +182,7 @@ describe('merchant-payments sandbox tenant', () => {
     expect([help.code, help.stderr]).toEqual([0, '']);
     expect(help.stdout).toMatch(/^usage: merchant-payments sandbox tenant create/);
     expect(help.stdout).toContain('Exit codes: 0 success; 1 ');
-    const { main: alias } = await import('../../src/sandbox/cli/command.js');
+    const { main: alias } = await import('../../packages/sandbox/src/cli/command.js');
     expect(await runMain(alias, ['tenant', 'rotate', '--help'])).toEqual(help);
   });
 

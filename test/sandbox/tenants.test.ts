@@ -2,7 +2,7 @@
 // Variant B remembers the first secret key seen with a public key; missing credentials get 401.
 import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore, type MemoryStore } from '../../src/sandbox/stores/memory.js';
+import { createMemoryStore, type MemoryStore } from '../../packages/sandbox/src/stores/memory.js';
 import { call, clientA, clientB, newSandbox, paymentBody } from './fixtures.js';
 
 describe('tenants', () => {

@@ -1,8 +1,8 @@
 // The real-clock ticker: it runs the tenants that have something due, and leaves idle ones alone, however many.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createClockRunner } from '../../src/sandbox/clock/runner.js';
-import { clockNow, createHead, execute } from '../../src/sandbox/core/index.js';
-import { createMemoryStore } from '../../src/sandbox/stores/memory.js';
+import { createClockRunner } from '../../packages/sandbox/src/clock/runner.js';
+import { clockNow, createHead, execute } from '../../packages/sandbox/src/core/index.js';
+import { createMemoryStore } from '../../packages/sandbox/src/stores/memory.js';
 import { paymentBody } from './core/fixtures.js';
 
 afterEach(() => {

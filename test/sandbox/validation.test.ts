@@ -1,8 +1,8 @@
 // Validation is on by default (createSandbox with no `validate`): requests are judged by the contract's precompiled
 // validators in the order src/validation/README.md gives, and responses and webhook bodies that break it are named.
 import { afterEach, describe, expect, it } from 'vitest';
-import { contractValidators, createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { METADATA_BOUNDS } from '../../src/sandbox/core/metadata.js';
+import { contractValidators, createSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
+import { METADATA_BOUNDS } from '../../packages/sandbox/src/core/metadata.js';
 import { BundledSpec } from '../contract/bundled-spec.js';
 import { call, ORIGIN, paymentBody } from './fixtures.js';
 

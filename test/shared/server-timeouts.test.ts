@@ -3,9 +3,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startListener } from '../../src/cli/webhook/listener.js';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { applyServerTimeouts } from '../../src/shared/server-timeouts.js';
+import { startListener } from '../../packages/cli/src/webhook/listener.js';
+import { createSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
+import { applyServerTimeouts } from '../../packages/contract/src/shared/server-timeouts.js';
 import { SECRET } from '../webhooks/fixtures.js';
 import { closeProbes, probe, trickledBody, trickledHeaders } from './probe.js';
 

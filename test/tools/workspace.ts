@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 // Note: CONTRACT_BUNDLE_DIR lets these tools judge a candidate bundle before it replaces generated/openapi.
-const bundleDir = path.resolve(root, process.env['CONTRACT_BUNDLE_DIR'] ?? 'generated/openapi');
+const bundleDir = path.resolve(root, process.env['CONTRACT_BUNDLE_DIR'] ?? 'packages/contract/generated/openapi');
 
 /** The bundled spec of each variant, as the independent tools read it. */
 export const bundles = [

@@ -7,7 +7,7 @@ import {
   validateRequest,
   validateResponse,
   type Variant,
-} from '../../src/validation/index.js';
+} from '../../packages/contract/src/validation/index.js';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 
 const specs: Record<Variant, BundledSpec> = {

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { operationIndex } from '../../generated/operations/operations.js';
-import * as validators from '../../generated/operations/validators.js';
+import { operationIndex } from '../../packages/contract/generated/operations/operations.js';
+import * as validators from '../../packages/contract/generated/operations/validators.js';
 import { readOperations } from '../../scripts/lib/operation-index.mjs';
 import { openBundle } from '../../scripts/lib/refs.mjs';
 import { requireSharedSchemas } from '../../scripts/lib/schema-registry.mjs';
@@ -23,7 +23,7 @@ for (const variant of Object.values(operationIndex)) {
   }
 }
 
-describe('generated/operations', () => {
+describe('packages/contract/generated/operations', () => {
   it('exports only validators the index uses, each a function', () => {
     const exported = Object.entries(validators).filter(([name]) => name.startsWith('validate'));
     expect(exported.filter(([, validate]) => !used.has(validate)).map(([name]) => name)).toEqual([]);

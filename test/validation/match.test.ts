@@ -1,6 +1,6 @@
 // A concrete method and path find their operation and path parameters, or say why they find none.
 import { describe, expect, it } from 'vitest';
-import { matchOperation, operationsOf, type Variant } from '../../src/validation/index.js';
+import { matchOperation, operationsOf, type Variant } from '../../packages/contract/src/validation/index.js';
 
 describe('matchOperation', () => {
   it('finds Variant B retrievePayment with its decoded path parameter', () => {

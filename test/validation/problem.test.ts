@@ -1,8 +1,8 @@
 // problemDetails gives the contract's status, title and type for its codes, and a body that fits Problem whatever
 // text it is given.
 import { describe, expect, it } from 'vitest';
-import { validateProblem } from '../../generated/operations/validators.js';
-import { problemCatalogue, problemDetails } from '../../src/validation/index.js';
+import { validateProblem } from '../../packages/contract/generated/operations/validators.js';
+import { problemCatalogue, problemDetails } from '../../packages/contract/src/validation/index.js';
 
 const fits = (problem: unknown) => expect(validateProblem(problem), JSON.stringify(validateProblem.errors)).toBe(true);
 

@@ -1,13 +1,13 @@
 // Bad requests get the status and code the contract gives them, and violations that name what is actually wrong.
 import { describe, expect, it } from 'vitest';
-import { validateProblem } from '../../generated/operations/validators.js';
+import { validateProblem } from '../../packages/contract/generated/operations/validators.js';
 import {
   requestProblem,
   validateRequest,
   type RequestInput,
   type RequestValidation,
   type Variant,
-} from '../../src/validation/index.js';
+} from '../../packages/contract/src/validation/index.js';
 
 const KEY = { 'Idempotency-Key': 'key_1' };
 const JSON_TYPE = { 'Content-Type': 'application/json' };

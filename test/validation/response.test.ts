@@ -1,8 +1,12 @@
 // Answers that break the contract are caught and named: an undeclared status, a wrong media type, a missing or
 // mistyped field, a bad declared header; a webhook body likewise; and the 500 problem that reports them fits Problem.
 import { describe, expect, it } from 'vitest';
-import { validateProblem } from '../../generated/operations/validators.js';
-import { responseProblem, validateResponse, validateWebhookBody } from '../../src/validation/index.js';
+import { validateProblem } from '../../packages/contract/generated/operations/validators.js';
+import {
+  responseProblem,
+  validateResponse,
+  validateWebhookBody,
+} from '../../packages/contract/src/validation/index.js';
 import { BundledSpec, type Node } from '../contract/bundled-spec.js';
 import { exampleEvent } from '../webhooks/fixtures.js';
 

@@ -62,7 +62,7 @@ describe('classifyChanges', () => {
   });
 
   it('judges a webhook as its receiver does: an added field is safe, a removed header is not', () => {
-    const spec = parse(readFileSync(path.join(root, 'generated/openapi/variant-b.yaml'), 'utf8'));
+    const spec = parse(readFileSync(path.join(root, 'packages/contract/generated/openapi/variant-b.yaml'), 'utf8'));
     const added = structuredClone(spec);
     added.components.schemas.WebhookEventBase.properties.trace_id = { type: 'string' };
     expect(classifyChanges(spec, added).filter((c) => c.type === 'breaking')).toEqual([]);
@@ -77,7 +77,7 @@ describe('classifyChanges', () => {
 });
 
 describe('classifyChanges on what changes no request or response', () => {
-  const spec = parse(readFileSync(path.join(root, 'generated/openapi/variant-b.yaml'), 'utf8'));
+  const spec = parse(readFileSync(path.join(root, 'packages/contract/generated/openapi/variant-b.yaml'), 'utf8'));
   const types = (after: unknown) => [...new Set(classifyChanges(spec, after).map((c) => c.type))];
 
   it('calls changed, added and moved examples annotations', () => {

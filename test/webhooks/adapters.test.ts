@@ -1,5 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createFetchWebhookHandler, createMemoryDedupe, type WebhookEvent } from '../../src/webhooks/index.js';
+import {
+  createFetchWebhookHandler,
+  createMemoryDedupe,
+  type WebhookEvent,
+} from '../../packages/contract/src/webhooks/index.js';
 import { at, delivery, OTHER_SECRET, SECRET, standardSigned, T0 } from './fixtures.js';
 
 const post = (body: BodyInit, headers: Record<string, string>) =>

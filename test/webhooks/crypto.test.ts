@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { signWebhook, verifyWebhook } from '../../src/webhooks/index.js';
+import { signWebhook, verifyWebhook } from '../../packages/contract/src/webhooks/index.js';
 import { at, delivery, OTHER_SECRET, SECRET, T0 } from './fixtures.js';
 
 const runtime = process as unknown as { getBuiltinModule: (id: string) => unknown };

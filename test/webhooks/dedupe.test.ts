@@ -4,7 +4,7 @@ import {
   createNodeWebhookHandler,
   type WebhookDedupe,
   type WebhookHandlerOptions,
-} from '../../src/webhooks/index.js';
+} from '../../packages/contract/src/webhooks/index.js';
 import { at, delivery, SECRET, T0 } from './fixtures.js';
 import { post, serveNode, type Receiver } from './server.js';
 

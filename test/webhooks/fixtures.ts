@@ -1,8 +1,8 @@
 // Shared test fixtures: secrets, the contract's examples, and vectors signed by the independent standardwebhooks package.
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { webhookExamples } from '../../generated/validators/webhook-examples.js';
-import type { WebhookEventType } from '../../src/webhooks/index.js';
+import { webhookExamples } from '../../packages/contract/generated/validators/webhook-examples.js';
+import type { WebhookEventType } from '../../packages/contract/src/webhooks/index.js';
 
 /** A secret made of the given byte repeated 32 times. */
 export const secretOf = (byte: number): string => `whsec_${Buffer.alloc(32, byte).toString('base64')}`;

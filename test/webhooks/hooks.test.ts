@@ -1,6 +1,6 @@
 // A merchant hook that throws must neither crash the receiver's process nor leave a request unanswered.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createFetchWebhookHandler, type WebhookHandlerOptions } from '../../src/webhooks/index.js';
+import { createFetchWebhookHandler, type WebhookHandlerOptions } from '../../packages/contract/src/webhooks/index.js';
 import { at, delivery, OTHER_SECRET, SECRET, standardSigned, T0 } from './fixtures.js';
 import { post, serveAdapter, type Receiver } from './server.js';
 

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createNodeWebhookHandler, signWebhook, type NodeWebhookHandler } from '../../src/webhooks/index.js';
+import {
+  createNodeWebhookHandler,
+  signWebhook,
+  type NodeWebhookHandler,
+} from '../../packages/contract/src/webhooks/index.js';
 import { delivery, SECRET } from './fixtures.js';
 import { post, serveNode, type Receiver } from './server.js';
 

@@ -5,7 +5,7 @@ import {
   createNodeWebhookHandler,
   verifyWebhook,
   WebhookVerificationError,
-} from '../../src/webhooks/index.js';
+} from '../../packages/contract/src/webhooks/index.js';
 import { at, delivery, SECRET, standardSigned, T0 } from './fixtures.js';
 import { post, serveFetch, serveNode, type Receiver } from './server.js';
 

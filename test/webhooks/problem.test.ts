@@ -1,6 +1,6 @@
 // What a rejected sender is told: the reason and a fixed text, never this receiver's clock or how many secrets it holds.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createNodeWebhookHandler, WebhookVerificationError } from '../../src/webhooks/index.js';
+import { createNodeWebhookHandler, WebhookVerificationError } from '../../packages/contract/src/webhooks/index.js';
 import {
   at,
   delivery,

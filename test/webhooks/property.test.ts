@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { verifyWebhook, WebhookVerificationError, type WebhookVerificationReason } from '../../src/webhooks/index.js';
+import {
+  verifyWebhook,
+  WebhookVerificationError,
+  type WebhookVerificationReason,
+} from '../../packages/contract/src/webhooks/index.js';
 import { at, delivery, exampleTypes, SECRET, T0 } from './fixtures.js';
 
 const BASE64_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=';

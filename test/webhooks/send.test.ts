@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { webhookExamples } from '../../generated/validators/webhook-examples.js';
+import { webhookExamples } from '../../packages/contract/generated/validators/webhook-examples.js';
 import {
   createFetchWebhookHandler,
   createNodeWebhookHandler,
@@ -8,8 +8,8 @@ import {
   type EarlierWebhookEvent,
   type WebhookEvent,
   type WebhookHandlerContext,
-} from '../../src/webhooks/index.js';
-import { main as sendMain } from '../../src/cli/webhook/send.js';
+} from '../../packages/contract/src/webhooks/index.js';
+import { main as sendMain } from '../../packages/cli/src/webhook/send.js';
 import { runMain, type MainResult } from '../cli/run-main.js';
 import { exampleTypes, OTHER_SECRET, SECRET } from './fixtures.js';
 import {

@@ -14,7 +14,7 @@ import {
   createFetchWebhookHandler,
   createNodeWebhookHandler,
   type WebhookHandlerOptions,
-} from '../../src/webhooks/index.js';
+} from '../../packages/contract/src/webhooks/index.js';
 
 /** A started server, its URL and the headers of every request it received. */
 export interface Receiver {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { signWebhook, verifyWebhook, WebhookSignError, WebhookVerificationError } from '../../src/webhooks/index.js';
+import {
+  signWebhook,
+  verifyWebhook,
+  WebhookSignError,
+  WebhookVerificationError,
+} from '../../packages/contract/src/webhooks/index.js';
 import { at, exampleEvent, SECRET, T0 } from './fixtures.js';
 
 /** What signWebhook rejects with. */

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { createNodeWebhookHandler, verifyWebhook } from '../../src/webhooks/index.js';
-import { MAX_SIGNATURE_LENGTH } from '../../src/webhooks/headers.js';
+import { createNodeWebhookHandler, verifyWebhook } from '../../packages/contract/src/webhooks/index.js';
+import { MAX_SIGNATURE_LENGTH } from '../../packages/contract/src/webhooks/headers.js';
 import { at, delivery, SECRET, secretOf, standardSigned, T0 } from './fixtures.js';
 import { post, serveNode } from './server.js';
 
@@ -32,7 +32,9 @@ describe('X-Signature', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("is bounded by the maxLength of the contract's X-Signature schema", () => {
-    const spec = parse(readFileSync(new URL('../../generated/openapi/variant-b.yaml', import.meta.url), 'utf8'));
+    const spec = parse(
+      readFileSync(new URL('../../packages/contract/generated/openapi/variant-b.yaml', import.meta.url), 'utf8'),
+    );
     expect(spec.components.parameters.Signature.schema.maxLength).toBe(MAX_SIGNATURE_LENGTH);
   });
 

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { components } from '../../generated/types/variant-a.js';
+import type { components } from '../../packages/contract/generated/types/variant-a.js';
 import {
   sendWebhookExample,
   verifyWebhook,
@@ -15,7 +15,7 @@ import {
   type WebhookHeaders,
   type WebhookEventOf,
   type WebhookEventType,
-} from '../../src/webhooks/index.js';
+} from '../../packages/contract/src/webhooks/index.js';
 
 type Schemas = components['schemas'];
 

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { signWebhook, verifyWebhook, WebhookVerificationError } from '../../src/webhooks/index.js';
+import { signWebhook, verifyWebhook, WebhookVerificationError } from '../../packages/contract/src/webhooks/index.js';
 import {
   at,
   delivery,

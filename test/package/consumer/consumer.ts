@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createVariantAClient, createVariantBClient, paginate, type VariantB } from '@merchant-payments/contract';
-import { createSandboxControlClient, type SandboxControl } from '@merchant-payments/contract/sandbox';
+import { createSandboxControlClient, type SandboxControl } from '@merchant-payments/sandbox';
 import { signWebhook, verifyWebhook, WebhookVerificationError } from '@merchant-payments/contract/webhooks';
 
 const [urlA, urlB] = process.argv.slice(2);

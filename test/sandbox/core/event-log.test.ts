@@ -6,12 +6,12 @@ import {
   eventAt,
   eventCount,
   type DeliverNow,
-} from '../../../src/sandbox/core/index.js';
+} from '../../../packages/sandbox/src/core/index.js';
 import { createStore, type SandboxStore } from './sync-store.js';
-import { retiring } from '../../../src/sandbox/core/event-log.js';
+import { retiring } from '../../../packages/sandbox/src/core/event-log.js';
 import { key, newStore, ok, paymentBody, T } from './fixtures.js';
 import { allDeliveries, allEvents } from '../state-reads.js';
-import { memoryTimers } from '../../../src/sandbox/stores/memory-tenant.js';
+import { memoryTimers } from '../../../packages/sandbox/src/stores/memory-tenant.js';
 
 /** Creates `count` payments that succeed (two status changes each) and runs their processing. */
 function payments(store: SandboxStore, count: number, deliver?: DeliverNow): void {

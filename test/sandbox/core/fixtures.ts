@@ -1,6 +1,6 @@
 // Shared set-up for the sandbox core tests: a manual-clock store, bodies, and a way to bring an object to a status.
 import { expect } from 'vitest';
-import { LIFECYCLES } from '../../../generated/sandbox/lifecycles.js';
+import { LIFECYCLES } from '../../../packages/contract/generated/sandbox/lifecycles.js';
 import {
   creationRow,
   DEFAULT_EXPIRES_IN,
@@ -13,7 +13,7 @@ import {
   type ObjectKind,
   type RecordOf,
   type RequestOf,
-} from '../../../src/sandbox/core/index.js';
+} from '../../../packages/sandbox/src/core/index.js';
 import { createStore, type SandboxStore, type SandboxStoreOptions } from './sync-store.js';
 
 /** The tenant most tests use. */

@@ -5,7 +5,7 @@ import {
   IDEMPOTENCY_RETENTION_MS,
   KEYED_COMMANDS,
   type Command,
-} from '../../../src/sandbox/core/index.js';
+} from '../../../packages/sandbox/src/core/index.js';
 import { fund, newStore, ok, paymentBody, payoutBody, reach, T } from './fixtures.js';
 
 const problemOf = (answer: { ok: boolean; status: number; problem?: { code: string } }) =>

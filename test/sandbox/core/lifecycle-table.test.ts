@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { parse } from 'yaml';
-import { LIFECYCLES, REASON_CODES } from '../../../generated/sandbox/lifecycles.js';
+import { LIFECYCLES, REASON_CODES } from '../../../packages/contract/generated/sandbox/lifecycles.js';
 import {
   checkLifecycle,
   lifecyclesPath,
@@ -10,11 +10,19 @@ import {
   statusSchemas,
 } from '../../../scripts/generate-lifecycles.mjs';
 import { root } from '../../../scripts/lib/tools.mjs';
-import type { AppealStatus, PaymentStatus, PayoutStatus, ReasonCode } from '../../../src/types/shared.js';
+import type {
+  AppealStatus,
+  PaymentStatus,
+  PayoutStatus,
+  ReasonCode,
+} from '../../../packages/contract/src/types/shared.js';
 
 const BUNDLES = ['shared', 'variant-a', 'variant-b'];
 const bundles = Object.fromEntries(
-  BUNDLES.map((b) => [b, parse(readFileSync(path.join(root, 'generated/openapi', `${b}.yaml`), 'utf8'))]),
+  BUNDLES.map((b) => [
+    b,
+    parse(readFileSync(path.join(root, 'packages/contract/generated/openapi', `${b}.yaml`), 'utf8')),
+  ]),
 );
 /** A status schema as a bundle carries it: its description table is rendered from x-lifecycle at build time. */
 const schemaOf = (name: string, bundle: string) => bundles[bundle].components.schemas[name];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMIT, type ObjectSet, type PaymentRecord } from '../../../src/sandbox/core/index.js';
-import { createMemoryTenant } from '../../../src/sandbox/stores/memory-tenant.js';
+import { DEFAULT_LIMIT, type ObjectSet, type PaymentRecord } from '../../../packages/sandbox/src/core/index.js';
+import { createMemoryTenant } from '../../../packages/sandbox/src/stores/memory-tenant.js';
 import { key, newStore, ok, paymentBody, T } from './fixtures.js';
 
 /** Creates `n` payments, every third one with the magic amount that keeps it pending. */

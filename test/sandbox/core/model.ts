@@ -22,9 +22,9 @@ import {
   type ObjectKind,
   type StatusChange,
   type TenantState,
-} from '../../../src/sandbox/core/index.js';
-import { DEFAULT_RETRY_COMPRESSION } from '../../../src/sandbox/core/retry-schedule.js';
-import type { TenantStore, TenantStoreSettings } from '../../../src/sandbox/stores/types.js';
+} from '../../../packages/sandbox/src/core/index.js';
+import { DEFAULT_RETRY_COMPRESSION } from '../../../packages/sandbox/src/core/retry-schedule.js';
+import type { TenantStore, TenantStoreSettings } from '../../../packages/sandbox/src/stores/types.js';
 import { allDeliveries } from '../state-reads.js';
 
 type Rec = { id: string; status: string; requested: { amount: string; currency: string } } & Record<string, unknown>;

@@ -10,7 +10,7 @@ import {
   RETRY_SCHEDULE_SECONDS,
   takeDue,
   type DeliverNow,
-} from '../../../src/sandbox/core/index.js';
+} from '../../../packages/sandbox/src/core/index.js';
 import type { SandboxStore } from './sync-store.js';
 import { create, current, key, newStore, ok, paymentBody, T } from './fixtures.js';
 import { allDeliveries, allEvents } from '../state-reads.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderGuide, target } from '../../../scripts/sandbox-guide.mjs';
 import { root } from '../../../scripts/lib/tools.mjs';
-import { MAGIC_VALUES, RETRY_SCHEDULE_SECONDS } from '../../../src/sandbox/core/index.js';
+import { MAGIC_VALUES, RETRY_SCHEDULE_SECONDS } from '../../../packages/sandbox/src/core/index.js';
 
 const committed = readFileSync(path.join(root, target), 'utf8');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addEndpoint } from '../../../src/sandbox/core/index.js';
+import { addEndpoint } from '../../../packages/sandbox/src/core/index.js';
 import type { SandboxStore } from './sync-store.js';
 import { create, current, newStore, ok, T } from './fixtures.js';
 

@@ -1,14 +1,19 @@
 // The core tests' synchronous store: tenants made on first use, commands run at once, whole-store snapshots
 // (copyMemoryTenant). The sandbox itself runs on a TenantStore (src/sandbox/stores/); this keeps the core's unit tests
 // free of promises. The model-based test (model.ts) goes through a TenantStore, so that it runs on every store.
-import { advance, runDue, type DeliverNow } from '../../../src/sandbox/core/advance.js';
-import { clockNow, DEFAULT_START, type ClockMode } from '../../../src/sandbox/core/clock.js';
-import { execute, type Command, type CommandResult, type ResultOf } from '../../../src/sandbox/core/commands.js';
-import { EVENT_LOG_LIMIT } from '../../../src/sandbox/core/event-log.js';
-import type { StatusChange } from '../../../src/sandbox/core/types.js';
-import { DEFAULT_RETRY_COMPRESSION } from '../../../src/sandbox/core/retry-schedule.js';
-import type { TenantState } from '../../../src/sandbox/core/tenant.js';
-import { copyMemoryTenant, createMemoryTenant } from '../../../src/sandbox/stores/memory-tenant.js';
+import { advance, runDue, type DeliverNow } from '../../../packages/sandbox/src/core/advance.js';
+import { clockNow, DEFAULT_START, type ClockMode } from '../../../packages/sandbox/src/core/clock.js';
+import {
+  execute,
+  type Command,
+  type CommandResult,
+  type ResultOf,
+} from '../../../packages/sandbox/src/core/commands.js';
+import { EVENT_LOG_LIMIT } from '../../../packages/sandbox/src/core/event-log.js';
+import type { StatusChange } from '../../../packages/sandbox/src/core/types.js';
+import { DEFAULT_RETRY_COMPRESSION } from '../../../packages/sandbox/src/core/retry-schedule.js';
+import type { TenantState } from '../../../packages/sandbox/src/core/tenant.js';
+import { copyMemoryTenant, createMemoryTenant } from '../../../packages/sandbox/src/stores/memory-tenant.js';
 
 /** How a store's tenants start. */
 export interface SandboxStoreOptions {

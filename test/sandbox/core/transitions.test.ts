@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIFECYCLES, REASON_CODES } from '../../../generated/sandbox/lifecycles.js';
+import { LIFECYCLES, REASON_CODES } from '../../../packages/contract/generated/sandbox/lifecycles.js';
 import {
   DEFAULT_EXPIRES_IN,
   DEFAULT_OUTCOMES,
@@ -9,7 +9,7 @@ import {
   type MagicValue,
   type ObjectKind,
   type StatusChange,
-} from '../../../src/sandbox/core/index.js';
+} from '../../../packages/sandbox/src/core/index.js';
 import {
   call,
   CALLS,

@@ -1,0 +1,352 @@
+// createSandbox and openSandbox: a tenant store (memory by default, or postgres) with the variants' HTTP layer, the
+// webhook outbox and the clock runner around it, served in-process (`fetch`) or over HTTP (`listen`).
+import type { Server } from 'node:http';
+import type { Registry } from 'prom-client';
+import { createAdaptorServer } from '@hono/node-server';
+import {
+  applyServerTimeouts,
+  type ServerTimeouts,
+} from '@merchant-payments/contract/internal/shared/server-timeouts.js';
+import { addEndpoint, clockNow, createHead, DEFAULT_START, type TenantState } from './core/index.js';
+import { createClockRunner } from './clock/runner.js';
+import { createFaultInterceptor } from './control/fault-intercept.js';
+import { ADMIN_PREFIX, adminRoutes } from './admin/routes.js';
+import { controlRoutes } from './control/routes.js';
+import { createEgressRule } from './delivery/egress.js';
+import { createPinnedFetch } from './delivery/pinned-fetch.js';
+import { createDeliveryRunner, LEASE_MARGIN_MS } from './delivery/runner.js';
+import { prepareAttempt, sendAttempt } from './delivery/send-attempt.js';
+import { abortable } from './http/abortable.js';
+import { createApp } from './http/app.js';
+import { CONTROL_PREFIX } from './http/control.js';
+import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.js';
+import type { SandboxRuntime } from './runtime.js';
+import { createInFlightKeys } from './http/in-flight.js';
+import { createRateLimiter } from './http/rate-limit.js';
+import { createSignals } from './http/signals.js';
+import { createMemoryStore } from './stores/memory.js';
+import type { TenantStore, TenantStoreSettings } from './stores/types.js';
+import { startTenantSweep } from './stores/sweep.js';
+import { tenantIdOf } from './variants/credentials.js';
+import { variantA } from './variants/variant-a.js';
+import { variantB } from './variants/variant-b.js';
+import { variantRoutes } from './variants/routes.js';
+import type { CredentialSource } from './variants/operation.js';
+
+/**
+ * Names a tenant: in open mode as the API does (Variant A by its bearer token, Variant B by its public key), or by the
+ * id the sandbox keeps it under (`sandbox.tenantId`; in issued mode the `ten_…` id the admin API gave it, the only way).
+ */
+export type SandboxTenant = { accessToken: string } | { publicKey: string } | { tenantId: string };
+
+/** Where and how `listen` serves. */
+export interface ListenOptions {
+  /** Default 4020; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /**
+   * Lets @hono/node-server replace the process's global `Request` and `Response` with its lighter subclasses, which it
+   * reads and writes without web streams: nearly twice the GETs per second. Off by default, because it changes
+   * globals the rest of the process sees; the `merchant-payments-sandbox` command, which owns its process, turns it on.
+   */
+  overrideGlobalObjects?: boolean;
+  /** How long a peer may take to send headers and a whole request, and an idle connection is kept (DEFAULT_SERVER_TIMEOUTS). */
+  timeouts?: ServerTimeouts;
+}
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** The whole sandbox as one fetch handler: pass it as a client's `fetch` to run with no port; an aborted request rejects, as fetch does. */
+  fetch(request: Request): Promise<Response>;
+  /** Serves the sandbox over HTTP (default 127.0.0.1:4020; port 0 picks a free one). */
+  listen(options?: ListenOptions): Promise<{ url: string }>;
+  /**
+   * Stops gracefully: stops accepting connections and the ticker, lets the requests in flight finish and the
+   * deliveries in flight be recorded, for at most `graceMs` (default SHUTDOWN_GRACE_MS, 10 s) in all, then closes
+   * whatever connections are left and the store (a postgres store's pool).
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+  /** Moves a tenant's clock forward by `seconds` (0 to 365 days, else ClockAdvanceError), running and delivering what falls due; resolves when all is sent. */
+  advance(tenant: SandboxTenant, seconds: number): Promise<void>;
+  /** A tenant's clock, now (read in a transaction of the store). */
+  now(tenant: SandboxTenant): Promise<Date>;
+  /** Resolves once no webhook delivery is in flight. */
+  settled(): Promise<void>;
+  /** The id the sandbox keeps a tenant under (open mode: a hash of its credential; issued mode: its `ten_…` id, given as `{ tenantId }`). */
+  tenantId(tenant: SandboxTenant): string;
+  /** The secret deliveries are signed with, unless an endpoint has its own. */
+  readonly webhookSecret: string;
+  /** The store the tenants are kept in (a memory store, a postgres store, or the `store` factory's). */
+  readonly store: TenantStore;
+  /** The parts the control API is built on. */
+  readonly runtime: SandboxRuntime;
+  /** This sandbox's own prom-client registry, which `GET /metrics` serves. */
+  readonly metrics: Registry;
+}
+
+/** How long close() lets requests and deliveries in flight finish before it cuts them off. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Creates a sandbox on the memory store (the default) or on the store a `store` factory makes, at once. A
+ * `store: 'postgres'` sandbox connects and migrates first, so it is opened with `await openSandbox(...)` instead, and
+ * this throws a TypeError saying so.
+ */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const settings = resolveOptions(options);
+  const { store } = settings;
+  if (store === 'postgres')
+    throw new TypeError(
+      "store: 'postgres' connects and migrates before it serves: create it with `await openSandbox({ store: 'postgres' })`.",
+    );
+  const evicted: EvictionHook = {};
+  const storeSettings = tenantStoreSettings(settings, evicted);
+  return assemble(settings, store === 'memory' ? createMemoryStore(storeSettings) : store(storeSettings), evicted);
+}
+
+/**
+ * Opens a sandbox on any store, resolving once the store is ready: with `store: 'postgres'`, once it has connected to
+ * `databaseUrl` (default DATABASE_URL, else the PG* variables) and migrated the database. Rejects with the store's
+ * error (a missing `pg` or `node-pg-migrate` names the npm install that adds them).
+ */
+export async function openSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const settings = resolveOptions(options);
+  const { store: choice } = settings;
+  const evicted: EvictionHook = {};
+  const storeSettings = tenantStoreSettings(settings, evicted);
+  let store: TenantStore;
+  if (choice === 'postgres') {
+    // Note: loaded only here, so that the memory path never imports the postgres store.
+    const { createPostgresStore } = await import('./stores/postgres/index.js');
+    store = await createPostgresStore({ ...storeSettings, connectionString: settings.databaseUrl });
+  } else {
+    store = choice === 'memory' ? createMemoryStore(storeSettings) : choice(storeSettings);
+  }
+  try {
+    return assemble(settings, store, evicted);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** Told of the tenants a store forgot as idle; assemble() points it at the sandbox's parts once they exist. */
+interface EvictionHook {
+  to?(ids: string[]): void;
+}
+
+/**
+ * How the sandbox's stores make a tenant (its clock, seed and settings, its event log's retention, the operator's
+ * endpoints) and, in open mode, how many they keep and for how long unused.
+ */
+function tenantStoreSettings(settings: ResolvedOptions, evicted: EvictionHook): TenantStoreSettings {
+  const { now: wallNow } = settings;
+  const start = settings.start === undefined ? DEFAULT_START : Number(settings.start);
+  const tenantSettings = {
+    clock: settings.clock,
+    seed: settings.seed,
+    retryCompression: settings.retryCompression,
+    eventLogLimit: settings.quotas.events,
+  };
+  return {
+    // Note: in issued mode the admin API provisions tenants, and neither a cap nor idleness forgets one.
+    bound:
+      settings.auth === 'open' ? { max: settings.tenants.max, idleMs: settings.tenants.idleSeconds * 1000 } : undefined,
+    now: wallNow,
+    onEvicted: (ids) => evicted.to?.(ids),
+    newTenant(id) {
+      const tenant = createHead(id, { ...tenantSettings, start: settings.clock === 'manual' ? start : wallNow() });
+      for (const url of settings.webhookUrls) addEndpoint(tenant, { url }, clockNow(tenant.clock, wallNow()));
+      return tenant;
+    },
+  };
+}
+
+/** The sandbox around a store that is ready. */
+function assemble(settings: ResolvedOptions, store: TenantStore, evicted: EvictionHook): Sandbox {
+  const { now: wallNow, onError } = settings;
+  const credentials = credentialSource(settings, store);
+  const now = (tenant: TenantState) => clockNow(tenant.clock, wallNow());
+  const signals = createSignals(store, settings.logger);
+  const egress = createEgressRule({ mode: settings.auth, allow: settings.allowWebhookHosts, resolve: settings.lookup });
+  // Note: only without a `fetch` of the user's; its connections go only to addresses the egress rule allowed.
+  const pinned = settings.fetch ? undefined : createPinnedFetch(egress);
+
+  const deliveries = createDeliveryRunner({
+    store,
+    prepare: prepareAttempt,
+    send: (attempt) =>
+      sendAttempt(attempt, {
+        secret: settings.webhookSecret,
+        fetch: settings.fetch,
+        egress,
+        pinnedFetch: pinned?.fetch,
+        timeoutMs: settings.deliveryTimeoutMs,
+        maxResponseBytes: settings.maxDeliveryResponseBytes,
+        wallNow,
+        validate: settings.validate.webhook?.bind(settings.validate),
+      }),
+    wallNow,
+    leaseMs: settings.deliveryTimeoutMs + LEASE_MARGIN_MS,
+    onError,
+    onOutcome: signals.delivered,
+  });
+  const clocks = createClockRunner({
+    store,
+    deliveries,
+    wallNow,
+    onError,
+    onDueLag: signals.dueLag,
+  });
+  if (settings.clock === 'real') clocks.startTicker(settings.tickMs);
+
+  evicted.to = (ids) => signals.evicted(ids.length);
+  const sweep = startTenantSweep(
+    store,
+    settings.auth === 'open' ? settings.tenants.idleSeconds * 1000 : undefined,
+    onError,
+  );
+  const faulting = createFaultInterceptor({
+    store,
+    validators: settings.validate,
+    holdMs: settings.faultHoldMs,
+  });
+  const runtime: SandboxRuntime = {
+    store,
+    validators: settings.validate,
+    intercept: settings.intercept ?? faulting.intercept,
+    rateLimit: settings.rateLimit === undefined ? undefined : createRateLimiter(settings.rateLimit, wallNow),
+    quotas: settings.quotas,
+    egress,
+    maxBodyBytes: settings.maxBodyBytes,
+    now,
+    wallNow,
+    authenticate: async (headers) =>
+      (headers.has('authorization') ? variantA : variantB).authenticate(headers, credentials),
+    credentials,
+    registry: store.registry,
+    settle(id) {
+      void deliveries.flush(id);
+    },
+    advance: (id, seconds) => clocks.advance(id, seconds),
+    async deliver(id) {
+      await deliveries.flush(id);
+    },
+    inFlight: createInFlightKeys(),
+    reset: (id) => store.reset(id),
+    onError,
+  };
+  const app = createApp(
+    runtime,
+    [
+      { prefix: '', routes: variantRoutes(runtime, [variantA, variantB]) },
+      { prefix: CONTROL_PREFIX, routes: (settings.control ?? controlRoutes)(runtime) },
+      // Note: only with an admin token; without one, /_admin is the ordinary 404 of a path no API has.
+      ...(settings.adminToken === undefined
+        ? []
+        : [{ prefix: ADMIN_PREFIX, routes: adminRoutes(runtime, settings.adminToken) }]),
+    ],
+    [signals.middleware],
+  );
+  const handle = (request: Request) => Promise.resolve(app.fetch(request));
+  const idOf = (tenant: SandboxTenant) => {
+    if ('tenantId' in tenant) return tenant.tenantId;
+    // Note: a credential is looked up only by a request, so that these calls never tell whether one was issued.
+    if (credentials.auth === 'issued')
+      throw new TypeError(
+        "In issued mode a tenant is named by its id: { tenantId: 'ten_…' }, as the admin API gave it.",
+      );
+    return 'accessToken' in tenant ? tenantIdOf('a', tenant.accessToken) : tenantIdOf('b', tenant.publicKey);
+  };
+
+  let server: Server | undefined;
+  // Note: counted per response until its last byte is written, so that close() never cuts an answer being sent.
+  let answering = 0;
+  let drainedNow: (() => void) | undefined;
+  const drained = (deadline: number) =>
+    answering === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+          drainedNow = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+  return {
+    fetch: (request) => abortable(handle(request), request.signal),
+    async listen({ port = 4020, host = '127.0.0.1', overrideGlobalObjects = false, timeouts } = {}) {
+      if (server) throw new Error('This sandbox is already listening; close() it first.');
+      // Note: bounds what a slow or silent peer can hold: by default the headers in 10 s, the whole request in 30 s.
+      const http = applyServerTimeouts(
+        createAdaptorServer({ fetch: handle, overrideGlobalObjects }) as Server,
+        timeouts,
+      );
+      http.on('request', (_request, response) => {
+        answering += 1;
+        response.once('close', () => {
+          answering -= 1;
+          if (answering === 0) drainedNow?.();
+        });
+      });
+      await new Promise<void>((resolve, reject) => {
+        http.once('error', reject);
+        http.listen(port, host, () => resolve());
+      });
+      server = http;
+      const { port: bound } = http.address() as { port: number };
+      return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` };
+    },
+    async close({ graceMs = SHUTDOWN_GRACE_MS } = {}) {
+      const deadline = Date.now() + graceMs;
+      clocks.stopTicker();
+      sweep.stop();
+      // Note: a request a fault holds is answered now rather than after its hold.
+      faulting.release();
+      const closing = server;
+      server = undefined;
+      if (closing) {
+        // Note: close() stops accepting and ends the idle connections; those with a request in flight end once it is answered.
+        const closed = new Promise<void>((resolve) => closing.close(() => resolve()));
+        await drained(deadline);
+        closing.closeAllConnections();
+        await closed;
+      }
+      // Note: an attempt not recorded by the deadline keeps its lease, and is taken again once the lease runs out.
+      await Promise.race([
+        deliveries.idle(),
+        new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref()),
+      ]);
+      await pinned?.close();
+      await store.close();
+    },
+    async advance(tenant, seconds) {
+      await clocks.advance(idOf(tenant), seconds);
+    },
+    now: async (tenant) => new Date(await store.transaction(idOf(tenant), now)),
+    settled: () => deliveries.idle(),
+    tenantId: idOf,
+    webhookSecret: settings.webhookSecret,
+    store,
+    runtime,
+    metrics: signals.registry,
+  };
+}
+
+/**
+ * Where credentials lead (`auth`). Issued mode and the admin API need the store's registry of issued tenants: a store
+ * without one (a `store` factory's) is refused here, before anything starts.
+ */
+function credentialSource(settings: ResolvedOptions, store: TenantStore): CredentialSource {
+  const { registry } = store;
+  if (registry === undefined && (settings.auth === 'issued' || settings.adminToken !== undefined)) {
+    const needs = settings.auth === 'issued' ? "auth: 'issued'" : 'adminToken (the admin API)';
+    throw new TypeError(
+      `${needs} needs a store with a registry of issued tenants (store.registry), as the memory and postgres stores have; the store the \`store\` factory made has none.`,
+    );
+  }
+  return settings.auth === 'issued' && registry
+    ? { auth: 'issued', registry, wallNow: settings.now }
+    : { auth: 'open', store };
+}

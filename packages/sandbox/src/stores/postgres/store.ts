@@ -1,0 +1,253 @@
+// The durable TenantStore: every tenant in PostgreSQL, shared by any number of sandbox instances, none of which keeps
+// a tenant between commands. A command reads its tenant's head and the rows it names in one statement without a lock
+// (view.ts: a row it names that was not read is read, and the command runs again), and writes what it changed in one
+// more, which commits only if the tenant's row is still at the version read (sql/writes.ts); a command that raced one
+// of another instance runs again. A read that changes nothing writes nothing.
+import { createHash } from 'node:crypto';
+import type { TenantState } from '../../core/tenant.js';
+import { createSerialQueues } from '@merchant-payments/contract/internal/shared/serial.js';
+import type { StoreSession, TenantStore, TenantStoreSettings } from '../types.js';
+import { HEAD_COLUMNS, headOf, headRow, headValues, type HeadRow } from './head.js';
+import { checkReady, loadPeer, migrate } from './migrate.js';
+import type { PostgresPool, Statement } from './pool.js';
+import { createPostgresRegistry } from './registry.js';
+import { readKey, readsOf, readStatement, type Read } from './sql/reads.js';
+import { writeStatement } from './sql/writes.js';
+import { sweepExpiredKeys } from './sweep.js';
+import { createTenantRows, inTransaction } from './tenant-rows.js';
+import { createView, Flush, Miss, remember, wroteRows, type ReadCache } from './view.js';
+
+export { MIGRATIONS_TABLE, MissingPackageError } from './migrate.js';
+
+/** Options of createPostgresStore. */
+export interface PostgresStoreOptions extends TenantStoreSettings {
+  /** A pool to use (the store never ends it); default: one the store makes and ends on close(). */
+  pool?: PostgresPool;
+  /** The database for the store's own pool; default DATABASE_URL, else the PG* variables (read by `pg`). */
+  connectionString?: string;
+  /** Whether to run the store's migrations first (default true); false when they are run separately. */
+  migrate?: boolean;
+}
+
+/** How many times a command runs again after racing another instance's, before the store gives up. */
+const MAX_RACES = 100;
+const TIME = HEAD_COLUMNS.indexOf('time');
+const DUE_WALL = HEAD_COLUMNS.indexOf('due_wall_at');
+
+/** Prepared statements' names by text. */
+const NAMES = new Map<string, string>();
+const MAX_NAMES = 1_000;
+
+/** Runs one statement: on the pool, or on the connection of a claim. */
+type Query = (statement: Statement) => ReturnType<PostgresPool['query']>;
+
+/**
+ * The statement as a prepared one, named after its text, unless it lists (a page's plan depends on how many rows the
+ * tenant has, so it is planned for each run rather than once for every tenant).
+ */
+function prepared(statement: { text: string; values: unknown[] }, lists: boolean): Statement {
+  if (lists) return statement;
+  let name = NAMES.get(statement.text);
+  if (name === undefined) {
+    // Note: the texts are the combinations of a few fixed fragments; the bound only guards against a surprise.
+    if (NAMES.size >= MAX_NAMES) NAMES.clear();
+    name = `sandbox_${createHash('sha1').update(statement.text).digest('base64url')}`;
+    NAMES.set(statement.text, name);
+  }
+  return { ...statement, name };
+}
+
+/** A TenantStore in PostgreSQL (opt-in: install `pg` and `node-pg-migrate`); migrates the database first. */
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<TenantStore> {
+  let pool = options.pool;
+  const ownPool = pool === undefined;
+  if (!pool) {
+    const pg = await loadPeer('pg', () => import('pg'));
+    const connectionString = options.connectionString ?? process.env.DATABASE_URL;
+    const made = new pg.default.Pool(connectionString === undefined ? {} : { connectionString });
+    // Note: an idle connection the server closed (a restart) is dropped by the pool; unhandled, its error would end the process.
+    made.on('error', () => {});
+    pool = made;
+  }
+  const db = pool;
+  try {
+    if (options.migrate ?? true) await migrate(db);
+  } catch (error) {
+    if (ownPool) await db.end();
+    throw error;
+  }
+  const wallNow = options.now ?? Date.now;
+  const tenants = createTenantRows({
+    db,
+    newTenant: options.newTenant,
+    bound: options.bound,
+    wallNow,
+    onEvicted: options.onEvicted,
+  });
+  // Note: one instance's commands on a tenant run one after another, so that they never race each other; the queue
+  // holds only the tenants with a command in flight.
+  const queues = createSerialQueues();
+
+  /** What was read of a tenant at one version: kept for the next run of the command, or a request's next command. */
+  interface Kept {
+    tenant: string;
+    version: string;
+    head: HeadRow;
+    cache: ReadCache;
+  }
+
+  /** What one run of `work` gave: its result and, unless it changed nothing, the write to make. */
+  type Ran<T> =
+    | { result: T; write?: { text: string; values: unknown[] }; kept: Kept }
+    | { flush: { text: string; values: unknown[] } }
+    | { restart: true };
+
+  /**
+   * Reads the tenant (what `seed` has not read already) and runs `work` until it has read all it names, then builds its
+   * write; a restart when the tenant changed between two reads or has no row yet (made first, within the bound).
+   */
+  async function runOnce<T>(
+    query: Query,
+    tenant: string,
+    work: (state: TenantState) => T,
+    reads: Map<string, Read>,
+    seed: Kept | undefined,
+  ): Promise<Ran<T>> {
+    const cache: ReadCache = new Map(seed?.cache);
+    let version = seed?.version;
+    let head = seed?.head;
+    let pending = [...reads].filter(([key]) => !cache.has(key)).map(([, read]) => read);
+    for (;;) {
+      if (version === undefined || pending.length > 0) {
+        const first = version === undefined;
+        const statement = readStatement(tenant, wallNow(), pending, first);
+        const row = (await query(prepared(statement, statement.lists))).rows[0]!;
+        // Note: pg reads a bigint as a string.
+        const readVersion = row.version as string | null;
+        if (readVersion === null) {
+          await tenants.admit(tenant);
+          return { restart: true };
+        }
+        if (first) {
+          version = readVersion;
+          head = headRow(row.head as string);
+          const due = row.due as { until: number };
+          remember(cache, { read: 'timers', until: due.until }, due);
+        } else if (readVersion !== version) {
+          return { restart: true };
+        }
+        pending.forEach((read, index) => remember(cache, read, row[`r${index}`]));
+      }
+      const read = head!;
+      const state = headOf(tenant, read.text);
+      const before = headValues(state, undefined);
+      const view = createView(state, read.counts, cache);
+      const build = (): { text: string; values: unknown[] } | undefined => {
+        const after = headValues(state, view.earliest());
+        const at = wallNow();
+        const use = tenants.precisionMs > 0 && at - read.lastUsedAt >= tenants.precisionMs ? at : null;
+        // Note: moving `time` alone (a read that found nothing due) is not worth a write: the next command moves it again.
+        const headChanged = after.some(
+          (value, index) => index !== TIME && index !== DUE_WALL && value !== before[index],
+        );
+        const changed = headChanged || after[DUE_WALL] !== read.dueWallAt || wroteRows(view.writes);
+        if (!changed && use === null) return undefined;
+        return writeStatement(tenant, version!, after, use, view.writes, changed);
+      };
+      let failure: unknown;
+      try {
+        const result = work(view.state);
+        return { result, write: build(), kept: { tenant, version: version, head: read, cache } };
+      } catch (error) {
+        failure = error;
+      }
+      if (failure instanceof Flush) {
+        try {
+          // Note: Flush comes only after a write, so there is always one to commit.
+          return { flush: build()! };
+        } catch (error) {
+          failure = error;
+        }
+      }
+      if (!(failure instanceof Miss)) throw failure;
+      for (const missed of failure.reads) reads.set(readKey(missed), missed);
+      pending = failure.reads;
+    }
+  }
+
+  /**
+   * Runs `work` until its write commits (or it has nothing to write); `query` runs each statement. The session's reads
+   * are read with the first statement, and what a request's earlier transaction read serves its next one.
+   */
+  async function run<T>(
+    query: Query,
+    tenant: string,
+    work: (state: TenantState) => T,
+    session?: StoreSession,
+  ): Promise<T> {
+    // Note: what a run found it needs is read up front by the next one.
+    const reads = new Map(readsOf(session?.reads).map((read) => [readKey(read), read]));
+    const kept = session?.kept as Kept | undefined;
+    let seed = kept?.tenant === tenant ? kept : undefined;
+    for (let races = 0; races < MAX_RACES;) {
+      const ran = await runOnce(query, tenant, work, reads, seed);
+      seed = undefined;
+      if (session) session.kept = undefined;
+      if ('restart' in ran) continue;
+      if ('flush' in ran) {
+        await query(prepared(ran.flush, false));
+        continue;
+      }
+      if (!ran.write) {
+        if (session) session.kept = ran.kept;
+        return ran.result;
+      }
+      const written = await query(prepared(ran.write, false));
+      if (written.rows.length === 1) return ran.result;
+      races += 1;
+    }
+    throw new Error(`Tenant ${tenant}'s command raced another one ${MAX_RACES} times without committing.`);
+  }
+
+  const query: Query = (statement) => db.query(statement);
+
+  return {
+    transaction: (tenant, work, session) => queues.run(tenant, () => run(query, tenant, work, session)),
+
+    // Note: the tenant's row is claimed with SKIP LOCKED for the whole run, so that the instance that has it runs the due
+    // work and every other instance moves on at once; a tenant this instance is working on is skipped before a connection is taken.
+    tryTransaction: (tenant, work) =>
+      queues.busy(tenant)
+        ? Promise.resolve(undefined)
+        : queues.run(tenant, () =>
+            inTransaction(db, async (client) => {
+              const claimed = await client.query('SELECT 1 FROM sandbox_tenants WHERE id = $1 FOR UPDATE SKIP LOCKED', [
+                tenant,
+              ]);
+              if (claimed.rows.length === 0) return undefined;
+              return { result: await run((statement) => client.query(statement), tenant, work) };
+            }),
+          ),
+
+    async dueTenants(wall) {
+      const { rows } = await db.query(
+        'SELECT id FROM sandbox_tenants WHERE due_wall_at <= $1 ORDER BY due_wall_at LIMIT 1000',
+        [wall],
+      );
+      return rows.map((row) => row.id as string);
+    },
+
+    reset: (tenant) => queues.run(tenant, () => tenants.reset(tenant)),
+    evictIdle: () => tenants.evictIdle(),
+    tenantCount: () => tenants.tenantCount(),
+    maintain: async () => void (await sweepExpiredKeys(db)),
+
+    async close() {
+      if (ownPool) await db.end();
+    },
+
+    ready: () => checkReady(db),
+    poolStats: () => ({ total: db.totalCount ?? 0, idle: db.idleCount ?? 0, waiting: db.waitingCount ?? 0 }),
+    registry: createPostgresRegistry(db),
+  };
+}
