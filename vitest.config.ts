@@ -13,7 +13,8 @@ import { sourceAliases } from './scripts/lib/workspaces.mjs';
 /** Files that start processes other than Prism: each line says what. */
 const processes = [
   'test/package/readme.test.ts', // npm pack and install, then the README's commands in a new project
-  'test/package/tarball.test.ts', // npm pack, install, publint, attw and the installed bins
+  'test/package/tarball.test.ts', // npm pack, the four packages installed together, tsc, their bins, vitest
+  'test/package/packages.test.ts', // npm pack, each package installed alone, publint, attw, its README's commands
   'test/package/postgres-store.test.ts', // npm pack and install, a PostgreSQL cluster, the installed sandbox on it
   'test/package/hosting.test.ts', // npm pack and install, a PostgreSQL cluster, docs/hosting.md's commands (two instances, curl, pg_dump)
   'test/docs/site.test.ts', // Redocly build-docs and Chromium

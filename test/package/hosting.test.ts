@@ -1,4 +1,4 @@
-// docs/hosting.md as an operator follows it: the packed tarball installed into a new folder with pg and
+// docs/hosting.md as an operator follows it: the packed tarballs of the contract and the sandbox installed into a new folder with pg and
 // node-pg-migrate, two instances on one throwaway PostgreSQL in issued mode, a tenant provisioned, a merchant's
 // requests through both instances, a scrape of /metrics, a backup, and a SIGTERM during traffic that loses no
 // acknowledged request. Every block runs as written (blocks marked skip aside), in order, in one folder; the two
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
 import { startCluster, type Cluster } from '../postgres/cluster.js';
 import { createDocRunner, testSteps } from './doc-runner.js';
-import { packedTarball } from './pack.js';
+import { packedTarballs, tarballsFor } from './pack.js';
 import { readmeSteps } from './readme-blocks.js';
 import { npmInstallEnv } from './npm-env.js';
 import { portFree } from './readme-ports.js';
@@ -39,8 +39,9 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'hosting-'));
   project = path.join(dir, 'project');
   mkdirSync(project);
-  const { tarball } = await packedTarball();
-  copyFileSync(tarball, path.join(project, path.basename(tarball)));
+  const packed = await packedTarballs();
+  for (const tarball of tarballsFor('sandbox', packed))
+    copyFileSync(tarball, path.join(project, path.basename(tarball)));
   cluster = await startCluster();
   // Note: the operator's shell: none of this run's own variables, the secrets from the "secret store".
   env = {
@@ -64,7 +65,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
-describe('docs/hosting.md, followed from the packed tarball against a real PostgreSQL', () => {
+describe('docs/hosting.md, followed from the packed tarballs against a real PostgreSQL', () => {
   it('covers what the hosting guide must: two instances, a provisioned tenant, metrics, a backup and a SIGTERM during traffic', () => {
     const scripts = steps.flatMap((step) => (step.kind === 'command' && step.mode !== 'skip' ? [step.script] : []));
     expect(steps.filter((step) => step.kind === 'command' && step.mode === 'background')).toHaveLength(2);

@@ -9,3 +9,20 @@ export const npmInstallEnv = {
   npm_config_fetch_timeout: '60000',
   npm_config_fetch_retries: '4',
 } as const;
+
+/**
+ * A user's shell for the commands a document shows: this run's environment without anything of the test run that
+ * those commands read (the project's own variables, credentials, npm's settings from the npm that runs the tests),
+ * and npm's settings above.
+ */
+export function userShellEnv(): NodeJS.ProcessEnv {
+  return {
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([name]) =>
+          !/^(MERCHANT_PAYMENTS_|PAYMENTS_|WEBHOOK_SECRET$|npm_(?!config_(registry|cache|userconfig)$))/.test(name),
+      ),
+    ),
+    ...npmInstallEnv,
+  };
+}

@@ -1,6 +1,6 @@
-// `merchant-payments sandbox --store postgres` as users run it: from the packed tarball installed into a new project,
-// first without `pg` and `node-pg-migrate` (exit 2 naming the install), then with them, against a throwaway cluster of
-// this file's own named by DATABASE_URL. Every process is stopped by its pid; the cluster and folders are removed.
+// `merchant-payments-sandbox --store postgres` as users run it: from the packed tarballs of the sandbox and the
+// contract installed into a new project, first without `pg` and `node-pg-migrate` (exit 2 naming the install), then
+// with them, against a throwaway cluster of this file's own named by DATABASE_URL. Every process is stopped by its pid; the cluster and folders are removed.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -11,7 +11,7 @@ import { stopChild, type PipedChild } from '../../packages/contract/src/shared/c
 import { startCluster, type Cluster } from '../postgres/cluster.js';
 import { startListening } from '../postgres/sandbox-process.js';
 import { npmInstallEnv } from './npm-env.js';
-import { packedTarball } from './pack.js';
+import { packedTarballs, tarballsFor } from './pack.js';
 
 const started: PipedChild[] = [];
 let dir: string;
@@ -38,9 +38,9 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   return { code: result.status, output: `${result.stdout}\n${result.stderr}` };
 }
 
-describe('the installed tarball', () => {
-  it('runs merchant-payments sandbox --store postgres against DATABASE_URL once pg and node-pg-migrate are installed', async () => {
-    const { tarball } = await packedTarball();
+describe("the sandbox's installed tarball", () => {
+  it('runs merchant-payments-sandbox --store postgres against DATABASE_URL once pg and node-pg-migrate are installed', async () => {
+    const tarballs = tarballsFor('sandbox', await packedTarballs());
     const project = path.join(dir, 'consumer');
     mkdirSync(project);
     writeFileSync(
@@ -49,13 +49,13 @@ describe('the installed tarball', () => {
     );
     const install = (packages: string[]) =>
       run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...packages], project);
-    const installed = install([tarball]);
+    const installed = install(tarballs);
     expect(installed.code, installed.output).toBe(0);
-    const bin = path.join(project, 'node_modules/.bin/merchant-payments');
+    const bin = path.join(project, 'node_modules/.bin/merchant-payments-sandbox');
     cluster = await startCluster();
     const env = { DATABASE_URL: cluster.url };
 
-    const without = run(process.execPath, [bin, 'sandbox', '--store', 'postgres', '--port', '0'], project, env);
+    const without = run(process.execPath, [bin, '--store', 'postgres', '--port', '0'], project, env);
     expect([without.code, without.output]).toEqual([2, expect.stringContaining('npm install pg node-pg-migrate')]);
 
     // Note: the versions the repository tests with, from its own node_modules, so that npm finds them in its cache.
@@ -67,7 +67,7 @@ describe('the installed tarball', () => {
 
     const sandbox = await startListening(
       bin,
-      ['sandbox', '--store', 'postgres', '--clock', 'manual', '--port', '0'],
+      ['--store', 'postgres', '--clock', 'manual', '--port', '0'],
       { cwd: project, env: { ...process.env, ...env } },
       started,
     );

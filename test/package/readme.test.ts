@@ -1,4 +1,4 @@
-// The users' README as a new merchant developer follows it: the packed tarball is installed into an empty directory,
+// The users' README as a new merchant developer follows it: the packed tarballs are installed into an empty directory,
 // and every file the README shows is created and every command it shows is run there, as written and in order.
 // The rules (markers for skipped and background blocks, file names, ports) are in CONTRIBUTING.md.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -7,8 +7,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
 import { createDocRunner, testSteps } from './doc-runner.js';
-import { npmInstallEnv } from './npm-env.js';
-import { packedTarball } from './pack.js';
+import { userShellEnv } from './npm-env.js';
+import { packedTarballs } from './pack.js';
 import { readmeSteps, yamlRunCommands } from './readme-blocks.js';
 import { freeReadmePorts, moveCommandPorts, movePortsIn, portEnv, portFree, type PortMap } from './readme-ports.js';
 
@@ -20,14 +20,7 @@ let dir: string;
 let project: string;
 /** Where the README's default ports are moved to in this run (readme-ports.ts). */
 let ports: PortMap;
-// Note: the user's shell, without anything of this test run that the README's commands read.
-const env: NodeJS.ProcessEnv = Object.fromEntries(
-  Object.entries(process.env).filter(
-    ([name]) =>
-      !/^(MERCHANT_PAYMENTS_|PAYMENTS_|WEBHOOK_SECRET$|npm_(?!config_(registry|cache|userconfig)$))/.test(name),
-  ),
-);
-Object.assign(env, npmInstallEnv);
+const env = userShellEnv();
 
 const runner = createDocRunner(
   () => project,
@@ -43,11 +36,11 @@ async function takenPorts(): Promise<number[]> {
 beforeAll(async () => {
   ports = await freeReadmePorts();
   dir = mkdtempSync(path.join(os.tmpdir(), 'readme-'));
-  const { tarball } = await packedTarball();
+  const packed = await packedTarballs();
   project = path.join(dir, 'project');
   mkdirSync(project);
-  // The file the API team hands out, put in the project as the README says.
-  copyFileSync(tarball, path.join(project, path.basename(tarball)));
+  // The files the API team hands out, put in the project as the README says.
+  for (const { tarball } of Object.values(packed)) copyFileSync(tarball, path.join(project, path.basename(tarball)));
 }, 300_000);
 
 afterAll(async () => {
@@ -55,16 +48,16 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
-describe('README.md, followed in a new project that installs the packed tarball', () => {
-  it('skips only the commands that cannot run before publishing, and runs the tarball install in their place', () => {
+describe('README.md, followed in a new project that installs the packed tarballs', () => {
+  it('skips only the commands that cannot run before publishing, and runs the tarball installs in their place', () => {
     const skipped = commands.filter((command) => command.mode === 'skip').map((command) => command.script.trim());
     expect(skipped).toEqual([
       expect.stringMatching(/^npm ci\nnpm start .*\nnpm test .*\nnpm run test:all /),
-      'npm install @merchant-payments/contract',
-      'npm ci && npm pack',
+      'npm install @merchant-payments/contract\nnpm install --save-dev @merchant-payments/cli',
+      'npm ci && npm pack --workspaces',
     ]);
     expect(commands.filter((command) => command.mode === 'run').map((command) => command.script.trim())).toContain(
-      'npm install ./merchant-payments-contract-*.tgz',
+      'npm install ./merchant-payments-contract-*.tgz\nnpm install --save-dev ./merchant-payments-sandbox-*.tgz ./merchant-payments-conformance-*.tgz ./merchant-payments-cli-*.tgz',
     );
   });
 

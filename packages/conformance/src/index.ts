@@ -1,4 +1,4 @@
-// Public entry of `./conformance`: runConformance checks a running server of either variant against the contract, and
+// The conformance package's entry: runConformance checks a running server of either variant against the contract, and
 // the report it returns can be written as text, JSON or JUnit XML.
 export { needsState } from './registry.js';
 export { formatText, toJson, toJunit } from './report.js';

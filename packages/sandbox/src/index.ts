@@ -1,4 +1,4 @@
-// Public entry of `./sandbox`: a stateful sandbox of both variants, in-process or over HTTP, and the typed client of its
+// The sandbox package's entry: a stateful sandbox of both variants, in-process or over HTTP, and the typed client of its
 // control API (/_sandbox) with its named types.
 export {
   createSandbox,
