@@ -69,7 +69,7 @@ const step = async (name, fn) => {
   return result;
 };
 
-const pkg = runs('client') || runs('webhooks') ? await loadSource('src/index.ts') : undefined;
+const pkg = runs('client') || runs('webhooks') ? await loadSource('packages/contract/src/index.ts') : undefined;
 
 if (runs('client')) {
   const client = await step('client overhead', () =>

@@ -1,4 +1,4 @@
-// Bundles each API listed in redocly.yaml into generated/openapi/<api>.yaml, and what both share into shared.yaml.
+// Bundles each API listed in redocly.yaml into packages/contract/generated/openapi/<api>.yaml, and what both share into shared.yaml.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ export function bundle(names = Object.keys(apis), outDir) {
 }
 
 /**
- * Bundles every file of openapi/components/schemas/ and openapi/webhooks/ into generated/openapi/shared.yaml (or into
+ * Bundles every file of packages/contract/openapi/components/schemas/ and packages/contract/openapi/webhooks/ into packages/contract/generated/openapi/shared.yaml (or into
  * `outDir`): the shared types and the webhook validators are built from it, so they depend on neither variant.
  * Components keep their file names and webhooks take the camelCase of theirs, as both roots name them.
  */

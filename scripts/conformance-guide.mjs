@@ -1,5 +1,5 @@
 // Writes docs/conformance-checks.md: every check of the conformance kit with the contract rule it enforces, from the
-// kit's registry of checks (src/conformance/registry.ts) and the shipped Arazzo workflows, so the guide cannot drift
+// kit's registry of checks (packages/conformance/src/registry.ts) and the shipped Arazzo workflows, so the guide cannot drift
 // from what the kit checks.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
-// Writes generated/sandbox/lifecycles.ts from the `x-lifecycle` of the shared status schemas, so that the
-// sandbox runs the contract's own transition table (openapi/README.md, "Lifecycles"). Run by npm run generate.
+// Writes packages/contract/generated/sandbox/lifecycles.ts from the `x-lifecycle` of the shared status schemas, so that the
+// sandbox runs the contract's own transition table (packages/contract/openapi/README.md, "Lifecycles"). Run by npm run generate.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -13,7 +13,7 @@ export const lifecyclesPath = 'packages/contract/generated/sandbox/lifecycles.ts
 /** The status schema of each kind of object. */
 export const statusSchemas = { payment: 'PaymentStatus', payout: 'PayoutStatus', appeal: 'AppealStatus' };
 
-/** What may move an object, as openapi/README.md lists it. */
+/** What may move an object, as packages/contract/openapi/README.md lists it. */
 export const triggers = [
   'api:create',
   'api:confirm',
@@ -66,7 +66,7 @@ export function checkLifecycle(file, schema, reasonCodes) {
   return { statuses, transitions: out };
 }
 
-/** Renders generated/sandbox/lifecycles.ts from the status schemas. */
+/** Renders packages/contract/generated/sandbox/lifecycles.ts from the status schemas. */
 export function renderLifecycles() {
   const reason = readSchema('ReasonCode');
   const reasonCodes = reason.schema.enum;
@@ -95,7 +95,7 @@ export function renderLifecycles() {
 /** Every reason_code value (ReasonCode.yaml); null means no reason. */
 export const REASON_CODES = ${q(reasonCodes)} as const;
 
-/** What may move an object from one status to another (openapi/README.md, "Lifecycles"). */
+/** What may move an object from one status to another (packages/contract/openapi/README.md, "Lifecycles"). */
 export const TRIGGERS = ${q(triggers)} as const;
 
 /** Statuses and transitions of each kind of object, one row per transition; \`from: null\` creates the object. */

@@ -1,7 +1,7 @@
 // Compiles every schema the operations of both variants and of the sandbox's control and admin APIs use (parameters,
 // request bodies, response bodies and headers) into standalone Ajv validators, and writes the operation index a router
-// and src/validation read: generated/operations/validators.ts, sandbox-validators.ts, admin-validators.ts,
-// operations.ts and problems.ts (the problem catalogue). The index's types are src/validation/operation-index-types.ts.
+// and packages/contract/src/validation read: packages/contract/generated/operations/validators.ts, sandbox-validators.ts, admin-validators.ts,
+// operations.ts and problems.ts (the problem catalogue). The index's types are packages/contract/src/validation/operation-index-types.ts.
 import path from 'node:path';
 import { apis, bundles, variants } from './lib/apis.mjs';
 import { bundleWithoutProse, createAjv, standaloneModule, validatorTypes } from './lib/ajv-standalone.mjs';
@@ -30,7 +30,7 @@ const titleOf = (name) => ({ sandbox: "the sandbox's control API", admin: "the s
 /** The variant key of an API of redocly.yaml: `a` for `variant-a`. */
 const variantKey = (name) => name.replace(/^variant-/, '');
 
-/** Where the generated files import the index's types from (src/validation/operation-index-types.ts). */
+/** Where the generated files import the index's types from (packages/contract/src/validation/operation-index-types.ts). */
 const INDEX_TYPES = '../../src/validation/operation-index-types.js';
 const INDEX_TYPE_NAMES = [
   'MediaSpec',
@@ -152,7 +152,7 @@ export async function renderOperationValidators(files = bundles, labels = bundle
     `export const operationIndex: Readonly<Record<Api, VariantIndex>> = ${data({ ...index, ...Object.fromEntries(OWN_APIS.map((name) => [name, own[name].index])) })};`,
     '',
   ].join('\n');
-  // Note: a module of its own, with no validators in it, so that building a problem body (src/shared/problem.ts, the
+  // Note: a module of its own, with no validators in it, so that building a problem body (packages/contract/src/shared/problem.ts, the
   // webhook receivers included) loads no more than the catalogue.
   const problemModule = [
     header,
@@ -172,7 +172,7 @@ export async function renderOperationValidators(files = bundles, labels = bundle
   return { 'validators.ts': validators, ...ownValidators, 'operations.ts': operations, 'problems.ts': problemModule };
 }
 
-/** Clears generated/operations and writes the files rendered from the bundles. */
+/** Clears packages/contract/generated/operations and writes the files rendered from the bundles. */
 export async function generateOperationValidators() {
   const written = replaceGeneratedDir(operationsDir, await renderOperationValidators());
   console.log(`generated ${written.join(', ')}`);

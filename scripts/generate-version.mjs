@@ -1,4 +1,4 @@
-// Writes the contract package's version into its generated/version.ts, which the clients' User-Agent and
+// Writes the contract package's version into its packages/contract/generated/version.ts, which the clients' User-Agent and
 // `merchant-payments --version` state (the packages are versioned together: .changeset/config.json); run by
 // `npm run regenerate`, and by `npm run release:version` after `changeset version` has raised the version.
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Compiles the webhook body schemas of the shared bundle into standalone Ajv validators, and copies the webhook's
-// named examples and header names: generated/validators/webhook-validators.ts and webhook-examples.ts.
+// named examples and header names: packages/contract/generated/validators/webhook-validators.ts and webhook-examples.ts.
 import path from 'node:path';
 import { sharedBundle } from './lib/apis.mjs';
 import { bundleWithoutProse, createAjv, standaloneModule, validatorTypes } from './lib/ajv-standalone.mjs';
@@ -121,7 +121,7 @@ export async function renderWebhookValidators(specFile = sharedBundle, label = s
   return { 'webhook-validators.ts': validators, 'webhook-examples.ts': examples };
 }
 
-/** Clears generated/validators and writes the files rendered from the shared bundle. */
+/** Clears packages/contract/generated/validators and writes the files rendered from the shared bundle. */
 export async function generateWebhookValidators() {
   const written = replaceGeneratedDir(validatorsDir, await renderWebhookValidators());
   console.log(`generated ${written.join(', ')} from ${sharedBundle}`);

@@ -1,4 +1,4 @@
-// Compiles each bundled spec into TypeScript types: generated/types/<name>.ts (openapi-typescript), one per API and
+// Compiles each bundled spec into TypeScript types: packages/contract/generated/types/<name>.ts (openapi-typescript), one per API and
 // one for what both share, each with a root type per component schema (`export type Money = …`).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +26,7 @@ export async function renderTypes(specFile) {
   return header + astToString(ast);
 }
 
-/** Writes the types of every bundle (into `outDir`, default generated/types). */
+/** Writes the types of every bundle (into `outDir`, default packages/contract/generated/types). */
 export async function generateTypes(outDir) {
   for (const [name, specFile] of Object.entries(bundles)) {
     const target = outDir ? path.join(outDir, `${name}.ts`) : path.join(root, typesPath(name));

@@ -1,5 +1,5 @@
 // Lints every API in redocly.yaml: `redocly lint` on the split sources, then Spectral (spectral:oas, OWASP, house rules)
-// on Redocly bundles written to a temporary directory, then spectral:arazzo on openapi/arazzo/*.arazzo.yaml; then checks
+// on Redocly bundles written to a temporary directory, then spectral:arazzo on packages/contract/openapi/arazzo/*.arazzo.yaml; then checks
 // that src/ has no import cycle, type-only imports included (dpdm); then lints the code with ESLint (eslint.config.js).
 // Exits 1 on any error, 2 on a missing input.
 // Usage: node scripts/lint.mjs [--keep-bundles]
@@ -122,7 +122,7 @@ try {
   }
   summary.push(spectral);
 
-  // 4. Spectral's Arazzo rules on the workflows as shipped: they point at the bundles in generated/openapi.
+  // 4. Spectral's Arazzo rules on the workflows as shipped: they point at the bundles in packages/contract/generated/openapi.
   const arazzo = { tool: 'spectral lint (arazzo)', errors: 0, warnings: 0 };
   const workflows = readdirSync(path.join(root, 'packages/contract/openapi/arazzo'))
     .filter((f) => f.endsWith('.arazzo.yaml'))

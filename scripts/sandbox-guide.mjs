@@ -1,5 +1,5 @@
 // Writes docs/sandbox-values.md: the sandbox's magic values, processing delays and webhook retry schedule, from the
-// data the sandbox core runs (src/sandbox/core), so the guide cannot drift from what the sandbox does.
+// data the sandbox core runs (packages/sandbox/src/core), so the guide cannot drift from what the sandbox does.
 import { writeGuideWhenRun, withTypeScript } from './lib/guide.mjs';
 
 /** Where the guide is written, relative to the repository root. */

@@ -8,15 +8,15 @@ import { root } from '../lib/tools.mjs';
 const ENTRIES = [
   {
     name: 'Variant B client',
-    code: "import { createVariantBClient } from './src/index.ts'; export default createVariantBClient;",
+    code: "import { createVariantBClient } from './packages/contract/src/index.ts'; export default createVariantBClient;",
     target: 6 * 1024,
   },
   {
     name: 'verifyWebhook',
-    code: "import { verifyWebhook } from './src/webhooks/index.ts'; export default verifyWebhook;",
+    code: "import { verifyWebhook } from './packages/contract/src/webhooks/index.ts'; export default verifyWebhook;",
     target: 8 * 1024,
   },
-  { name: 'everything', code: "export * from './src/index.ts';" },
+  { name: 'everything', code: "export * from './packages/contract/src/index.ts';" },
 ];
 
 /** Minified + gzipped size of one entry, and the three inputs that put the most bytes in it. */

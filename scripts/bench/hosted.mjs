@@ -15,7 +15,7 @@ const SECTION = 'hosted';
 const MB = 2 ** 20;
 const UNKNOWN = 100_000;
 const ADMIN_TOKEN = randomBytes(32).toString('base64url');
-const bin = path.join(root, 'bin/merchant-payments-sandbox.mjs');
+const bin = path.join(root, 'packages/sandbox/bin/merchant-payments-sandbox.mjs');
 const sandbox = (extra) => (port) => [bin, '--port', String(port), '--clock', 'manual', ...extra];
 
 async function ready(server) {

@@ -11,7 +11,7 @@ export const scratch = path.join(root, 'node_modules/.cache/merchant-payments-be
 /** Bundles `entry` (relative to the root) into one ESM file in `scratch`, dependencies left external; its path. */
 export async function bundleSource(entry) {
   mkdirSync(scratch, { recursive: true });
-  // Note: named by the entry's whole path, since src/index.ts and src/validation/index.ts share a base name, and
+  // Note: named by the entry's whole path, since packages/contract/src/index.ts and packages/contract/src/validation/index.ts share a base name, and
   // import() would hand back the first module imported from the same file.
   const outfile = path.join(scratch, `${entry.replace(/\.ts$/, '').replaceAll('/', '-')}-${process.pid}.mjs`);
   await build({

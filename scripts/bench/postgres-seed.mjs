@@ -1,12 +1,12 @@
 // Databases of the postgres section and the rows it seeds into them with SQL, in the sandbox's own tables (the
-// migrations under src/sandbox/stores/postgres/migrations/, run by an instance before any seeding), since making a
+// migrations under packages/sandbox/src/stores/postgres/migrations/, run by an instance before any seeding), since making a
 // million payments through the API would take the section's whole time. Each seed copies what the API made for one
 // tenant, so that records and tenant rows keep the shape the store writes; columns are read from the catalogue, so
 // that a column a migration adds is copied along.
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 
-// Note: as src/sandbox/variants/credentials.ts names a Variant B tenant, so that SQL can reach the tenant a public key makes.
+// Note: as packages/sandbox/src/variants/credentials.ts names a Variant B tenant, so that SQL can reach the tenant a public key makes.
 /** The id of the tenant a Variant B public key makes in open mode. */
 export const tenantId = (publicKey) => `b_${createHash('sha256').update(publicKey).digest('base64url').slice(0, 22)}`;
 

@@ -121,7 +121,7 @@ async function store() {
   const held = await sandbox.store.transaction(sandbox.tenantId({ publicKey: 'pk_large' }), (tenant) => ({
     payments: tenant.payments.count(),
     events: tenant.eventsMade - tenant.eventsDropped,
-    // Note: the memory store keeps a tenant's keys in a Map (src/sandbox/stores/memory-tenant.ts).
+    // Note: the memory store keeps a tenant's keys in a Map (packages/sandbox/src/stores/memory-tenant.ts).
     idempotency: tenant.idempotency.size,
   }));
   await sandbox.close();

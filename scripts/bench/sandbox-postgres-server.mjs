@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { root } from '../lib/tools.mjs';
 import { validatingSandbox } from './sandbox-server.mjs';
 
-const { openSandbox } = await import(pathToFileURL(path.join(root, 'dist/src/sandbox/index.js')).href);
+const { openSandbox } = await import(pathToFileURL(path.join(root, 'packages/sandbox/dist/src/index.js')).href);
 const { values } = parseArgs({
   options: {
     port: { type: 'string' },

@@ -1,5 +1,5 @@
 // The sandbox as the benchmark runs it: the package's built dist (what `merchant-payments-sandbox` runs), with every
-// request, response and webhook body checked against the contract by the precompiled validators of src/validation.
+// request, response and webhook body checked against the contract by the precompiled validators of packages/contract/src/validation.
 //   node scripts/bench/sandbox-server.mjs --port <port>      serve it over HTTP until SIGTERM (a child of the bench)
 // When createSandbox already validates by default, nothing is passed; until then the validators are handed in
 // explicitly through the `validate` option, so that the figures are those of a validating sandbox either way.
@@ -8,9 +8,9 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { root } from '../lib/tools.mjs';
 
-const dist = (file) => import(pathToFileURL(path.join(root, 'dist/src', file)).href);
+const dist = (name, file) => import(pathToFileURL(path.join(root, 'packages', name, 'dist/src', file)).href);
 
-/** SandboxValidators over src/validation (request, response and webhook checks), for a sandbox that has none by default. */
+/** SandboxValidators over packages/contract/src/validation (request, response and webhook checks), for a sandbox that has none by default. */
 export function contractValidators(validation) {
   const variant = (operation) => operation.variant.toLowerCase();
   const errors = (violations) => violations.map(({ pointer, detail }) => ({ pointer: pointer || '/', detail }));
@@ -77,9 +77,9 @@ async function validatesByDefault(createSandbox) {
  * `{ validate }` otherwise. `how` says which, for the report.
  */
 export async function validatingSandbox() {
-  const { createSandbox } = await dist('sandbox/index.js');
+  const { createSandbox } = await dist('sandbox', 'index.js');
   if (await validatesByDefault(createSandbox)) return { createSandbox, options: {}, how: 'validation on by default' };
-  const validation = await dist('validation/index.js');
+  const validation = await dist('contract', 'validation/index.js');
   return {
     createSandbox,
     options: { validate: contractValidators(validation) },

@@ -30,20 +30,31 @@ const MB = 2 ** 20;
 /** The in-memory store's scale: payments in one tenant that the full run fills it with and the targets are set at. */
 const STORE_SCALE = 10_000;
 
-const bin = (name) => path.join(root, 'bin', name);
-/** The commands users run, from the package's dist. */
+/** The commands users run, from the packages' dist. */
 const COMMANDS = {
-  sandbox: (port) => [bin('merchant-payments-sandbox.mjs'), '--port', String(port), '--clock', 'manual'],
-  prism: (port) => [bin('merchant-payments-mock.mjs'), '--variant', 'b', '--port', String(port)],
+  sandbox: (port) => [
+    path.join(root, 'packages/sandbox/bin/merchant-payments-sandbox.mjs'),
+    '--port',
+    String(port),
+    '--clock',
+    'manual',
+  ],
+  prism: (port) => [
+    path.join(root, 'packages/cli/bin/merchant-payments-mock.mjs'),
+    '--variant',
+    'b',
+    '--port',
+    String(port),
+  ],
   // Note: until createSandbox validates by default, the bin does not; this runs the same createSandbox().listen() with
   // the contract's validators passed in, so that the figures are those of a validating sandbox.
   'sandbox, validators passed': (port) => [path.join(root, 'scripts/bench/sandbox-server.mjs'), '--port', String(port)],
   'node:http': (port) => [path.join(root, 'scripts/bench/fixed-server.mjs'), '--port', String(port)],
 };
 
-/** Builds dist when it is missing or older than a file of src/ or generated/, as `npm run build` would. */
+/** Builds the packages when a dist/ is missing or older than a file of a package's src/ or the contract's generated/. */
 export function ensureBuilt() {
-  const built = path.join(root, 'dist/src/sandbox/cli/command.js');
+  const built = path.join(root, 'packages/cli/dist/src/main.js');
   const newest = (dir) =>
     readdirSync(dir, { withFileTypes: true, recursive: true })
       // Note: only what tsc reads; a README edited in src/ needs no build.
@@ -55,7 +66,12 @@ export function ensureBuilt() {
   if (
     existsSync(built) &&
     statSync(built).mtimeMs >=
-      Math.max(newest(path.join(root, 'src')), newest(path.join(root, 'packages/contract/generated')))
+      Math.max(
+        ...['contract', 'sandbox', 'conformance', 'cli'].map((name) =>
+          newest(path.join(root, 'packages', name, 'src')),
+        ),
+        newest(path.join(root, 'packages/contract/generated')),
+      )
   )
     return;
   process.stderr.write(' (building dist)');
@@ -245,7 +261,7 @@ export async function sandboxBench({ quick }) {
   const validatorsPassed = how !== 'validation on by default';
   const rows = [];
   const notes = [
-    `Sandbox: runs the built dist (what bin/merchant-payments-sandbox.mjs runs), contract validation on (${how}); Prism is merchant-payments-mock --variant b (Prism 5.14, --errors). Load: autocannon, ${settings.connections} connections, ${settings.loadSeconds} s per sample.`,
+    `Sandbox: runs the built dist (what merchant-payments-sandbox runs), contract validation on (${how}); Prism is merchant-payments-mock --variant b (Prism 5.14, --errors). Load: autocannon, ${settings.connections} connections, ${settings.loadSeconds} s per sample.`,
   ];
 
   const coldNames = ['sandbox', ...(validatorsPassed ? ['sandbox, validators passed'] : []), 'prism'];

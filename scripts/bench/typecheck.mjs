@@ -60,7 +60,7 @@ export async function typecheckCost({ scratch, runs }) {
   const projects = {};
   for (const name of ['empty', 'consumer']) {
     const folder = path.join(dir, name);
-    const entry = path.relative(folder, path.join(root, 'src/index.js')).split(path.sep).join('/');
+    const entry = path.relative(folder, path.join(root, 'packages/contract/src/index.js')).split(path.sep).join('/');
     const source = name === 'empty' ? 'export {};\n' : await consumerSource(entry);
     mkdirSync(folder, { recursive: true });
     writeFileSync(path.join(folder, 'index.ts'), source);
@@ -75,7 +75,7 @@ export async function typecheckCost({ scratch, runs }) {
         lib: ['ES2022', 'DOM'],
         types: ['node'],
         typeRoots: [path.join(root, 'node_modules/@types')],
-        // Note: the sources hold one plain JavaScript module (src/shared/server-timeouts.js), as tsconfig.json allows.
+        // Note: the sources hold one plain JavaScript module (packages/contract/src/shared/server-timeouts.js), as tsconfig.json allows.
         allowJs: true,
         checkJs: false,
       },

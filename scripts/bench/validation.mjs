@@ -1,4 +1,4 @@
-// What contract validation costs: loading src/validation with its generated validators in a fresh process, against
+// What contract validation costs: loading packages/contract/src/validation with its generated validators in a fresh process, against
 // compiling the same schemas with Ajv at start-up; and validations per second for typical requests and responses.
 //   node scripts/bench/validation.mjs [--quick]
 import { execFileSync } from 'node:child_process';
@@ -14,8 +14,8 @@ import { textTable } from './table.mjs';
 
 const SECTION = 'contract validation';
 
-/** src/validation bundled into one ESM file, as the package's build would ship it. */
-const bundleValidation = () => bundleSource('src/validation/index.ts');
+/** packages/contract/src/validation bundled into one ESM file, as the package's build would ship it. */
+const bundleValidation = () => bundleSource('packages/contract/src/validation/index.ts');
 
 /** Runs an ES module script in a fresh Node process and reads the number it prints. */
 const freshProcess = (script) =>
@@ -53,7 +53,7 @@ export async function validationStartup({ runs }) {
   return [
     {
       section: SECTION,
-      name: 'import src/validation (generated validators), fresh process',
+      name: 'import the validation entry (generated validators), fresh process',
       unit: 'ms',
       ...loaded,
       ratio: loaded.median / compiled.median,

@@ -1,4 +1,4 @@
-// Ajv as the generators of generated/ use it: the contract's annotation keywords, formats the standalone code can carry,
+// Ajv as the generators of packages/contract/generated/ use it: the contract's annotation keywords, formats the standalone code can carry,
 // schemas stripped of prose, and standalone ESM code with no dependency on Ajv at run time.
 import { createRequire } from 'node:module';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -12,7 +12,7 @@ const ucs2length = createRequire(import.meta.url)('ajv/dist/runtime/ucs2length')
 
 /**
  * Keywords Ajv is to read as annotations: the OpenAPI Object's fields (Ajv compiles the whole bundle as the root of
- * every `$ref`), OpenAPI's own schema keywords, and the contract's extensions (openapi/README.md). Any other keyword
+ * every `$ref`), OpenAPI's own schema keywords, and the contract's extensions (packages/contract/openapi/README.md). Any other keyword
  * Ajv does not know is an error (strict mode).
  * Note: Ajv's own `discriminator` support needs the tag in each branch's `properties`, and these branches are built
  * with allOf; the oneOf over `const` tags decides the same.

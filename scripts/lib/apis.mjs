@@ -22,11 +22,11 @@ export const apis = config.apis;
  */
 export const variants = Object.keys(apis).filter((name) => apis[name]['x-variant']);
 
-/** The bundle of what both variants share: every component schema and webhook under openapi/ (scripts/bundle.mjs). */
+/** The bundle of what both variants share: every component schema and webhook under packages/contract/openapi/ (scripts/bundle.mjs). */
 export const sharedBundle = 'packages/contract/generated/openapi/shared.yaml';
 
 /**
- * Every bundle in generated/openapi by name: each API's, and `shared`.
+ * Every bundle in packages/contract/generated/openapi by name: each API's, and `shared`.
  * @type {Record<string, string>}
  */
 export const bundles = {

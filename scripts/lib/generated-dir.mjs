@@ -1,4 +1,4 @@
-// Writes a folder of generated/ whole, so that a file the generator no longer makes does not linger.
+// Writes a folder of packages/contract/generated/ whole, so that a file the generator no longer makes does not linger.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { root } from './tools.mjs';

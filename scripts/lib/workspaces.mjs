@@ -17,7 +17,7 @@ const entries = {
 
 const escape = (text) => text.replace(/[/.]/g, '\\$&');
 
-/** vitest's `resolve.alias`: the public entries, `<package>/internal/*` and the contract's `generated/*`. */
+/** vitest's `resolve.alias`: the public entries, `<package>/internal/*` and the contract's `packages/contract/generated/*`. */
 export const sourceAliases = [
   ...Object.entries(entries).map(([name, file]) => ({
     find: new RegExp(`^${escape(name)}$`),

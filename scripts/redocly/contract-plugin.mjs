@@ -1,6 +1,6 @@
 // Redocly plugin: composes each variant's spec from the parts both variants share, written once
-// under openapi/. Its preprocessors run before `redocly lint` as well as before `redocly bundle`,
-// so lint checks the operations as they are bundled. See openapi/README.md.
+// under packages/contract/openapi/. Its preprocessors run before `redocly lint` as well as before `redocly bundle`,
+// so lint checks the operations as they are bundled. See packages/contract/openapi/README.md.
 import path from 'node:path';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

@@ -1,5 +1,5 @@
-// The hosted sandbox's admin API document (openapi/admin/): its operations, security, errors, credentials and examples,
-// read from the bundle generated/openapi/admin.yaml, and its entry `admin` in the generated operation index.
+// The hosted sandbox's admin API document (packages/contract/openapi/admin/): its operations, security, errors, credentials and examples,
+// read from the bundle packages/contract/generated/openapi/admin.yaml, and its entry `admin` in the generated operation index.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -33,9 +33,9 @@ export interface Parameter {
 const escape = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
 const unescape = (segment: string) => segment.replaceAll('~1', '/').replaceAll('~0', '~');
 
-/** Reads one bundled spec (generated/openapi/<name>.yaml) and answers questions about it. */
+/** Reads one bundled spec (packages/contract/generated/openapi/<name>.yaml) and answers questions about it. */
 export class BundledSpec {
-  /** Opens generated/openapi/<name>.yaml; `label` names it in messages. */
+  /** Opens packages/contract/generated/openapi/<name>.yaml; `label` names it in messages. */
   static async open(label: string, name: string): Promise<BundledSpec> {
     const file = `packages/contract/generated/openapi/${name}.yaml`;
     return new BundledSpec(label, file, await openBundle(fileURLToPath(new URL(`../../${file}`, import.meta.url))));

@@ -1,5 +1,5 @@
-// The sandbox's control API document (openapi/sandbox/): its operations, security, errors, idempotency, examples and
-// secrets, read from the bundle generated/openapi/sandbox.yaml.
+// The sandbox's control API document (packages/contract/openapi/sandbox/): its operations, security, errors, idempotency, examples and
+// secrets, read from the bundle packages/contract/generated/openapi/sandbox.yaml.
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

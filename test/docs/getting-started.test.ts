@@ -19,7 +19,7 @@ const MAINTAINER_NOTES =
 describe('the getting-started page', () => {
   it('holds the README\'s install and quickstart sections as written, under the title "Getting started"', () => {
     expect(
-      page.startsWith('# Getting started\n\n`@merchant-payments/contract` is the merchant payments interface'),
+      page.startsWith('# Getting started\n\nThe merchant payments interface as an OpenAPI 3.1 contract'),
     ).toBe(true);
     for (const title of SECTIONS) {
       const section = readme.split(/^(?=## )/m).find((part) => part.startsWith(`## ${title}\n`))!;

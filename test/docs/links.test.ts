@@ -17,6 +17,7 @@ const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as
 const web = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
 const files = [
   'README.md',
+  ...['contract', 'sandbox', 'conformance', 'cli'].map((name) => `packages/${name}/README.md`),
   ...readdirSync(path.join(root, 'docs'))
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),

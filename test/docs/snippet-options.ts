@@ -4,11 +4,11 @@ import path from 'node:path';
 import ts from 'typescript';
 import { root } from '../../scripts/lib/tools.mjs';
 
-/** tsconfig.json's paths (the packages' names, mapped to their sources), made absolute. */
+/** tsconfig.base.json's paths (the packages' names, mapped to their sources), made absolute. */
 const workspacePaths = Object.fromEntries(
   Object.entries(
     (
-      ts.readConfigFile(path.join(root, 'tsconfig.json'), (file) => ts.sys.readFile(file)).config as {
+      ts.readConfigFile(path.join(root, 'tsconfig.base.json'), (file) => ts.sys.readFile(file)).config as {
         compilerOptions: { paths: Record<string, string[]> };
       }
     ).compilerOptions.paths,

@@ -1,4 +1,4 @@
-// The admin API under /_admin (openapi/admin/): served only with an admin token, which it compares in constant time
+// The admin API under /_admin (packages/contract/openapi/admin/): served only with an admin token, which it compares in constant time
 // and refuses with its own challenge; create, list (paged), retrieve, rotate and revoke on the store's registry, with
 // the document's 400/422 for bad requests. Every answer is also checked here, independently of the sandbox's own
 // validators, against the bundled document with Ajv, including that a problem's code is one its response shows.

@@ -1,4 +1,4 @@
-// The control routes held to their document (generated/openapi/sandbox.yaml): its enums are the sandbox's own lists,
+// The control routes held to their document (packages/contract/generated/openapi/sandbox.yaml): its enums are the sandbox's own lists,
 // every operation it declares is served, and the generated request checks accept and refuse what its schemas do.
 import { describe, expect, it } from 'vitest';
 import { LIFECYCLES, REASON_CODES, TRIGGERS } from '../../packages/contract/generated/sandbox/lifecycles.js';

@@ -1,5 +1,5 @@
 // Set-up for the control API's tests: every answer under /_sandbox is checked with Ajv against the control document
-// (generated/openapi/sandbox.yaml), independently of the sandbox's own checks, and each test fails on any violation.
+// (packages/contract/generated/openapi/sandbox.yaml), independently of the sandbox's own checks, and each test fails on any violation.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect, onTestFinished } from 'vitest';

@@ -99,7 +99,7 @@ export const contractChecks: SandboxValidators = {
   },
 };
 
-/** The sandbox's own default checks (src/validation) and the Ajv checks above, so every answer passes both. */
+/** The sandbox's own default checks (packages/contract/src/validation) and the Ajv checks above, so every answer passes both. */
 export const bothChecks: SandboxValidators = {
   request: contractValidators.request,
   async response(check) {

@@ -1,4 +1,4 @@
-// Each transition of each lifecycle table (the contract's x-lifecycle, generated/sandbox/lifecycles.ts) over HTTP, in
+// Each transition of each lifecycle table (the contract's x-lifecycle, packages/contract/generated/sandbox/lifecycles.ts) over HTTP, in
 // both variants: by the merchant's API call or the clock, as its trigger says, with every magic value that leads
 // through it, and by the control API's forced status; and every transition the table lacks is refused. The cases are
 // derived from the table and the magic-value catalogue, so a new row or value is tested without being listed here.

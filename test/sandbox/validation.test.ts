@@ -1,5 +1,5 @@
 // Validation is on by default (createSandbox with no `validate`): requests are judged by the contract's precompiled
-// validators in the order src/validation/README.md gives, and responses and webhook bodies that break it are named.
+// validators in the order packages/contract/src/validation/README.md gives, and responses and webhook bodies that break it are named.
 import { afterEach, describe, expect, it } from 'vitest';
 import { contractValidators, createSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
 import { METADATA_BOUNDS } from '../../packages/sandbox/src/core/metadata.js';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 /** Absolute path of the repository root. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-// Note: CONTRACT_BUNDLE_DIR lets these tools judge a candidate bundle before it replaces generated/openapi.
+// Note: CONTRACT_BUNDLE_DIR lets these tools judge a candidate bundle before it replaces packages/contract/generated/openapi.
 const bundleDir = path.resolve(root, process.env['CONTRACT_BUNDLE_DIR'] ?? 'packages/contract/generated/openapi');
 
 /** The bundled spec of each variant, as the independent tools read it. */

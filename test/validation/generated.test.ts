@@ -1,5 +1,5 @@
 // The generated operation validators compile each schema once and hold nothing unused; the generator refuses what
-// src/validation could not read correctly rather than guess.
+// packages/contract/src/validation could not read correctly rather than guess.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -33,7 +33,7 @@ export interface Entry {
   pending: bigint;
 }
 
-// Note: the rule the sandbox implements (src/sandbox/core/balance.ts): a payout holds its amount from creation until it
+// Note: the rule the sandbox implements (packages/sandbox/src/core/balance.ts): a payout holds its amount from creation until it
 // fails, expires or is canceled, and incoming money is pending until the payment leaves created or pending.
 const PAYOUT_HOLDS = new Set(['created', 'pending', 'processing', 'succeeded']);
 const PAYMENT_PENDING = new Set(['created', 'pending']);

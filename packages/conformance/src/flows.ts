@@ -1,4 +1,4 @@
-// The flows stage: the shipped Arazzo workflows (openapi/arazzo/variant-<a|b>.arazzo.yaml) run by Redocly Respect
+// The flows stage: the shipped Arazzo workflows (packages/contract/openapi/arazzo/variant-<a|b>.arazzo.yaml) run by Redocly Respect
 // against the server, and Respect's JSON report turned into one check per step. Respect runs as a child process of
 // this Node, started asynchronously: the server may be a sandbox answering from this very process.
 import { spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 // The contract's lifecycle tables as single rows (TRANSITIONS of the sandbox core's lifecycle module, the one module
-// over generated/sandbox/lifecycles.ts), and whether a status change seen on a server is one of them, or a chain of
+// over packages/contract/generated/sandbox/lifecycles.ts), and whether a status change seen on a server is one of them, or a chain of
 // them that the clock could have made while nobody was looking.
 import { TRANSITIONS, type Transition } from '@merchant-payments/contract/internal/sandbox-model/lifecycle.js';
 import type { ObjectKind } from '@merchant-payments/contract/internal/sandbox-model/types.js';

@@ -1,5 +1,5 @@
 // The kit's HTTP: every request a stage sends to the server under test, with the rules the clients keep. A redirect is
-// followed only within the origin of --base-url (the clients' rule, from src/client/redirect.ts), so Variant B's keys and
+// followed only within the origin of --base-url (the clients' rule, from packages/contract/src/client/redirect.ts), so Variant B's keys and
 // a POST's body never reach another origin; a body is read within the clients' 8 MiB; every request ends by its
 // time-out or by the run's deadline, whichever comes first, even when a custom fetch ignores its signal.
 import { DEFAULT_MAX_RESPONSE_BYTES } from '@merchant-payments/contract/internal/client/options.js';

@@ -50,7 +50,7 @@ export interface SandboxOptions {
    * every check off (a benchmark of the core alone, say); validators given here replace the default.
    */
   validate?: SandboxValidators | false;
-  /** The control API's routes, mounted under /_sandbox; default: every operation of openapi/sandbox/ (`controlRoutes`). */
+  /** The control API's routes, mounted under /_sandbox; default: every operation of packages/contract/openapi/sandbox/ (`controlRoutes`). */
   control?: ControlRoutes;
   /** Runs before each operation; a Response answers in its place. Default: the control API's faults; one given here replaces them. */
   intercept?: RequestInterceptor;

@@ -1,5 +1,5 @@
 // The core tests' synchronous store: tenants made on first use, commands run at once, whole-store snapshots
-// (copyMemoryTenant). The sandbox itself runs on a TenantStore (src/sandbox/stores/); this keeps the core's unit tests
+// (copyMemoryTenant). The sandbox itself runs on a TenantStore (packages/sandbox/src/stores/); this keeps the core's unit tests
 // free of promises. The model-based test (model.ts) goes through a TenantStore, so that it runs on every store.
 import { advance, runDue, type DeliverNow } from '../../../packages/sandbox/src/core/advance.js';
 import { clockNow, DEFAULT_START, type ClockMode } from '../../../packages/sandbox/src/core/clock.js';

@@ -1,6 +1,6 @@
 // @ts-check
 // Preloaded with `node --import` into Prism by startPrism: every node:http server Prism creates gets the package's
-// time-outs (src/shared/server-timeouts.js), which Prism has no option for. startPrism may pass others as JSON in
+// time-outs (packages/contract/src/shared/server-timeouts.js), which Prism has no option for. startPrism may pass others as JSON in
 // MERCHANT_PAYMENTS_SERVER_TIMEOUTS.
 // Note: plain JavaScript, since it loads into a bare `node` (Prism), from src/ as from dist/; Prism (micri) looks up
 // http.createServer when it calls it, so replacing the export of the CommonJS module is enough.

@@ -4,7 +4,7 @@
 /** Every reason_code value (ReasonCode.yaml); null means no reason. */
 export const REASON_CODES = ['payment_timeout', 'amount_mismatch', 'canceled_by_merchant', 'requisites_unavailable', 'declined', 'provider_error', null] as const;
 
-/** What may move an object from one status to another (openapi/README.md, "Lifecycles"). */
+/** What may move an object from one status to another (packages/contract/openapi/README.md, "Lifecycles"). */
 export const TRIGGERS = ['api:create', 'api:confirm', 'api:cancel', 'api:refund', 'clock:processing', 'clock:expires_at'] as const;
 
 /** Statuses and transitions of each kind of object, one row per transition; `from: null` creates the object. */

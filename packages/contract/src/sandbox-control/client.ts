@@ -6,7 +6,7 @@ import { ClientConfigError } from '../client/errors/client-config-error.js';
 import { requireCredential, type ClientOptions } from '../client/options.js';
 import type { TypedClient } from '../client/typed-client.js';
 
-/** The control API's paths, as generated from openapi/sandbox/; its Idempotency-Key is optional already. */
+/** The control API's paths, as generated from packages/contract/openapi/sandbox/; its Idempotency-Key is optional already. */
 export type SandboxControlPaths = paths;
 
 /** The control client: `control.POST('/_sandbox/clock/advance', { body: { seconds: 60 } })`, each call returning `{ data, error, response }`. */

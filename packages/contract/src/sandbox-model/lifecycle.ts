@@ -1,4 +1,4 @@
-// The contract's lifecycle tables (generated from x-lifecycle into generated/sandbox/lifecycles.ts), read once and
+// The contract's lifecycle tables (generated from x-lifecycle into packages/contract/generated/sandbox/lifecycles.ts), read once and
 // indexed: the one module over them, which the sandbox's core and the conformance kit both read. No transition is
 // written here.
 import { LIFECYCLES } from '../../generated/sandbox/lifecycles.js';

@@ -1,5 +1,5 @@
 // problem+json (RFC 9457 plus the contract's `code`, `request_id` and `errors`): every problem body the package answers
-// with is built here (src/validation's, the sandbox's, the webhook receivers' and `webhook listen`'s), so that whatever
+// with is built here (packages/contract/src/validation's, the sandbox's, the webhook receivers' and `webhook listen`'s), so that whatever
 // text goes in, it fits the contract's Problem schema: bounded lengths, no control characters, a URI-reference `instance`.
 import { problemCatalogue } from '../../generated/operations/problems.js';
 import type { Problem, ProblemFieldError } from '../../generated/types/shared.js';
@@ -29,7 +29,7 @@ export interface ProblemInit {
   errors?: readonly FieldError[];
 }
 
-// Note: the limits of openapi/components/schemas/Problem.yaml and ProblemFieldError.yaml.
+// Note: the limits of packages/contract/openapi/components/schemas/Problem.yaml and ProblemFieldError.yaml.
 const MAX = { title: 255, detail: 2048, uri: 2048, errors: 100, pointer: 512, fieldDetail: 1024 };
 const CODE = /^[a-z][a-z0-9_]{0,63}$/;
 const REQUEST_ID = /^[A-Za-z0-9_.-]{1,128}$/;

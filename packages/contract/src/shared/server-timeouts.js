@@ -2,7 +2,7 @@
 // Time-outs of a node:http server, shared by every server this package starts or shows (the sandbox, webhook listen,
 // the Prism mock through a preload, the receivers in examples/): a peer that sends nothing, headers that trickle and a
 // slow body are cut within about a second of their time-out, and an idle keep-alive connection is closed.
-// Note: plain JavaScript because the Prism preload (src/mock/prism-timeouts.js) imports it into a bare `node`.
+// Note: plain JavaScript because the Prism preload (packages/cli/src/mock/prism-timeouts.js) imports it into a bare `node`.
 
 /**
  * @typedef {object} ServerTimeouts
@@ -19,7 +19,7 @@ export const DEFAULT_SERVER_TIMEOUTS = Object.freeze({
   keepAliveTimeoutMs: 5_000,
 });
 
-/** The variable startPrism passes time-outs to its preload in, as JSON (src/mock/prism-timeouts.js). */
+/** The variable startPrism passes time-outs to its preload in, as JSON (packages/cli/src/mock/prism-timeouts.js). */
 export const SERVER_TIMEOUTS_VARIABLE = 'MERCHANT_PAYMENTS_SERVER_TIMEOUTS';
 
 /** Node checks headersTimeout and requestTimeout on a timer (every 30 s by default); this is how often it does here. */

@@ -1,4 +1,4 @@
-// The named types both variants share, generated from the shared components (generated/types/shared.ts); the webhook
+// The named types both variants share, generated from the shared components (packages/contract/generated/types/shared.ts); the webhook
 // events are the same types the ./webhooks entry exports.
 export type {
   Appeal,

@@ -1,5 +1,5 @@
 // The types of the operation index that scripts/generate-operation-validators.mjs writes into
-// generated/operations/operations.ts (and of its problem catalogue, generated/operations/problems.ts). The generated
+// packages/contract/generated/operations/operations.ts (and of its problem catalogue, packages/contract/generated/operations/problems.ts). The generated
 // files import them from here, and operations.ts exports them again.
 import type { SchemaValidator } from '../../generated/operations/validators.js';
 

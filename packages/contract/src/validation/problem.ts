@@ -1,4 +1,4 @@
-// The problem+json the contract answers a rejected request or a broken response with, built by src/shared/problem.ts.
+// The problem+json the contract answers a rejected request or a broken response with, built by packages/contract/src/shared/problem.ts.
 import type { Problem } from '../../generated/types/shared.js';
 import { problemDetails } from '../shared/problem.js';
 import type { RequestValidation } from './request.js';

@@ -1,4 +1,4 @@
-// The shapes every part of src/validation shares: a violation, and the headers it reads.
+// The shapes every part of packages/contract/src/validation shares: a violation, and the headers it reads.
 export type { Api, Variant } from '../../generated/operations/operations.js';
 export type { OperationSpec, ParameterSpec, ResponseSpec } from './operation-index-types.js';
 

@@ -1,5 +1,5 @@
 // The admin API on the request pipeline: the operator's admin token (compared in constant time), never a tenant's
-// credentials, no faults, no rate limit, and the checks generated from its document (openapi/admin/), always on.
+// credentials, no faults, no rate limit, and the checks generated from its document (packages/contract/openapi/admin/), always on.
 import { timingSafeEqual } from 'node:crypto';
 import { validateRequest } from '@merchant-payments/contract/internal/validation/index.js';
 import { answerViolations, rejectionOf } from '../http/document-checks.js';
@@ -7,7 +7,7 @@ import type { ApiBinding, OperationWork, Outcome } from '../http/pipeline.js';
 import type { SandboxRuntime } from '../runtime.js';
 import { digest } from '../stores/issued-credentials.js';
 
-/** The admin API's challenge (openapi/admin/components/headers/AdminWwwAuthenticate.yaml), apart from the merchant API's realm. */
+/** The admin API's challenge (packages/contract/openapi/admin/components/headers/AdminWwwAuthenticate.yaml), apart from the merchant API's realm. */
 export const ADMIN_CHALLENGE = { 'www-authenticate': 'Bearer realm="merchant-payments-sandbox-admin"' };
 /** The detail of every 401 of the admin API, a missing token's and a wrong one's alike. */
 export const ADMIN_UNAUTHORIZED = 'Send the admin token: Authorization: Bearer <SANDBOX_ADMIN_TOKEN>.';

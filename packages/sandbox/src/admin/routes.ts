@@ -1,4 +1,4 @@
-// The admin API (openapi/admin/): every operation of its generated index at its method and path under /_admin, each
+// The admin API (packages/contract/openapi/admin/): every operation of its generated index at its method and path under /_admin, each
 // through the request pipeline. Mounted only when the sandbox has an admin token; otherwise /_admin is the ordinary 404.
 import { Hono } from 'hono';
 import { operationsOf } from '@merchant-payments/contract/internal/validation/index.js';

@@ -1,4 +1,4 @@
-// merchant-payments sandbox tenant create|list|show|rotate|revoke: the hosted sandbox's admin API (/_admin, openapi/admin/)
+// merchant-payments sandbox tenant create|list|show|rotate|revoke: the hosted sandbox's admin API (/_admin, packages/contract/openapi/admin/)
 // from the command line. The sandbox command's main hands it the words after `tenant`. The admin token comes from
 // SANDBOX_ADMIN_TOKEN only, and is never printed; what the API answers goes to stdout as JSON, a problem's detail to stderr.
 import { parseFlags } from '@merchant-payments/contract/internal/shared/parse-flags.js';

@@ -1,5 +1,5 @@
 // The control API on the request pipeline: either variant's credentials, no faults, the checks generated from its
-// document (openapi/sandbox/, never switched off: its work relies on them) and its optional Idempotency-Key kept by
+// document (packages/contract/openapi/sandbox/, never switched off: its work relies on them) and its optional Idempotency-Key kept by
 // the pipeline, since a control operation's work may span several transactions.
 import type { FieldError } from '@merchant-payments/contract/internal/shared/problem.js';
 import { validateRequest, type Violation } from '@merchant-payments/contract/internal/validation/index.js';

@@ -1,4 +1,4 @@
-// The control API (openapi/sandbox/): every operation of its generated index at its method and path under /_sandbox,
+// The control API (packages/contract/openapi/sandbox/): every operation of its generated index at its method and path under /_sandbox,
 // each through the request pipeline. What is written here is only which work an operationId runs.
 import { Hono } from 'hono';
 import { operationsOf } from '@merchant-payments/contract/internal/validation/index.js';

@@ -3,7 +3,7 @@
 // deep would overflow the stack when it is copied.
 import { failure, type Answer } from './answer.js';
 
-/** The bounds of openapi/components/schemas/Metadata.yaml; test/sandbox/validation.test.ts holds them to the bundle. */
+/** The bounds of packages/contract/openapi/components/schemas/Metadata.yaml; test/sandbox/validation.test.ts holds them to the bundle. */
 export const METADATA_BOUNDS = { maxKeys: 50, maxKeyLength: 40, maxValueLength: 500 } as const;
 
 const CONTROL = /[\x00-\x1F\x7F]/;

@@ -1,4 +1,4 @@
-// The contract's precompiled validators (src/validation) behind the sandbox's SandboxValidators seam: the default of
+// The contract's precompiled validators (packages/contract/src/validation) behind the sandbox's SandboxValidators seam: the default of
 // createSandbox, so that a request, response or webhook body that breaks the contract is never passed over in silence.
 import type { FieldError } from '@merchant-payments/contract/internal/shared/problem.js';
 import {
@@ -11,7 +11,7 @@ import {
 } from '@merchant-payments/contract/internal/validation/index.js';
 import type { OperationRef, SandboxValidators } from './hooks.js';
 
-/** src/validation names the variants by their key (`a`), the sandbox by their letter (`A`). */
+/** packages/contract/src/validation names the variants by their key (`a`), the sandbox by their letter (`A`). */
 const variantKey = (operation: OperationRef) => (operation.variant === 'A' ? 'a' : 'b');
 
 /** Violations as the Problem schema's field errors: each detail bounded and printable. */

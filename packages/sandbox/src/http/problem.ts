@@ -1,4 +1,4 @@
-// The problems the sandbox's HTTP layer answers (RFC 9457, application/problem+json), built by src/shared/problem.ts
+// The problems the sandbox's HTTP layer answers (RFC 9457, application/problem+json), built by packages/contract/src/shared/problem.ts
 // with the parts only this request knows: the `type` URI, the `instance` and the `request_id`.
 import { randomBytes } from 'node:crypto';
 import { problemCatalogue } from '@merchant-payments/contract/generated/operations/problems.js';

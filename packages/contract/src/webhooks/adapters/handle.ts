@@ -66,7 +66,7 @@ export interface DeliveryRequest {
 class TooLarge extends Error {}
 class TimedOut extends Error {}
 
-/** Runs one of src/shared/read-bounded.ts's readers within `limits`: the bytes, or why there are none. */
+/** Runs one of packages/contract/src/shared/read-bounded.ts's readers within `limits`: the bytes, or why there are none. */
 export async function readWithin(
   limits: ReadLimits,
   read: (limit: ReadLimit) => Promise<Uint8Array>,

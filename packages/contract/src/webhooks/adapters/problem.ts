@@ -1,4 +1,4 @@
-// What the adapters answer a sender: RFC 9457 problems (built by src/shared/problem.ts) with a stable `code` and a
+// What the adapters answer a sender: RFC 9457 problems (built by packages/contract/src/shared/problem.ts) with a stable `code` and a
 // fixed detail per code.
 import { PROBLEM_JSON, problemDetails, type FieldError } from '../../shared/problem.js';
 import type { WebhookVerificationError, WebhookVerificationReason } from '../errors.js';

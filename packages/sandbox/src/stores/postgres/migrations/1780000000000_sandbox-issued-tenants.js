@@ -1,5 +1,5 @@
 // The tenants of issued mode (`auth: 'issued'`) and their credentials, which the admin API provisions
-// (src/sandbox/stores/postgres/registry.ts). Only SHA-256 digests of the access token and the secret key are kept.
+// (packages/sandbox/src/stores/postgres/registry.ts). Only SHA-256 digests of the access token and the secret key are kept.
 // Note: times are wall-clock ms since the epoch as double precision, as in the other tables, from the sandbox's `now`.
 
 /** Creates sandbox_issued_tenants. */
