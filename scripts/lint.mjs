@@ -7,7 +7,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { root, runTool } from './lib/tools.mjs';
-import { declaredWorkspaces, wallViolations } from './lib/package-walls.mjs';
+import { wallViolations } from './lib/package-walls.mjs';
+import { declaredWorkspaces } from './lib/workspaces.mjs';
 
 const keepBundles = process.argv.includes('--keep-bundles');
 /** Where ESLint keeps what it linted, by content, between runs (node_modules is never committed). */

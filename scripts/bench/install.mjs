@@ -6,10 +6,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { copyRepository, packArgs, packReport, withWorkspaceDependencies } from '../lib/copy-repository.mjs';
+import { copyRepository, packArgs, packReport } from '../lib/copy-repository.mjs';
 import { sizeOf } from '../lib/disk-size.mjs';
 import { quietEnv } from '../lib/tools.mjs';
-import { packages } from '../lib/workspaces.mjs';
+import { packages, withWorkspaceDependencies } from '../lib/workspaces.mjs';
 import { summarize } from './stats.mjs';
 
 const MB = 2 ** 20;

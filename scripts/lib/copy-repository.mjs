@@ -3,7 +3,6 @@
 import { cpSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { root } from './tools.mjs';
-import { declaredWorkspaces } from './package-walls.mjs';
 import { packages } from './workspaces.mjs';
 
 /** What the copy leaves out: git's data, the dependencies (linked instead) and build output. */
@@ -47,15 +46,4 @@ export function packReport(stdout, destination) {
       { tarball: path.join(destination, info.filename), files: info.files.map((file) => file.path) },
     ]),
   );
-}
-
-/** The package `name` and every workspace it depends on, those first: what installing it from tarballs needs. */
-export function withWorkspaceDependencies(name, declared = declaredWorkspaces()) {
-  const order = [];
-  const visit = (current) => {
-    for (const dependency of declared[current] ?? []) visit(dependency);
-    if (!order.includes(current)) order.push(current);
-  };
-  visit(name);
-  return order;
 }

@@ -1,26 +1,10 @@
 // The packages' walls, judged on dpdm's import tree (every import resolved to a file, tsconfig.json's paths included): an
 // import that crosses from one package into another must name the other package (never a relative path into its
 // folder), and that package must be one the importer's package.json lists.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { root } from './tools.mjs';
-import { packages } from './workspaces.mjs';
 
 /** The package a repository path belongs to (`packages/<name>/…`), or undefined. */
 const packageOf = (file) => /^packages\/([^/]+)\//.exec(file.split(path.sep).join('/'))?.[1];
-
-/** Each package's workspace dependencies, as its package.json lists them (dependencies and peerDependencies). */
-export function declaredWorkspaces(
-  read = (name) => readFileSync(path.join(root, 'packages', name, 'package.json'), 'utf8'),
-) {
-  return Object.fromEntries(
-    packages.map((name) => {
-      const manifest = JSON.parse(read(name));
-      const listed = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
-      return [name, packages.filter((other) => listed.includes(`@merchant-payments/${other}`))];
-    }),
-  );
-}
 
 /** Every import of `tree` (dpdm's JSON `tree`) that crosses a wall, as a line naming the file, the import and why. */
 export function wallViolations(tree, declared) {

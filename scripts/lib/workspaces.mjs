@@ -1,5 +1,6 @@
 // The workspaces and where their sources are, for the tools that run them from source (vitest's aliases; tsconfig.json
 // maps the same names for tsc and tsx). A package's name resolves to its built dist/ only once installed.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { root } from './tools.mjs';
 
@@ -29,3 +30,27 @@ export const sourceAliases = [
   },
   { find: /^@merchant-payments\/contract\/generated\/(.*)$/, replacement: `${root}/packages/contract/generated/$1` },
 ];
+
+/** Each package's workspace dependencies, as its package.json lists them (dependencies and peerDependencies). */
+export function declaredWorkspaces(
+  read = (name) => readFileSync(path.join(root, 'packages', name, 'package.json'), 'utf8'),
+) {
+  return Object.fromEntries(
+    packages.map((name) => {
+      const manifest = JSON.parse(read(name));
+      const listed = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
+      return [name, packages.filter((other) => listed.includes(`@merchant-payments/${other}`))];
+    }),
+  );
+}
+
+/** The package `name` and every workspace it depends on, those first: what installing it from tarballs needs. */
+export function withWorkspaceDependencies(name, declared = declaredWorkspaces()) {
+  const order = [];
+  const visit = (current) => {
+    for (const dependency of declared[current] ?? []) visit(dependency);
+    if (!order.includes(current)) order.push(current);
+  };
+  visit(name);
+  return order;
+}

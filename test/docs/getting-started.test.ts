@@ -18,9 +18,9 @@ const MAINTAINER_NOTES =
 
 describe('the getting-started page', () => {
   it('holds the README\'s install and quickstart sections as written, under the title "Getting started"', () => {
-    expect(
-      page.startsWith('# Getting started\n\nThe merchant payments interface as an OpenAPI 3.1 contract'),
-    ).toBe(true);
+    expect(page.startsWith('# Getting started\n\nThe merchant payments interface as an OpenAPI 3.1 contract')).toBe(
+      true,
+    );
     for (const title of SECTIONS) {
       const section = readme.split(/^(?=## )/m).find((part) => part.startsWith(`## ${title}\n`))!;
       expect(page).toContain(section.replace(/^<!-- readme-test:.*-->\n/gm, '').trimEnd());

@@ -1,7 +1,8 @@
 // The packages' walls (scripts/lib/package-walls.mjs, run by `npm run lint` on dpdm's import tree): the graph the
 // packages' manifests declare, and which imports cross a wall, judged on trees made for the purpose.
 import { describe, expect, it } from 'vitest';
-import { declaredWorkspaces, wallViolations } from '../../scripts/lib/package-walls.mjs';
+import { wallViolations } from '../../scripts/lib/package-walls.mjs';
+import { declaredWorkspaces } from '../../scripts/lib/workspaces.mjs';
 
 const declared = declaredWorkspaces();
 const edge = (request: string, id: string) => ({ request, id });

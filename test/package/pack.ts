@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
-import { copyRepository, packArgs, packReport, withWorkspaceDependencies } from '../../scripts/lib/copy-repository.mjs';
+import { copyRepository, packArgs, packReport } from '../../scripts/lib/copy-repository.mjs';
+import { withWorkspaceDependencies } from '../../scripts/lib/workspaces.mjs';
 
 /** A packed tarball and the files npm put in it. */
 export interface PackedTarball {
