@@ -21,10 +21,11 @@ export const entries = {
     'dist/src/shared/exit-with-parent.js',
     'dist/src/shared/run-in-group.js',
     'dist/src/shared/group-leader.js',
+    'dist/src/shared/server-timeouts-preload.js',
   ],
   sandbox: ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/command.js'],
   conformance: ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/command.js', 'dist/src/respect-guard.js'],
-  cli: ['dist/src/main.js', 'dist/src/mock/command.js', 'dist/src/mock/prism-timeouts.js'],
+  cli: ['dist/src/main.js', 'dist/src/mock/command.js'],
 };
 
 /** Compiles one package into its dist/, replacing what was there. */

@@ -69,7 +69,7 @@ export function buildDocs({ outDir = path.join(root, defaultOutDir) } = {}) {
     kind: 'guide',
   }));
   const nav = navOf(start, references, guides);
-  const footer = `<code>@merchant-payments/contract</code> ${escapeHtml(pkg.version)}: the bundled OpenAPI files and the guides it ships.`;
+  const footer = `The <code>@merchant-payments/*</code> packages, ${escapeHtml(pkg.version)}: the contract's bundled OpenAPI files and the guides to them.`;
   for (const page of [start, ...guides]) {
     writeFileSync(
       path.join(outDir, page.file),

@@ -29,7 +29,10 @@ function run(
   args: string[],
   cwd = root,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawnTiedNode(script, args, { cwd, nodeArgs: fromSource });
+  // Note: tsx reads the paths that map the packages' names to their sources from the repository's tsconfig.json, which
+  // a run from another folder would not find.
+  const env = { ...process.env, TSX_TSCONFIG_PATH: path.join(root, 'tsconfig.json') };
+  const child = spawnTiedNode(script, args, { cwd, env, nodeArgs: fromSource });
   started.push(child);
   let stdout = '';
   let stderr = '';

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import {
+  SERVER_TIMEOUTS_PRELOAD,
   SERVER_TIMEOUTS_VARIABLE,
   type ServerTimeouts,
 } from '@merchant-payments/contract/internal/shared/server-timeouts.js';
@@ -15,7 +16,6 @@ import {
 import { assertPortFree, waitForPort } from './ports.js';
 
 const require = createRequire(import.meta.url);
-const timeoutsPreload = new URL('./prism-timeouts.js', import.meta.url).href;
 
 /** A running Prism mock. */
 export interface PrismServer {
@@ -86,7 +86,7 @@ export async function startPrism({
     FORCE_COLOR: '0',
     [SERVER_TIMEOUTS_VARIABLE]: timeouts === undefined ? undefined : JSON.stringify(timeouts),
   };
-  const child = spawnTiedNode(prismEntry(), args, { env, nodeArgs: ['--import', timeoutsPreload] });
+  const child = spawnTiedNode(prismEntry(), args, { env, nodeArgs: ['--import', SERVER_TIMEOUTS_PRELOAD] });
   const output = collectOutput(child, { echo });
   const exited = new Promise<number | string | null>((resolve) =>
     child.once('exit', (code, sig) => resolve(code ?? sig)),

@@ -2,7 +2,7 @@
 // Time-outs of a node:http server, shared by every server this package starts or shows (the sandbox, webhook listen,
 // the Prism mock through a preload, the receivers in examples/): a peer that sends nothing, headers that trickle and a
 // slow body are cut within about a second of their time-out, and an idle keep-alive connection is closed.
-// Note: plain JavaScript because the Prism preload (packages/cli/src/mock/prism-timeouts.js) imports it into a bare `node`.
+// Note: plain JavaScript because its preload (server-timeouts-preload.js) imports it into a bare `node`.
 
 /**
  * @typedef {object} ServerTimeouts
@@ -19,8 +19,14 @@ export const DEFAULT_SERVER_TIMEOUTS = Object.freeze({
   keepAliveTimeoutMs: 5_000,
 });
 
-/** The variable startPrism passes time-outs to its preload in, as JSON (packages/cli/src/mock/prism-timeouts.js). */
+/** The variable a process's starter passes time-outs to the preload in, as JSON (server-timeouts-preload.js). */
 export const SERVER_TIMEOUTS_VARIABLE = 'MERCHANT_PAYMENTS_SERVER_TIMEOUTS';
+
+/**
+ * The URL of the preload (`node --import`) that applies these time-outs to every server a process creates; beside this
+ * file in src/ as in dist/, so a child started from either finds it.
+ */
+export const SERVER_TIMEOUTS_PRELOAD = new URL('./server-timeouts-preload.js', import.meta.url).href;
 
 /** Node checks headersTimeout and requestTimeout on a timer (every 30 s by default); this is how often it does here. */
 const CHECK_EVERY_MS = 1000;
