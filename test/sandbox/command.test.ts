@@ -1,16 +1,17 @@
 // The merchant-payments-sandbox command, run from its source with tsx, on free ports of 127.0.0.1; every process it
 // starts is stopped by pid.
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import getPort from 'get-port';
 import { afterEach, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
 import { collectOutput, spawnTiedNode, stopChild } from '../../packages/contract/src/shared/children.js';
 import { waitForPort } from '../../packages/cli/src/mock/ports.js';
-import { descendants, fromSource, killAll, runSource, stillAlive, stillBound } from '../mock/processes.js';
+import { alive, descendants, fromSource, killAll, runSource, stillAlive, stillBound } from '../mock/processes.js';
 
 const command = path.join(root, 'packages/sandbox/src/cli/command.ts');
 /** Starts a grandchild listening on the port given, then waits: see the file. */
@@ -199,12 +200,78 @@ console.log(JSON.stringify(lines));`;
         path: '/_sandbox/clock/advance',
         requestId: expect.stringMatching(/^req_/),
       });
+      expect(lines.find((line) => line.event === 'stopping')).toMatchObject({ reason: 'SIGTERM', inFlight: 1 });
+      expect(lines.find((line) => line.event === 'stopped')).toMatchObject({ answered: 1, cutOff: 0 });
       expect(`${stdout}${stderr}`).not.toContain(token);
     } finally {
       receiver.closeAllConnections();
       await new Promise((resolve) => receiver.close(resolve));
     }
   }, 60_000);
+
+  /**
+   * Starts the sandbox as a shell script would, in the background (`command &`), and lets the shell end once the
+   * sandbox listens: its launcher is then gone. Resolves to the sandbox's pid, its port and its output file.
+   */
+  async function startedByAShellThatEnds(extra: string[]) {
+    const port = await getPort();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-launch-'));
+    const log = path.join(dir, 'sandbox.log');
+    const go = path.join(dir, 'go');
+    const line = [process.execPath, ...fromSource, command, '--port', String(port), '--clock', 'manual', ...extra]
+      .map((word) => `'${word}'`)
+      .join(' ');
+    // Note: the shell waits for the file `go`, so that it ends after the sandbox has started and noted its launcher.
+    const shell = spawn(
+      'bash',
+      ['-c', `${line} > '${log}' 2>&1 & echo $!; while [ ! -e '${go}' ]; do sleep 0.05; done`],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    started.push(shell);
+    const pid = Number((await new Promise<Buffer>((resolve) => shell.stdout.once('data', resolve))).toString().trim());
+    below.add(pid);
+    await waitForPort(port, '127.0.0.1', { timeoutMs: 20_000, isDead: () => !alive(pid) });
+    const shellGone = new Promise((resolve) => shell.once('exit', resolve));
+    writeFileSync(go, '');
+    await shellGone;
+    return { pid, port, log: () => readFileSync(log, 'utf8'), dir };
+  }
+
+  it('keeps serving once the shell that started it in the background has ended, and on SIGTERM says it is draining, then what it finished', async () => {
+    const { pid, port, log, dir } = await startedByAShellThatEnds([]);
+    try {
+      // Note: the launcher watch looked every half second; four times its period is past any look it would make.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      expect(alive(pid)).toBe(true);
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      process.kill(pid, 'SIGTERM');
+      expect(await stillAlive([pid], 15_000)).toEqual([]);
+      const output = log();
+      expect(output).toContain(
+        'merchant-payments-sandbox: stopping (SIGTERM): draining 0 request(s) in flight, for at most 10 s',
+      );
+      expect(output).toContain(
+        'merchant-payments-sandbox: stopped: 0 request(s) answered, 0 cut off; every webhook delivery in flight recorded',
+      );
+      expect(await stillBound([port])).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('with --when-orphaned exit, stops once the shell that started it has ended, saying why', async () => {
+    const { pid, port, log, dir } = await startedByAShellThatEnds(['--when-orphaned', 'exit']);
+    try {
+      expect(await stillAlive([pid], 15_000)).toEqual([]);
+      expect(log()).toContain('merchant-payments-sandbox: stopping (its launcher is gone)');
+      expect(await stillBound([port])).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('exits 2 on a usage error and 0 on --help', async () => {
     const bad = await run(['--clock', 'sometimes']);

@@ -55,6 +55,16 @@ export interface ListenOptions {
   timeouts?: ServerTimeouts;
 }
 
+/** What close() let finish before it closed, and what it cut off at its deadline. */
+export interface CloseReport {
+  /** Requests in flight when it began that were answered. */
+  answered: number;
+  /** Requests still unanswered at the deadline, whose connections it closed. */
+  cutOff: number;
+  /** Whether every webhook delivery in flight was recorded; if not, each is taken again once its lease runs out. */
+  deliveriesSettled: boolean;
+}
+
 /** A running sandbox. */
 export interface Sandbox {
   /** The whole sandbox as one fetch handler: pass it as a client's `fetch` to run with no port; an aborted request rejects, as fetch does. */
@@ -64,9 +74,11 @@ export interface Sandbox {
   /**
    * Stops gracefully: stops accepting connections and the ticker, lets the requests in flight finish and the
    * deliveries in flight be recorded, for at most `graceMs` (default SHUTDOWN_GRACE_MS, 10 s) in all, then closes
-   * whatever connections are left and the store (a postgres store's pool).
+   * whatever connections are left and the store (a postgres store's pool); `onClosed` is told what it let finish.
    */
-  close(options?: { graceMs?: number }): Promise<void>;
+  close(options?: { graceMs?: number; onClosed?: (report: CloseReport) => void }): Promise<void>;
+  /** The HTTP requests being answered now, over `listen`'s server. */
+  inFlight(): number;
   /** Moves a tenant's clock forward by `seconds` (0 to 365 days, else ClockAdvanceError), running and delivering what falls due; resolves when all is sent. */
   advance(tenant: SandboxTenant, seconds: number): Promise<void>;
   /** A tenant's clock, now (read in a transaction of the store). */
@@ -298,29 +310,34 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
       const { port: bound } = http.address() as { port: number };
       return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` };
     },
-    async close({ graceMs = SHUTDOWN_GRACE_MS } = {}) {
+    async close({ graceMs = SHUTDOWN_GRACE_MS, onClosed } = {}) {
       const deadline = Date.now() + graceMs;
+      const waiting = answering;
       clocks.stopTicker();
       sweep.stop();
       // Note: a request a fault holds is answered now rather than after its hold.
       faulting.release();
       const closing = server;
       server = undefined;
+      let cutOff = 0;
       if (closing) {
         // Note: close() stops accepting and ends the idle connections; those with a request in flight end once it is answered.
         const closed = new Promise<void>((resolve) => closing.close(() => resolve()));
         await drained(deadline);
+        cutOff = answering;
         closing.closeAllConnections();
         await closed;
       }
       // Note: an attempt not recorded by the deadline keeps its lease, and is taken again once the lease runs out.
-      await Promise.race([
-        deliveries.idle(),
-        new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref()),
+      const deliveriesSettled = await Promise.race([
+        deliveries.idle().then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now()), false).unref()),
       ]);
       await pinned?.close();
       await store.close();
+      onClosed?.({ answered: Math.max(0, waiting - cutOff), cutOff, deliveriesSettled });
     },
+    inFlight: () => answering,
     async advance(tenant, seconds) {
       await clocks.advance(idOf(tenant), seconds);
     },

@@ -5,6 +5,7 @@ export {
   openSandbox,
   SHUTDOWN_GRACE_MS,
   type ListenOptions,
+  type CloseReport,
   type Sandbox,
   type SandboxTenant,
 } from './create-sandbox.js';

@@ -51,12 +51,14 @@ ${environmentUsage()}
 Besides both variants, it serves the operator's GET /healthz, /readyz (the store answers, its migrations applied) and
 /metrics (Prometheus text), which are part of neither contract. On SIGTERM (or SIGINT, SIGHUP) it stops accepting
 connections and the ticker, lets requests and webhook deliveries in flight finish for up to ${SHUTDOWN_GRACE_MS / 1000} s, closes
-the store and exits; it exits within ${STOP_WITHIN_MS / 1000} s whatever is left.
+the store and exits; it exits within ${STOP_WITHIN_MS / 1000} s whatever is left. It writes a line to stderr as the stop begins
+(why, and the requests in flight) and one as it ends (what it let finish), JSON with --log json. It serves until a
+signal whoever launched it; --when-orphaned exit stops it when its launcher is gone.
 
 Exit codes: 0 stopped by SIGINT, SIGTERM or SIGHUP (without a command); with a command, the command's code (128 + n
 when a signal n ended it, 127 when it could not be started); 1 the sandbox could not start (port in use, database
-unreachable) or the process that launched it is gone; 2 usage error (a bad flag or variable, --store postgres without
-pg and node-pg-migrate installed, too).`;
+unreachable) or, with a command or --when-orphaned exit, the process that launched it is gone; 2 usage error (a bad
+flag or variable, --store postgres without pg and node-pg-migrate installed, too).`;
 
 function fail(message: string, code = 2): never {
   console.error(`${NAME}: ${message}`);
@@ -112,6 +114,9 @@ export async function main(args: string[]): Promise<number | void> {
     }
   }
   if (values.log !== undefined && values.log !== 'json') fail(`${source.log} must be "json", got "${values.log}"`);
+  const whenOrphaned = values['when-orphaned'] ?? 'stay';
+  if (whenOrphaned !== 'stay' && whenOrphaned !== 'exit')
+    fail(`${source['when-orphaned']} must be "stay" or "exit", got "${whenOrphaned}"`);
   const number = (
     name:
       | 'rate-limit'
@@ -163,9 +168,12 @@ export async function main(args: string[]): Promise<number | void> {
   };
 
   let sandbox: Sandbox;
+  // Note: stderr, so that stdout keeps exactly the start-up lines scripts and the README read.
+  const logger = values.log === 'json' ? createSandboxLogger() : undefined;
+  // Note: the stop's two lines go where the request lines go, so that a JSON log stays JSON.
+  const note = (message: string, fields: Record<string, unknown>) =>
+    logger ? logger.info(fields, message) : console.error(`${NAME}: ${message}`);
   try {
-    // Note: stderr, so that stdout keeps exactly the start-up lines scripts and the README read.
-    const logger = values.log === 'json' ? createSandboxLogger() : undefined;
     sandbox = await openSandbox({ ...options, ...(logger ? { logger } : {}) });
   } catch (error) {
     if (error instanceof MissingPackageError)
@@ -206,7 +214,23 @@ export async function main(args: string[]): Promise<number | void> {
     name: NAME,
     command,
     env: { ...process.env, [URL_VARIABLE]: url, ...(given === undefined ? { [SECRET_VARIABLE]: webhookSecret } : {}) },
-    close: () => sandbox.close(),
+    exitWhenOrphaned: whenOrphaned === 'exit',
+    // Note: a graceful stop and a crash must look different in the log: one line as it begins, one as it ends.
+    async close(why) {
+      const inFlight = sandbox.inFlight();
+      note(`stopping (${why}): draining ${inFlight} request(s) in flight, for at most ${SHUTDOWN_GRACE_MS / 1000} s`, {
+        event: 'stopping',
+        reason: why,
+        inFlight,
+      });
+      await sandbox.close({
+        onClosed: ({ answered, cutOff, deliveriesSettled }) =>
+          note(
+            `stopped: ${answered} request(s) answered, ${cutOff} cut off; ${deliveriesSettled ? 'every webhook delivery in flight recorded' : 'webhook deliveries left in flight are taken again when their leases run out'}`,
+            { event: 'stopped', answered, cutOff, deliveriesSettled },
+          ),
+      });
+    },
     stopWithinMs: STOP_WITHIN_MS,
   });
 }

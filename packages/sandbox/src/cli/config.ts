@@ -95,6 +95,13 @@ export const SETTINGS = [
     help: 'Write one JSON line per request (pino: request id, method, path, operation, status, duration, tenant id; never a credential) to stderr; stdout keeps its start-up lines.',
   },
   {
+    flag: 'when-orphaned',
+    value: 'stay|exit',
+    variable: 'SANDBOX_WHEN_ORPHANED',
+    default: 'stay',
+    help: 'What the sandbox does when whoever launched it (its parent shell, or the npm or npx above it) is gone: stay serves until a signal, as a server started by nohup, setsid or a service manager must; exit stops it. With -- <command> it always exits with the command.',
+  },
+  {
     flag: 'rate-limit',
     value: '<n>',
     variable: 'SANDBOX_RATE_LIMIT',
