@@ -114,16 +114,25 @@ describe('the admin API', () => {
     }
   });
 
-  it("answers 401 with its own challenge to no token, a wrong one, a longer or shorter one, and a tenant's", async () => {
+  it("answers 401 with its own challenge to no token, a wrong one, a longer or shorter one, and a tenant's, saying whether one was sent", async () => {
     const { sandbox } = adminSandbox();
     const tenant = (await admin(sandbox, 'POST', '/_admin/tenants')).body.data;
-    for (const token of [null, 'wrong', `${TOKEN}x`, TOKEN.slice(0, -1), tenant.access_token, '']) {
+    const missing = 'Send the admin token: Authorization: Bearer <SANDBOX_ADMIN_TOKEN>.';
+    const refused = "The admin token was refused: it is not this sandbox's SANDBOX_ADMIN_TOKEN.";
+    for (const [token, detail] of [
+      [null, missing],
+      ['', missing],
+      ['wrong', refused],
+      [`${TOKEN}x`, refused],
+      [TOKEN.slice(0, -1), refused],
+      [tenant.access_token, refused],
+    ] as const) {
       const answer = await admin(sandbox, 'GET', '/_admin/tenants', { token });
       expect([answer.status, answer.challenge, answer.body.code, answer.body.detail], String(token)).toEqual([
         401,
         CHALLENGE,
         'unauthorized',
-        'Send the admin token: Authorization: Bearer <SANDBOX_ADMIN_TOKEN>.',
+        detail,
       ]);
     }
     const basic = await sandbox.fetch(

@@ -3,6 +3,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createSandbox, createSandboxLogger, type TenantStore } from '../../packages/sandbox/src/index.js';
 import { createMemoryStore } from '../../packages/sandbox/src/stores/memory.js';
+import { READY_CACHE_MS } from '../../packages/sandbox/src/http/signals.js';
 
 const ORIGIN = 'http://sandbox.test';
 const BEARER = 'tok_signals_secret_bearer_value';
@@ -49,6 +50,28 @@ describe('the operator signals', () => {
     expect(ready.status).toBe(503);
     expect(ready.headers.get('content-type')).toBe('application/problem+json');
     expect(((await ready.json()) as { detail: string }).detail).toContain('ECONNREFUSED');
+    await sandbox.close();
+  });
+
+  it('answers /readyz from a store check at most a second old: a burst of probes costs the store one check', async () => {
+    let checks = 0;
+    let healthy = true;
+    const sandbox = createSandbox({
+      store: (settings): TenantStore => ({
+        ...createMemoryStore(settings),
+        ready: () => {
+          checks += 1;
+          return healthy ? Promise.resolve() : Promise.reject(new Error('the database is gone'));
+        },
+      }),
+    });
+    const statuses = await Promise.all(Array.from({ length: 5 }, () => get(sandbox, '/readyz').then((r) => r.status)));
+    expect([statuses, checks]).toEqual([[200, 200, 200, 200, 200], 1]);
+    healthy = false;
+    // Note: once the check is a second old, the next probe checks again and sees the change.
+    await new Promise((resolve) => setTimeout(resolve, READY_CACHE_MS + 50));
+    expect((await get(sandbox, '/readyz')).status).toBe(503);
+    expect(checks).toBe(2);
     await sandbox.close();
   });
 

@@ -126,7 +126,7 @@ describe('merchant-payments sandbox tenant', () => {
       code: 1,
       stdout: '',
       stderr:
-        'merchant-payments sandbox tenant: Send the admin token: Authorization: Bearer <SANDBOX_ADMIN_TOKEN>. (401 unauthorized)',
+        "merchant-payments sandbox tenant: The admin token was refused: it is not this sandbox's SANDBOX_ADMIN_TOKEN. (401 unauthorized)",
     });
     const malformed = await tenant(['show', 'not-a-tenant-id', '--url', url]);
     expect([malformed.code, malformed.stderr]).toEqual([

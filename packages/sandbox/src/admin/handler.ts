@@ -9,8 +9,10 @@ import { digest } from '../stores/issued-credentials.js';
 
 /** The admin API's challenge (packages/contract/openapi/admin/components/headers/AdminWwwAuthenticate.yaml), apart from the merchant API's realm. */
 export const ADMIN_CHALLENGE = { 'www-authenticate': 'Bearer realm="merchant-payments-sandbox-admin"' };
-/** The detail of every 401 of the admin API, a missing token's and a wrong one's alike. */
+/** The detail of the admin API's 401 to a request with no bearer token. */
 export const ADMIN_UNAUTHORIZED = 'Send the admin token: Authorization: Bearer <SANDBOX_ADMIN_TOKEN>.';
+/** The detail of its 401 to a bearer token that is not the admin token: it was sent, and it was refused. */
+export const ADMIN_REFUSED = "The admin token was refused: it is not this sandbox's SANDBOX_ADMIN_TOKEN.";
 /** What the pipeline names the admin as, in place of a tenant (the request log, the rate limiter's count); no tenant id has this form. */
 export const ADMIN_CALLER = '_admin';
 
@@ -40,7 +42,8 @@ export function adminBinding(runtime: SandboxRuntime, adminToken: string): ApiBi
     authenticate(headers) {
       const token = BEARER.exec(headers.get('authorization') ?? '')?.[1];
       const ok = timingSafeEqual(digest(token ?? ''), expected) && token !== undefined;
-      return ok ? { ok: true, tenant: ADMIN_CALLER } : { ok: false, detail: ADMIN_UNAUTHORIZED };
+      if (ok) return { ok: true, tenant: ADMIN_CALLER };
+      return { ok: false, detail: token === undefined ? ADMIN_UNAUTHORIZED : ADMIN_REFUSED };
     },
     unauthorized: (_headers, detail) => ({ detail, headers: ADMIN_CHALLENGE }),
     intercepted: false,

@@ -11,6 +11,9 @@ import type { TenantStore } from '../stores/types.js';
 /** The paths the operator's signals are served at, outside the contract's operations. */
 export const SIGNAL_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
 
+/** How old the store check `/readyz` answers from may be: probes within it share one check. */
+export const READY_CACHE_MS = 1_000;
+
 /** How long `/readyz` waits for the store before it answers 503. */
 export const READY_TIMEOUT_MS = 5_000;
 
@@ -122,16 +125,30 @@ export function createSignals(store: TenantStore, logger: Logger): Signals {
     });
   }
 
+  // Note: a load balancer probes every instance every few seconds, often from several checkers; each probe shares the
+  // store check of the last second rather than taking a pool connection of its own.
+  let lastCheck: { at: number; done: Promise<void> } | undefined;
+  const readiness = (): Promise<void> => {
+    const now = performance.now();
+    if (lastCheck === undefined || now - lastCheck.at >= READY_CACHE_MS) {
+      const done = withTimeout(
+        store.ready?.() ?? Promise.resolve(),
+        READY_TIMEOUT_MS,
+        `the store did not answer within ${READY_TIMEOUT_MS / 1000} s`,
+      );
+      // Note: a failed check is answered to each probe that shares it; none of them leaves it unhandled.
+      done.catch(() => {});
+      lastCheck = { at: now, done };
+    }
+    return lastCheck.done;
+  };
+
   const probe = async (path: string): Promise<Response> => {
     if (path === '/healthz') return Response.json({ status: 'ok' });
     if (path === '/metrics')
       return new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } });
     try {
-      await withTimeout(
-        store.ready?.() ?? Promise.resolve(),
-        READY_TIMEOUT_MS,
-        `the store did not answer within ${READY_TIMEOUT_MS / 1000} s`,
-      );
+      await readiness();
       return Response.json({ status: 'ready' });
     } catch (error) {
       const detail = `Not ready: ${(error as Error).message}.`;
