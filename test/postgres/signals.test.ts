@@ -3,6 +3,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
+import { READY_CACHE_MS } from '../../packages/sandbox/src/http/signals.js';
 import { MIGRATIONS_TABLE } from '../../packages/sandbox/src/stores/postgres/index.js';
 import { freshDatabase } from './database.js';
 
@@ -58,6 +59,8 @@ describe('the operator signals on postgres', () => {
     const sandbox = await open(url);
     expect((await readyz(sandbox)).status).toBe(200);
     await onServer(url, `DROP DATABASE "${new URL(url).pathname.slice(1)}" WITH (FORCE)`);
+    // Note: /readyz answers from a check at most a second old; the next probe past that sees the database gone.
+    await new Promise((resolve) => setTimeout(resolve, READY_CACHE_MS + 50));
     const response = await readyz(sandbox);
     expect(response.status).toBe(503);
     expect(await response.text()).not.toContain(new URL(url).pathname.slice(1));
