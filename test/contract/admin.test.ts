@@ -30,6 +30,7 @@ const EXPECTED = [
   ['GET', '/_admin/tenants/{tenantId}', 'retrieveTenant'],
   ['POST', '/_admin/tenants/{tenantId}/rotate', 'rotateTenantCredentials'],
   ['DELETE', '/_admin/tenants/{tenantId}', 'revokeTenant'],
+  ['GET', '/_admin/settings', 'retrieveSettings'],
 ];
 
 const PROBLEM = 'application/problem+json';
@@ -43,9 +44,10 @@ describe('the sandbox admin API document', () => {
     expect(spec.doc.info.title).toBe('Merchant Payments API (Sandbox admin)');
   });
 
-  it('has exactly the documented operations, every path under /_admin, all tagged Tenants', () => {
+  it('has exactly the documented operations, every path under /_admin, tagged Tenants or (the settings) Settings', () => {
     expect(operations.map((op) => [op.method, op.path, op.operationId]).sort()).toEqual([...EXPECTED].sort());
-    for (const op of operations) expect(op.node.tags, op.operationId).toEqual(['Tenants']);
+    for (const op of operations)
+      expect(op.node.tags, op.operationId).toEqual([op.operationId === 'retrieveSettings' ? 'Settings' : 'Tenants']);
     expect(spec.doc.webhooks).toBeUndefined();
   });
 

@@ -1,5 +1,5 @@
-// docs/hosting.md as an operator follows it: the packed tarballs of the contract and the sandbox installed into a new folder with pg and
-// node-pg-migrate, two instances on one throwaway PostgreSQL in issued mode, a tenant provisioned, a merchant's
+// docs/hosting.md as an operator follows it: the packed tarballs of the contract and the sandbox installed into a new
+// folder with pg and node-pg-migrate, two instances on one throwaway PostgreSQL in issued mode, a tenant provisioned, a merchant's
 // requests through both instances, a scrape of /metrics, a backup, and a SIGTERM during traffic that loses no
 // acknowledged request. Every block runs as written (blocks marked skip aside), in order, in one folder; the two
 // instances, background blocks, run until the end. Ports 4021 and 4022 are moved to free ones.

@@ -318,6 +318,33 @@ describe('the admin API', () => {
     expect((await call(sandbox, 'GET', '/payments', bearer(other.access_token))).status).toBe(200);
   });
 
+  it('shows the settings every tenant gets: the limits as the sandbox was started with, and the egress rule', async () => {
+    const { sandbox } = adminSandbox({
+      rateLimit: 25,
+      quotas: { objects: 500, webhookEndpoints: 3, events: 2000 },
+      allowWebhookHosts: ['10.20.0.0/16', 'hooks.internal'],
+    });
+    const settings = await admin(sandbox, 'GET', '/_admin/settings');
+    expect([settings.status, settings.body]).toEqual([
+      200,
+      {
+        data: {
+          rate_limit_per_second: 25,
+          max_objects: 500,
+          max_webhook_endpoints: 3,
+          event_retention: 2000,
+          webhook_endpoints: { public_addresses_only: true, also_allowed: ['10.20.0.0/16', 'hooks.internal'] },
+        },
+      },
+    ]);
+    const open = await admin(adminSandbox({ auth: 'open' }).sandbox, 'GET', '/_admin/settings');
+    expect(open.body.data).toMatchObject({
+      rate_limit_per_second: null,
+      webhook_endpoints: { public_addresses_only: false, also_allowed: [] },
+    });
+    expect((await admin(sandbox, 'GET', '/_admin/settings', { token: 'wrong' })).status).toBe(401);
+  });
+
   it('is served in open mode too when it has a token, provisioning into the same registry', async () => {
     const { sandbox } = adminSandbox({ auth: 'open' });
     const created = await admin(sandbox, 'POST', '/_admin/tenants');

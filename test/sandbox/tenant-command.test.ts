@@ -46,6 +46,50 @@ async function tenant(args: string[], env: Record<string, string | undefined> = 
 const get = (path: string, headers: Record<string, string>) => fetch(`${url}${path}`, { headers });
 
 describe('merchant-payments sandbox tenant', () => {
+  it('create --format onboarding prints what to send the merchant: where, the credentials, which get in, and the limits', async () => {
+    const { code, stdout, stderr } = await tenant([
+      'create',
+      '--format',
+      'onboarding',
+      '--public-url',
+      'https://sandbox.payments.example/',
+      '--url',
+      url,
+    ]);
+    expect([code, stderr]).toEqual([0, '']);
+    const id = /^Your sandbox tenant (ten_[A-Za-z0-9_-]{22})$/m.exec(stdout)?.[1];
+    expect(id).toBeDefined();
+    expect(stdout).toContain('https://sandbox.payments.example/payments');
+    expect(stdout).toContain('https://sandbox.payments.example/merchant/v1/payments');
+    expect(stdout).toContain('with the same credentials: https://sandbox.payments.example/_sandbox');
+    expect(stdout).toContain('  requests: no rate limit');
+    expect(stdout).toContain('  objects: 100,000 payments, and as many payouts and appeals');
+    expect(stdout).toContain('  webhook endpoints: 20');
+    expect(stdout).toContain('  events kept: 10,000, the oldest dropped first');
+    expect(stdout).toContain('webhook endpoints may point at: public addresses only');
+    const token = /access token \(Variant A\): (\S+)/.exec(stdout)?.[1];
+    const [publicKey, secretKey] = [/public key \(Variant B\): +(\S+)/, /secret key \(Variant B\): +(\S+)/].map(
+      (pattern) => pattern.exec(stdout)?.[1],
+    );
+    expect((await get('/payments', { authorization: `Bearer ${token}` })).status).toBe(200);
+    expect(
+      (await get('/merchant/v1/payments', { 'x-public-key': publicKey!, 'x-secret-key': secretKey! })).status,
+    ).toBe(200);
+  });
+
+  it('refuses a --format it does not know, and --public-url without --format onboarding, naming the flag', async () => {
+    const format = await tenant(['create', '--format', 'yaml', '--url', url]);
+    expect([format.code, format.stderr.split('\n')[0]]).toEqual([
+      2,
+      'merchant-payments sandbox tenant: --format must be "json" or "onboarding", got "yaml"',
+    ]);
+    const alone = await tenant(['create', '--public-url', 'https://sandbox.payments.example', '--url', url]);
+    expect([alone.code, alone.stderr.split('\n')[0]]).toEqual([
+      2,
+      'merchant-payments sandbox tenant: --public-url goes with create --format onboarding',
+    ]);
+  });
+
   it('create prints the new tenant as one line of JSON, whose credentials get in', async () => {
     const { code, stdout, stderr } = await tenant(['create', '--url', url]);
     expect([code, stderr]).toEqual([0, '']);

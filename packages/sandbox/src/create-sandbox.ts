@@ -230,6 +230,7 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
     intercept: settings.intercept ?? faulting.intercept,
     rateLimit: settings.rateLimit === undefined ? undefined : createRateLimiter(settings.rateLimit, wallNow),
     quotas: settings.quotas,
+    limits: { ratePerSecond: settings.rateLimit, allowWebhookHosts: settings.allowWebhookHosts },
     egress,
     maxBodyBytes: settings.maxBodyBytes,
     now,

@@ -39,6 +39,8 @@ export interface SandboxRuntime {
   rateLimit: RateLimiter | undefined;
   /** The most objects of a kind (payments, payouts, appeals) and webhook endpoints a tenant keeps (the `quotas` option, filled in). */
   quotas: TenantQuotas;
+  /** What the admin API's Retrieve Settings shows beside the quotas: the rate limit and the hosts the egress rule lets through. */
+  limits: { ratePerSecond: number | undefined; allowWebhookHosts: readonly string[] };
   /** Which webhook hosts a tenant may register and be delivered to (the `auth` mode, `allowWebhookHosts`, `lookup`). */
   egress: EgressRule;
   /** The largest request body read, in bytes. */

@@ -1811,3 +1811,397 @@ validate85.errors = vErrors;
 return errors === 0;
 }
 validate85.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+
+export const validateSandboxSettingsResponse: SchemaValidator = validate93;
+const schema39 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/SandboxSettings"}}};
+const schema40 = {"type":"object","required":["rate_limit_per_second","max_objects","max_webhook_endpoints","event_retention","webhook_endpoints"],"properties":{"rate_limit_per_second":{"type":["number","null"],"exclusiveMinimum":0},"max_objects":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"max_webhook_endpoints":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"event_retention":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"webhook_endpoints":{"type":"object","required":["public_addresses_only","also_allowed"],"properties":{"public_addresses_only":{"type":"boolean"},"also_allowed":{"type":"array","maxItems":100,"items":{"type":"string","pattern":"^\\S+$","maxLength":253}}}}}};
+const pattern13 = new RegExp("^\\S+$", "u");
+
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate94.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.rate_limit_per_second === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rate_limit_per_second"},message:"must have required property '"+"rate_limit_per_second"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.max_objects === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "max_objects"},message:"must have required property '"+"max_objects"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.max_webhook_endpoints === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "max_webhook_endpoints"},message:"must have required property '"+"max_webhook_endpoints"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.event_retention === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event_retention"},message:"must have required property '"+"event_retention"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.webhook_endpoints === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhook_endpoints"},message:"must have required property '"+"webhook_endpoints"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.rate_limit_per_second !== undefined){
+let data0 = data.rate_limit_per_second;
+if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
+const err5 = {instancePath:instancePath+"/rate_limit_per_second",schemaPath:"#/properties/rate_limit_per_second/type",keyword:"type",params:{type: schema40.properties.rate_limit_per_second.type},message:"must be number,null"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 <= 0 || isNaN(data0)){
+const err6 = {instancePath:instancePath+"/rate_limit_per_second",schemaPath:"#/properties/rate_limit_per_second/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data.max_objects !== undefined){
+let data1 = data.max_objects;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err7 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err9 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!(formats0.validate(data1))){
+const err10 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.max_webhook_endpoints !== undefined){
+let data2 = data.max_webhook_endpoints;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err11 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err12 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data2 < 1 || isNaN(data2)){
+const err13 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!(formats0.validate(data2))){
+const err14 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.event_retention !== undefined){
+let data3 = data.event_retention;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err15 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 2147483647 || isNaN(data3)){
+const err16 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data3 < 1 || isNaN(data3)){
+const err17 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!(formats0.validate(data3))){
+const err18 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.webhook_endpoints !== undefined){
+let data4 = data.webhook_endpoints;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.public_addresses_only === undefined){
+const err19 = {instancePath:instancePath+"/webhook_endpoints",schemaPath:"#/properties/webhook_endpoints/required",keyword:"required",params:{missingProperty: "public_addresses_only"},message:"must have required property '"+"public_addresses_only"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data4.also_allowed === undefined){
+const err20 = {instancePath:instancePath+"/webhook_endpoints",schemaPath:"#/properties/webhook_endpoints/required",keyword:"required",params:{missingProperty: "also_allowed"},message:"must have required property '"+"also_allowed"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data4.public_addresses_only !== undefined){
+if(typeof data4.public_addresses_only !== "boolean"){
+const err21 = {instancePath:instancePath+"/webhook_endpoints/public_addresses_only",schemaPath:"#/properties/webhook_endpoints/properties/public_addresses_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data4.also_allowed !== undefined){
+let data6 = data4.also_allowed;
+if(Array.isArray(data6)){
+if(data6.length > 100){
+const err22 = {instancePath:instancePath+"/webhook_endpoints/also_allowed",schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(func1(data7) > 253){
+const err23 = {instancePath:instancePath+"/webhook_endpoints/also_allowed/" + i0,schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(!pattern13.test(data7)){
+const err24 = {instancePath:instancePath+"/webhook_endpoints/also_allowed/" + i0,schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/webhook_endpoints/also_allowed/" + i0,schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/webhook_endpoints/also_allowed",schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/webhook_endpoints",schemaPath:"#/properties/webhook_endpoints/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+validate94.errors = vErrors;
+return errors === 0;
+}
+validate94.evaluated = {"props":{"rate_limit_per_second":true,"max_objects":true,"max_webhook_endpoints":true,"event_retention":true,"webhook_endpoints":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate93.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.data !== undefined){
+if(!(validate94(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate93.errors = vErrors;
+return errors === 0;
+}
+validate93.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};

@@ -1813,6 +1813,22 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "422": "AdminUnprocessable",
           "500": "AdminServerError"
         }
+      },
+      {
+        "operationId": "retrieveSettings",
+        "method": "GET",
+        "path": "/_admin/settings",
+        "pointer": "/paths/~1_admin~1settings/get",
+        "security": [[{"scheme":"adminToken","type":"http","httpScheme":"bearer"}]],
+        "parameters": [],
+        "responses": {
+          "200": "SettingsRetrieved",
+          "400": "AdminBadRequest",
+          "401": "AdminUnauthorized",
+          "404": "AdminNotFound",
+          "422": "AdminUnprocessable",
+          "500": "AdminServerError"
+        }
       }
     ],
     "responses": {
@@ -1841,7 +1857,8 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         "headers": [],
         "content": {"application/json":{"validator": admin.validateRotatedTenantCredentialsResponse}}
       },
-      "TenantRevoked": {"headers":[],"content":{"application/problem+json":{"validator": admin.validateProblem}}}
+      "TenantRevoked": {"headers":[],"content":{"application/problem+json":{"validator": admin.validateProblem}}},
+      "SettingsRetrieved": {"headers":[],"content":{"application/json":{"validator": admin.validateSandboxSettingsResponse}}}
     }
   }
 };

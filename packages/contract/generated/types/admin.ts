@@ -97,6 +97,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_admin/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve Settings
+         * @description What every tenant of this sandbox gets: its limits and the rule its webhook endpoints follow,
+         *     as the instance that answers was started with (every instance of one sandbox is started alike).
+         *     It is what an operator sends a merchant with the credentials of a new tenant
+         *     (`merchant-payments sandbox tenant create --format onboarding`); never a secret.
+         */
+        get: operations["retrieveSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -320,6 +343,65 @@ export interface components {
         RotatedTenantCredentialsResponse: {
             data: components["schemas"]["RotatedTenantCredentials"];
         };
+        /**
+         * @description The limits every tenant of this sandbox gets, and the rule its webhook endpoints follow; the `merchant-payments sandbox` flags that set each are named below.
+         * @example {
+         *       "rate_limit_per_second": 25,
+         *       "max_objects": 100000,
+         *       "max_webhook_endpoints": 20,
+         *       "event_retention": 10000,
+         *       "webhook_endpoints": {
+         *         "public_addresses_only": true,
+         *         "also_allowed": [
+         *           "10.20.0.0/16"
+         *         ]
+         *       }
+         *     }
+         */
+        SandboxSettings: {
+            /** @description Requests a second a tenant may send to one instance (`--rate-limit`); past it, 429 `rate_limited` with `Retry-After`. `null`: no limit. */
+            rate_limit_per_second: number | null;
+            /**
+             * Format: int32
+             * @description Payments a tenant keeps, and as many payouts and appeals (`--max-objects`); a create past it gets 422 `quota_exceeded`.
+             */
+            max_objects: number;
+            /**
+             * Format: int32
+             * @description Webhook endpoints a tenant may register (`--max-webhook-endpoints`); past it, 422 `limit_reached`.
+             */
+            max_webhook_endpoints: number;
+            /**
+             * Format: int32
+             * @description Events a tenant's event log keeps (`--event-retention`); past it the oldest go, with their deliveries.
+             */
+            event_retention: number;
+            /** @description Where a tenant's webhook endpoints may point. */
+            webhook_endpoints: {
+                /** @description `true` in issued mode: an endpoint on a loopback, private, link-local or metadata address is refused. `false` in open mode, where any address is let through. */
+                public_addresses_only: boolean;
+                /** @description Hosts, addresses and CIDR ranges let through although the rule would refuse them (`--allow-webhook-host`). */
+                also_allowed: string[];
+            };
+        };
+        /**
+         * @description The sandbox's settings, wrapped as `{ data }`.
+         * @example {
+         *       "data": {
+         *         "rate_limit_per_second": null,
+         *         "max_objects": 100000,
+         *         "max_webhook_endpoints": 20,
+         *         "event_retention": 10000,
+         *         "webhook_endpoints": {
+         *           "public_addresses_only": true,
+         *           "also_allowed": []
+         *         }
+         *       }
+         *     }
+         */
+        SandboxSettingsResponse: {
+            data: components["schemas"]["SandboxSettings"];
+        };
     };
     responses: {
         /** @description One page of tenants, newest first. */
@@ -422,6 +504,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The limits every tenant of this sandbox gets, and its rule for webhook endpoints. */
+        SettingsRetrieved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SandboxSettingsResponse"];
+            };
+        };
     };
     parameters: {
         /**
@@ -464,6 +555,8 @@ export type TenantResponse = components['schemas']['TenantResponse'];
 export type RotateTenantCredentialsRequest = components['schemas']['RotateTenantCredentialsRequest'];
 export type RotatedTenantCredentials = components['schemas']['RotatedTenantCredentials'];
 export type RotatedTenantCredentialsResponse = components['schemas']['RotatedTenantCredentialsResponse'];
+export type SandboxSettings = components['schemas']['SandboxSettings'];
+export type SandboxSettingsResponse = components['schemas']['SandboxSettingsResponse'];
 export type ResponseTenantList = components['responses']['TenantList'];
 export type ResponseAdminBadRequest = components['responses']['AdminBadRequest'];
 export type ResponseAdminUnauthorized = components['responses']['AdminUnauthorized'];
@@ -475,6 +568,7 @@ export type ResponseAdminNotFound = components['responses']['AdminNotFound'];
 export type ResponseTenantRetrieved = components['responses']['TenantRetrieved'];
 export type ResponseTenantCredentialsRotated = components['responses']['TenantCredentialsRotated'];
 export type ResponseTenantRevoked = components['responses']['TenantRevoked'];
+export type ResponseSettingsRetrieved = components['responses']['SettingsRetrieved'];
 export type ParameterTenantLimit = components['parameters']['TenantLimit'];
 export type ParameterStartingAfter = components['parameters']['StartingAfter'];
 export type ParameterTenantIdPath = components['parameters']['TenantIdPath'];
@@ -606,6 +700,23 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["TenantNotFound"];
             409: components["responses"]["TenantRevoked"];
+            422: components["responses"]["AdminUnprocessable"];
+            500: components["responses"]["AdminServerError"];
+        };
+    };
+    retrieveSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["SettingsRetrieved"];
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
             422: components["responses"]["AdminUnprocessable"];
             500: components["responses"]["AdminServerError"];
         };

@@ -1,5 +1,6 @@
-// The admin API's operations on the store's registry of issued tenants: create, list, retrieve, rotate, revoke. Times
-// are the wall clock's (the sandbox's `now`); a tenant's own clock is part of its sandbox state.
+// The admin API's operations: the store's registry of issued tenants (create, list, retrieve, rotate, revoke), and the
+// settings every tenant gets. Times are the wall clock's (the sandbox's `now`); a tenant's own clock is part of its
+// sandbox state.
 import { iso } from '../core/index.js';
 import type { Outcome } from '../http/pipeline.js';
 import { httpProblem } from '../http/problem.js';
@@ -45,6 +46,28 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, (runtime: SandboxRuntime)
             access_token: issued.accessToken,
             public_key: issued.publicKey,
             secret_key: issued.secretKey,
+          },
+        },
+      };
+    },
+  }),
+
+  /** GET /_admin/settings: what every tenant gets, for the operator to send a merchant; never a secret. */
+  retrieveSettings: (runtime) => ({
+    operationId: 'retrieveSettings',
+    async run() {
+      return {
+        status: 200,
+        body: {
+          data: {
+            rate_limit_per_second: runtime.limits.ratePerSecond ?? null,
+            max_objects: runtime.quotas.objects,
+            max_webhook_endpoints: runtime.quotas.webhookEndpoints,
+            event_retention: runtime.quotas.events,
+            webhook_endpoints: {
+              public_addresses_only: runtime.egress.mode === 'issued',
+              also_allowed: [...runtime.limits.allowWebhookHosts],
+            },
           },
         },
       };

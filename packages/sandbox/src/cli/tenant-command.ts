@@ -13,7 +13,7 @@ const DEFAULT_URL = 'http://127.0.0.1:4020';
 const TIMEOUT_MS = 30_000;
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
-const usage = `usage: merchant-payments sandbox tenant create [--url <sandbox URL>]
+const usage = `usage: merchant-payments sandbox tenant create [--format json|onboarding] [--public-url <URL>] [--url <sandbox URL>]
    or: merchant-payments sandbox tenant list [--limit <n>] [--starting-after <tenant id>] [--url <sandbox URL>]
    or: merchant-payments sandbox tenant show <tenant id> [--url <sandbox URL>]
    or: merchant-payments sandbox tenant rotate <tenant id> [--overlap <seconds>] [--url <sandbox URL>]
@@ -26,7 +26,9 @@ Provisions the tenants of a sandbox in issued mode (merchant-payments sandbox --
 Commands:
   create                    issue a new tenant; prints {"id","access_token","public_key","secret_key"} as one line of
                             JSON. The access token and the secret key are shown this once: the sandbox keeps only
-                            their hashes.
+                            their hashes. With --format onboarding, prints instead what to send the merchant: the
+                            base URL of each variant and of the control API, the credentials, the limits and the rule
+                            for webhook endpoints (GET /_admin/settings, read before the tenant is issued)
   list                      print the tenants, newest first, as a JSON array (never a secret); when more follow, says
                             on stderr which --starting-after reads on
   show <tenant id>          print one tenant's record as JSON
@@ -35,6 +37,9 @@ Commands:
   revoke <tenant id>        stop every credential of the tenant at once and delete its sandbox state; prints nothing
 
   --url <sandbox URL>       the sandbox (default ${URL_VARIABLE}, else ${DEFAULT_URL})
+  --format json|onboarding  create: one line of JSON (the default), or the text to send the merchant
+  --public-url <URL>        create --format onboarding: the address merchants reach the sandbox at, when it is not
+                            --url (which may be an internal one)
   --limit <n>               list: tenants per page, 1 to 100 (default 20)
   --starting-after <id>     list: the page after this tenant
   --overlap <seconds>       rotate: how long the replaced access token and secret key keep working, 0 to
@@ -54,7 +59,7 @@ function usageError(message: string): never {
 
 /** Each command: the flags it takes besides --url, and whether a tenant id follows it. */
 const COMMANDS = {
-  create: { id: false, flags: {} },
+  create: { id: false, flags: { format: { type: 'string' }, 'public-url': { type: 'string' } } },
   list: { id: false, flags: { limit: { type: 'string' }, 'starting-after': { type: 'string' } } },
   show: { id: true, flags: {} },
   rotate: { id: true, flags: { overlap: { type: 'string' } } },
@@ -99,6 +104,15 @@ export async function main(args: string[]): Promise<number> {
   if (!/^https?:$/.test(URL.canParse(base) ? new URL(base).protocol : ''))
     usageError(`${source} must be an absolute http:// or https:// URL, got "${base}"`);
 
+  const format = flags.format ?? 'json';
+  if (format !== 'json' && format !== 'onboarding')
+    usageError(`--format must be "json" or "onboarding", got "${format}"`);
+  if (flags['public-url'] !== undefined && format !== 'onboarding')
+    usageError('--public-url goes with create --format onboarding');
+  const publicUrl = flags['public-url'] ?? base;
+  if (!/^https?:$/.test(URL.canParse(publicUrl) ? new URL(publicUrl).protocol : ''))
+    usageError(`--public-url must be an absolute http:// or https:// URL, got "${publicUrl}"`);
+
   const tenantPath = (suffix = '') => `/_admin/tenants/${encodeURIComponent(id!)}${suffix}`;
   let request: { method: string; path: string; body?: unknown };
   switch (command as CommandName) {
@@ -130,6 +144,13 @@ export async function main(args: string[]): Promise<number> {
       break;
   }
 
+  // Note: the settings are read before the tenant is issued, so that a failure leaves no credentials unprinted.
+  const settings =
+    format === 'onboarding' ? await ask(base, token, { method: 'GET', path: '/_admin/settings' }) : undefined;
+  if (settings && !settings.ok) {
+    console.error(`${NAME}: ${settings.message}`);
+    return 1;
+  }
   const answer = await ask(base, token, request);
   if (!answer.ok) {
     console.error(`${NAME}: ${answer.message}`);
@@ -137,12 +158,64 @@ export async function main(args: string[]): Promise<number> {
   }
   const { data, has_more: hasMore } = (answer.body ?? {}) as { data?: unknown; has_more?: boolean };
   if (command === 'revoke') return 0;
+  if (settings?.ok) {
+    const { data: limits } = settings.body as { data: SandboxSettings };
+    console.log(onboarding(publicUrl, data as IssuedCredentials, limits));
+    return 0;
+  }
   console.log(JSON.stringify(data));
   if (command === 'list' && hasMore) {
     const last = (data as { id: string }[]).at(-1)?.id;
     console.error(`${NAME}: more tenants follow: list --starting-after ${last}`);
   }
   return 0;
+}
+
+/** A new tenant's credentials, as Create Tenant answers them. */
+interface IssuedCredentials {
+  id: string;
+  access_token: string;
+  public_key: string;
+  secret_key: string;
+}
+
+/** What every tenant gets, as Retrieve Settings answers it. */
+interface SandboxSettings {
+  rate_limit_per_second: number | null;
+  max_objects: number;
+  max_webhook_endpoints: number;
+  event_retention: number;
+  webhook_endpoints: { public_addresses_only: boolean; also_allowed: string[] };
+}
+
+/** The text an operator sends a merchant with a new tenant: where, with what, and within which limits. */
+function onboarding(publicUrl: string, tenant: IssuedCredentials, settings: SandboxSettings): string {
+  const base = publicUrl.replace(/\/+$/, '');
+  const count = (n: number) => n.toLocaleString('en');
+  const rule = settings.webhook_endpoints;
+  const endpoints = rule.public_addresses_only
+    ? `public addresses only: an endpoint on a loopback, private, link-local or metadata address is refused${rule.also_allowed.length > 0 ? `, but for ${rule.also_allowed.join(', ')}` : ''}`
+    : 'any address';
+  return [
+    `Your sandbox tenant ${tenant.id}`,
+    '',
+    'Where:',
+    `  Variant A (Authorization: Bearer <access token>, no path prefix): ${base}/payments, ${base}/payouts, …`,
+    `  Variant B (X-Public-Key and X-Secret-Key headers):                ${base}/merchant/v1/payments, …`,
+    `  The control API (the clock, webhook endpoints, faults, deliveries), with the same credentials: ${base}/_sandbox`,
+    '',
+    'Credentials (shown this once; keep them in your secret store):',
+    `  access token (Variant A): ${tenant.access_token}`,
+    `  public key (Variant B):   ${tenant.public_key}`,
+    `  secret key (Variant B):   ${tenant.secret_key}`,
+    '',
+    'Limits:',
+    `  requests: ${settings.rate_limit_per_second === null ? 'no rate limit' : `${count(settings.rate_limit_per_second)} a second per instance; past it, 429 with Retry-After`}`,
+    `  objects: ${count(settings.max_objects)} payments, and as many payouts and appeals`,
+    `  webhook endpoints: ${count(settings.max_webhook_endpoints)}`,
+    `  events kept: ${count(settings.event_retention)}, the oldest dropped first`,
+    `  webhook endpoints may point at: ${endpoints}`,
+  ].join('\n');
 }
 
 /** What the sandbox answered: a 2xx and its JSON body, or a message that says what went wrong, never with the token. */
