@@ -1,43 +1,38 @@
-// The workspaces and where their sources are, for the tools that run them from source (vitest's aliases; tsconfig.json
-// maps the same names for tsc and tsx). A package's name resolves to its built dist/ only once installed.
+// The workspaces and where their sources are, for the tools that run them from source. tsconfig.base.json's `paths`
+// map the packages' names to their sources for tsc and tsx; vitest's aliases and the docs' snippet checks are made
+// from the same paths here. A package's name resolves to its built dist/ only once installed.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { root } from './tools.mjs';
 
-/** The packages, each after the ones it depends on. */
-export const packages = ['contract', 'sandbox', 'conformance', 'cli'];
+/** The packages, each after the ones it depends on, as the root package.json lists its workspaces. */
+export const packages = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).workspaces.map((folder) =>
+  path.basename(folder),
+);
 
-/** Each package name and public entry, with the source file it stands for. */
-const entries = {
-  '@merchant-payments/contract': 'packages/contract/src/index.ts',
-  '@merchant-payments/contract/webhooks': 'packages/contract/src/webhooks/index.ts',
-  '@merchant-payments/contract/validation': 'packages/contract/src/validation/index.ts',
-  '@merchant-payments/sandbox': 'packages/sandbox/src/index.ts',
-  '@merchant-payments/conformance': 'packages/conformance/src/index.ts',
-};
+/** tsconfig.base.json's `paths`, each target made absolute: a name (or `name/*`) and the source it stands for. */
+export const sourcePaths = Object.fromEntries(
+  Object.entries(
+    ts.readConfigFile(path.join(root, 'tsconfig.base.json'), (file) => ts.sys.readFile(file)).config.compilerOptions
+      .paths,
+  ).map(([name, targets]) => [name, targets.map((target) => path.join(root, target))]),
+);
 
 const escape = (text) => text.replace(/[/.]/g, '\\$&');
 
-/** vitest's `resolve.alias`: the public entries, `<package>/internal/*` and the contract's `packages/contract/generated/*`. */
-export const sourceAliases = [
-  ...Object.entries(entries).map(([name, file]) => ({
-    find: new RegExp(`^${escape(name)}$`),
-    replacement: path.join(root, file),
-  })),
-  {
-    find: /^@merchant-payments\/(contract|sandbox|conformance)\/internal\/(.*)$/,
-    replacement: `${root}/packages/$1/src/$2`,
-  },
-  { find: /^@merchant-payments\/contract\/generated\/(.*)$/, replacement: `${root}/packages/contract/generated/$1` },
-];
+/** vitest's `resolve.alias`, from sourcePaths: `name` exactly, and `name/*` with what the star stands for. */
+export const sourceAliases = Object.entries(sourcePaths).map(([name, [target]]) =>
+  name.endsWith('/*')
+    ? { find: new RegExp(`^${escape(name.slice(0, -1))}(.*)$`), replacement: `${target.slice(0, -1)}$1` }
+    : { find: new RegExp(`^${escape(name)}$`), replacement: target },
+);
 
 /** Each package's workspace dependencies, as its package.json lists them (dependencies and peerDependencies). */
-export function declaredWorkspaces(
-  read = (name) => readFileSync(path.join(root, 'packages', name, 'package.json'), 'utf8'),
-) {
+export function declaredWorkspaces() {
   return Object.fromEntries(
     packages.map((name) => {
-      const manifest = JSON.parse(read(name));
+      const manifest = JSON.parse(readFileSync(path.join(root, 'packages', name, 'package.json'), 'utf8'));
       const listed = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
       return [name, packages.filter((other) => listed.includes(`@merchant-payments/${other}`))];
     }),

@@ -1,19 +1,8 @@
 // The compiler options the guides' TypeScript examples are checked with, as tsconfig.json holds them: strict, Node's
 // module resolution, and the package's own names resolved to its sources so the examples are checked before any build.
 import path from 'node:path';
-import ts from 'typescript';
 import { root } from '../../scripts/lib/tools.mjs';
-
-/** tsconfig.base.json's paths (the packages' names, mapped to their sources), made absolute. */
-const workspacePaths = Object.fromEntries(
-  Object.entries(
-    (
-      ts.readConfigFile(path.join(root, 'tsconfig.base.json'), (file) => ts.sys.readFile(file)).config as {
-        compilerOptions: { paths: Record<string, string[]> };
-      }
-    ).compilerOptions.paths,
-  ).map(([name, targets]) => [name, targets.map((target) => path.join(root, target))]),
-);
+import { sourcePaths } from '../../scripts/lib/workspaces.mjs';
 
 export const snippetCompilerOptions = {
   target: 'ES2022',
@@ -26,7 +15,7 @@ export const snippetCompilerOptions = {
   noEmit: true,
   skipLibCheck: true,
   paths: {
-    ...workspacePaths,
+    ...sourcePaths,
     // Note: the testing guide's vitest file imports vitest, which the examples' folder outside the repository cannot reach.
     vitest: [path.join(root, 'node_modules/vitest/dist/index.d.ts')],
   },

@@ -14,7 +14,7 @@ import { startCluster, type Cluster } from '../postgres/cluster.js';
 import { createDocRunner, testSteps } from './doc-runner.js';
 import { packedTarballs, tarballsFor } from './pack.js';
 import { readmeSteps } from './readme-blocks.js';
-import { npmInstallEnv } from './npm-env.js';
+import { userShellEnv } from './npm-env.js';
 import { portFree } from './readme-ports.js';
 
 const guide = readFileSync(path.join(root, 'docs/hosting.md'), 'utf8');
@@ -45,17 +45,9 @@ beforeAll(async () => {
   cluster = await startCluster();
   // Note: the operator's shell: none of this run's own variables, the secrets from the "secret store".
   env = {
-    ...Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([name]) =>
-          !/^(SANDBOX_|MERCHANT_PAYMENTS_|WEBHOOK_SECRET$|DATABASE_URL$|PG|npm_(?!config_(registry|cache|userconfig)$))/.test(
-            name,
-          ),
-      ),
-    ),
+    ...userShellEnv(/^(SANDBOX_|DATABASE_URL$|PG)/),
     DATABASE_URL: cluster.url,
     SANDBOX_ADMIN_TOKEN: randomBytes(32).toString('base64'),
-    ...npmInstallEnv,
   };
 }, 300_000);
 

@@ -1,6 +1,7 @@
 // npm's settings for the installs these tests make into new projects, as a user's would run but for the registry's
 // stalls: npm waits five minutes for a stalled request by default, longer than a test's budget for the whole command,
-// so a request is given up after a minute and tried again.
+// so a request is given up after a minute and tried again. And a runner of commands with those settings.
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 export const npmInstallEnv = {
   NO_UPDATE_NOTIFIER: '1',
   npm_config_fund: 'false',
@@ -12,17 +13,39 @@ export const npmInstallEnv = {
 
 /**
  * A user's shell for the commands a document shows: this run's environment without anything of the test run that
- * those commands read (the project's own variables, credentials, npm's settings from the npm that runs the tests),
- * and npm's settings above.
+ * those commands read (the project's own variables, credentials, npm's settings from the npm that runs the tests, and
+ * whatever `also` names), and npm's settings above.
  */
-export function userShellEnv(): NodeJS.ProcessEnv {
+export function userShellEnv(also?: RegExp): NodeJS.ProcessEnv {
   return {
     ...Object.fromEntries(
       Object.entries(process.env).filter(
         ([name]) =>
-          !/^(MERCHANT_PAYMENTS_|PAYMENTS_|WEBHOOK_SECRET$|npm_(?!config_(registry|cache|userconfig)$))/.test(name),
+          !/^(MERCHANT_PAYMENTS_|PAYMENTS_|WEBHOOK_SECRET$|npm_(?!config_(registry|cache|userconfig)$))/.test(name) &&
+          !also?.test(name),
       ),
     ),
     ...npmInstallEnv,
   };
 }
+
+/** Runs a command to completion (killed after two minutes) with npm's settings above; its output is returned, never inherited. */
+export function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): SpawnSyncReturns<string> {
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 120_000,
+    env: { ...process.env, ...npmInstallEnv, ...env },
+  });
+  if (result.error) throw result.error;
+  return result;
+}
+
+/** A finished command's stdout and stderr, for a failed assertion's message. */
+export const output = (r: SpawnSyncReturns<string>) => `${r.stdout}\n${r.stderr}`;

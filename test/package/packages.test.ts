@@ -2,7 +2,6 @@
 // repository besides, publint and @arethetypeswrong/cli find nothing, installed into an empty project (with the
 // tarballs of the workspaces it depends on, as the registry would bring them) it adds only what it lists, and its
 // README's commands run there as written. tarball.test.ts installs all four together.
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sizeOf } from '../../scripts/lib/disk-size.mjs';
 import { binPath, root } from '../../scripts/lib/tools.mjs';
 import { createDocRunner, testSteps } from './doc-runner.js';
-import { npmInstallEnv, userShellEnv } from './npm-env.js';
+import { output, run, userShellEnv } from './npm-env.js';
 import { packedTarballs, tarballsFor, type PackageName, type PackedTarballs } from './pack.js';
 import { readmeSteps } from './readme-blocks.js';
 import { freeReadmePorts, moveCommandPorts, movePortsIn, portEnv, type PortMap } from './readme-ports.js';
@@ -46,21 +45,6 @@ const expected: Record<PackageName, { absent: string[]; maxPackages?: number; ma
   conformance: { absent: ['@merchant-payments/sandbox', 'hono', 'pino', 'prom-client', '@redocly/cli'] },
   cli: { absent: ['@stoplight/prism-cli', '@redocly/cli', 'pg'] },
 };
-
-/** Runs a command to completion (killed after two minutes); the output is returned, never inherited. */
-function run(command: string, args: string[], cwd: string): SpawnSyncReturns<string> {
-  const result = spawnSync(command, args, {
-    cwd,
-    encoding: 'utf8',
-    maxBuffer: 64 * MB,
-    timeout: 120_000,
-    env: { ...process.env, ...npmInstallEnv },
-  });
-  if (result.error) throw result.error;
-  return result;
-}
-
-const output = (r: SpawnSyncReturns<string>) => `${r.stdout}\n${r.stderr}`;
 
 let dir: string;
 let packed: PackedTarballs;

@@ -2,13 +2,12 @@
 // under node16 and bundler resolution, the testing guide's examples run (node:test and vitest), and required from
 // CommonJS. Each package alone (its tarball's files, publint, attw, its install's size, its README) is
 // packages.test.ts's; the root README's commands are run by readme.test.ts.
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { npmInstallEnv } from './npm-env.js';
+import { output, run } from './npm-env.js';
 import { packedTarballs, tarballsFor, type PackageName, type PackedTarballs } from './pack.js';
 
 const manifest = (name: PackageName) =>
@@ -20,21 +19,6 @@ const dev = (
 ).devDependencies;
 let dir: string;
 let packed: PackedTarballs;
-
-/** Runs a command to completion (killed after two minutes) with a generous buffer; the output is returned, never inherited. */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
-  const result = spawnSync(command, args, {
-    cwd,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: 120_000,
-    env: { ...process.env, ...npmInstallEnv, ...env },
-  });
-  if (result.error) throw result.error;
-  return result;
-}
-
-const output = (r: SpawnSyncReturns<string>) => `${r.stdout}\n${r.stderr}`;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'package-'));

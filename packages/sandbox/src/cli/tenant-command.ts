@@ -1,6 +1,7 @@
 // merchant-payments sandbox tenant create|list|show|rotate|revoke: the hosted sandbox's admin API (/_admin, packages/contract/openapi/admin/)
 // from the command line. The sandbox command's main hands it the words after `tenant`. The admin token comes from
 // SANDBOX_ADMIN_TOKEN only, and is never printed; what the API answers goes to stdout as JSON, a problem's detail to stderr.
+import type { components } from '@merchant-payments/contract/generated/types/admin.js';
 import { parseFlags } from '@merchant-payments/contract/internal/shared/parse-flags.js';
 import { readBounded } from '@merchant-payments/contract/internal/shared/read-bounded.js';
 import { MAX_OVERLAP_SECONDS } from '../stores/issued-credentials.js';
@@ -110,7 +111,10 @@ export async function main(args: string[]): Promise<number> {
   if (flags['public-url'] !== undefined && format !== 'onboarding')
     usageError('--public-url goes with create --format onboarding');
   const publicUrl = flags['public-url'] ?? base;
-  if (!/^https?:$/.test(URL.canParse(publicUrl) ? new URL(publicUrl).protocol : ''))
+  if (
+    flags['public-url'] !== undefined &&
+    !/^https?:$/.test(URL.canParse(publicUrl) ? new URL(publicUrl).protocol : '')
+  )
     usageError(`--public-url must be an absolute http:// or https:// URL, got "${publicUrl}"`);
 
   const tenantPath = (suffix = '') => `/_admin/tenants/${encodeURIComponent(id!)}${suffix}`;
@@ -159,8 +163,8 @@ export async function main(args: string[]): Promise<number> {
   const { data, has_more: hasMore } = (answer.body ?? {}) as { data?: unknown; has_more?: boolean };
   if (command === 'revoke') return 0;
   if (settings?.ok) {
-    const { data: limits } = settings.body as { data: SandboxSettings };
-    console.log(onboarding(publicUrl, data as IssuedCredentials, limits));
+    const { data: limits } = settings.body as Schemas['SandboxSettingsResponse'];
+    console.log(onboarding(publicUrl, data as Schemas['TenantCredentials'], limits));
     return 0;
   }
   console.log(JSON.stringify(data));
@@ -171,25 +175,14 @@ export async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-/** A new tenant's credentials, as Create Tenant answers them. */
-interface IssuedCredentials {
-  id: string;
-  access_token: string;
-  public_key: string;
-  secret_key: string;
-}
-
-/** What every tenant gets, as Retrieve Settings answers it. */
-interface SandboxSettings {
-  rate_limit_per_second: number | null;
-  max_objects: number;
-  max_webhook_endpoints: number;
-  event_retention: number;
-  webhook_endpoints: { public_addresses_only: boolean; also_allowed: string[] };
-}
+type Schemas = components['schemas'];
 
 /** The text an operator sends a merchant with a new tenant: where, with what, and within which limits. */
-function onboarding(publicUrl: string, tenant: IssuedCredentials, settings: SandboxSettings): string {
+function onboarding(
+  publicUrl: string,
+  tenant: Schemas['TenantCredentials'],
+  settings: Schemas['SandboxSettings'],
+): string {
   const base = publicUrl.replace(/\/+$/, '');
   const count = (n: number) => n.toLocaleString('en');
   const rule = settings.webhook_endpoints;
