@@ -62,6 +62,7 @@ const bothStores = [
   'test/sandbox/idempotency.test.ts',
   'test/sandbox/control-clock.test.ts',
   'test/sandbox/deliveries.test.ts',
+  'test/sandbox/test-tenants.test.ts',
 ];
 
 export default defineConfig({

@@ -249,7 +249,9 @@ describe.each(references)('the $variant reference', ({ variant, spec, webhooks: 
     await page.screenshot({ path: path.join(screenshots, `${variant}.png`) });
     for (const { operationId, summary, tag } of operations) {
       // Note: Redoc routes every operation to #/<tag>/<operationId in lower case>, as its own menu links do.
-      await page.goto(`${server.url}/${variant}.html#/${tag.toLowerCase()}/${operationId.toLowerCase()}`);
+      await page.goto(
+        `${server.url}/${variant}.html#/${tag.toLowerCase().replaceAll(' ', '-')}/${operationId.toLowerCase()}`,
+      );
       await expectVisible(page, headingLink(summary), `${operationId} ("${summary}")`);
     }
     await page.screenshot({ path: path.join(screenshots, `${variant}-last-operation.png`) });

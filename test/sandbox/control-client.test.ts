@@ -192,6 +192,21 @@ describe('createSandboxControlClient', () => {
     ],
     ['listFaults', (c) => c.GET('/_sandbox/faults'), { method: 'GET', path: '/_sandbox/faults', query: {}, body: '' }],
     [
+      'createTestTenant',
+      (c) => c.POST('/_sandbox/tenants'),
+      { method: 'POST', path: '/_sandbox/tenants', query: {}, body: '' },
+    ],
+    [
+      'listTestTenants',
+      (c) => c.GET('/_sandbox/tenants', { params: { query: { limit: 10, offset: 20 } } }),
+      { method: 'GET', path: '/_sandbox/tenants', query: { limit: '10', offset: '20' }, body: '' },
+    ],
+    [
+      'deleteTestTenant',
+      (c) => c.DELETE('/_sandbox/tenants/{tenantId}', { params: { path: { tenantId: 'ten_lzDw8RtxywOdxMKVvK7XJA' } } }),
+      { method: 'DELETE', path: '/_sandbox/tenants/ten_lzDw8RtxywOdxMKVvK7XJA', query: {}, body: '' },
+    ],
+    [
       'deleteFaults',
       (c) => c.DELETE('/_sandbox/faults'),
       { method: 'DELETE', path: '/_sandbox/faults', query: {}, body: '' },
@@ -205,7 +220,7 @@ describe('createSandboxControlClient', () => {
     const operations = Object.values(spec.paths as Record<string, Record<string, { operationId?: string }>>).flatMap(
       (item) => Object.values(item).flatMap((op) => (op?.operationId ? [op.operationId] : [])),
     );
-    expect(operations).toHaveLength(16);
+    expect(operations).toHaveLength(19);
     expect(calls.map(([id]) => id).sort()).toEqual([...operations].sort());
   });
 

@@ -1,7 +1,7 @@
 // The TenantRegistry's behaviour, as one suite run against each store's registry: on memory in the fast lane
 // (test/sandbox/registry.test.ts) and on PostgreSQL in the postgres project (test/postgres/registry.test.ts).
 import { describe, expect, it } from 'vitest';
-import type { TenantRegistry } from '../../packages/sandbox/src/stores/types.js';
+import type { TenantRegistry, TestTenantCredentials } from '../../packages/sandbox/src/stores/types.js';
 
 const T0 = Date.UTC(2026, 0, 15, 10);
 const HOUR = 3_600_000;
@@ -24,6 +24,7 @@ export function registrySuite(name: string, make: () => Promise<TenantRegistry>)
         rotatedAt: null,
         previousExpiresAt: null,
         revokedAt: null,
+        parent: null,
       });
       expect(await registry.tenantOfAccessToken(issued.accessToken, T0)).toBe(issued.id);
       expect(await registry.tenantOfKeyPair(issued.publicKey, issued.secretKey, T0)).toBe(issued.id);
@@ -167,6 +168,90 @@ export function registrySuite(name: string, make: () => Promise<TenantRegistry>)
         [other.id, 'active'],
         [issued.id, 'revoked'],
       ]);
+    });
+
+    describe('test tenants', () => {
+      const limits = { max: 3, idleMs: HOUR };
+
+      it("makes a test tenant whose credentials lead to it, which its parent lists and the admin API's list does not", async () => {
+        const registry = await make();
+        const parent = await registry.create(T0);
+        const older = (await registry.createTest(parent.id, limits, T0)) as TestTenantCredentials;
+        const test = (await registry.createTest(parent.id, limits, T0 + 1)) as TestTenantCredentials;
+        expect(test.id).toMatch(/^ten_[A-Za-z0-9_-]{22}$/);
+        expect(test.accessToken).toMatch(/^sbx_at_[A-Za-z0-9_-]{43}$/);
+        expect(test.expiresAt).toBe(T0 + 1 + HOUR);
+        expect((await registry.get(test.id))?.parent).toBe(parent.id);
+        expect(await registry.tenantOfAccessToken(test.accessToken, T0 + 1)).toBe(test.id);
+        expect(await registry.tenantOfKeyPair(test.publicKey, test.secretKey, T0 + 1)).toBe(test.id);
+        expect(await registry.listTests(parent.id, { limit: 1, offset: 0 }, T0 + 1)).toEqual({
+          tenants: [{ id: test.id, publicKey: test.publicKey, createdAt: T0 + 1, expiresAt: T0 + 1 + HOUR }],
+          total: 2,
+        });
+        const second = await registry.listTests(parent.id, { limit: 1, offset: 1 }, T0 + 1);
+        expect(second.tenants.map((t) => t.id)).toEqual([older.id]);
+        expect((await registry.list({ limit: 100 }))?.tenants.map((t) => t.id)).toEqual([parent.id]);
+        expect(await registry.list({ limit: 10, startingAfter: test.id })).toBeUndefined();
+        // The admin API's rotate and revoke know no test tenant.
+        expect(await registry.rotate(test.id, 0, T0)).toBeUndefined();
+        expect(await registry.revoke(test.id, T0)).toBe(false);
+        expect(await registry.tenantOfAccessToken(test.accessToken, T0 + 2)).toBe(test.id);
+      });
+
+      it('holds each parent to its most, also for creates that race, and makes room when one is revoked', async () => {
+        const registry = await make();
+        const results = await Promise.all(Array.from({ length: 8 }, () => registry.createTest('a_parent', limits, T0)));
+        expect(results.filter((r) => r === 'limit_reached')).toHaveLength(5);
+        expect((await registry.listTests('a_parent', { limit: 100, offset: 0 }, T0)).total).toBe(3);
+        // Another parent has room of its own.
+        expect(await registry.createTest('b_other', limits, T0)).not.toBe('limit_reached');
+        const [first] = results.filter((r): r is TestTenantCredentials => r !== 'limit_reached');
+        expect(await registry.revokeTests('a_parent', T0, first!.id)).toEqual([first!.id]);
+        expect(await registry.createTest('a_parent', limits, T0)).not.toBe('limit_reached');
+      });
+
+      it('moves the expiry with each use past a minute, refuses an expired one, and the sweep revokes it for purging', async () => {
+        const registry = await make();
+        const test = (await registry.createTest('a_parent', limits, T0)) as TestTenantCredentials;
+        const expiry = async (now: number) =>
+          (await registry.listTests('a_parent', { limit: 1, offset: 0 }, now)).tenants[0]?.expiresAt;
+        // Within the minute of precision the expiry stays; past it a use moves it an idle time past the use.
+        expect(await registry.tenantOfAccessToken(test.accessToken, T0 + 30_000)).toBe(test.id);
+        expect(await expiry(T0 + 30_000)).toBe(T0 + HOUR);
+        expect(await registry.tenantOfKeyPair(test.publicKey, test.secretKey, T0 + 120_000)).toBe(test.id);
+        expect(await expiry(T0 + 120_000)).toBe(T0 + 120_000 + HOUR);
+        const end = T0 + 120_000 + HOUR;
+        expect(await expiry(end - 1)).toBe(end);
+        expect(await registry.tenantOfAccessToken(test.accessToken, end)).toBeUndefined();
+        expect(await registry.tenantOfKeyPair(test.publicKey, test.secretKey, end)).toBeUndefined();
+        expect(await expiry(end)).toBeUndefined();
+        expect(await registry.expireTests(end, 100)).toEqual([test.id]);
+        expect((await registry.get(test.id))?.status).toBe('revoked');
+        // Listed for purging until purged, so that state left by an instance that stopped is deleted by the next sweep.
+        expect(await registry.expireTests(end, 100)).toEqual([test.id]);
+        await registry.purge([test.id]);
+        expect(await registry.get(test.id)).toBeUndefined();
+        expect(await registry.expireTests(end, 100)).toEqual([]);
+      });
+
+      it("revokes a parent's test tenants, never another parent's, and purges only revoked test tenants", async () => {
+        const registry = await make();
+        const parent = await registry.create(T0);
+        const mine = [
+          (await registry.createTest(parent.id, limits, T0)) as TestTenantCredentials,
+          (await registry.createTest(parent.id, limits, T0)) as TestTenantCredentials,
+        ];
+        const theirs = (await registry.createTest('a_other', limits, T0)) as TestTenantCredentials;
+        expect(await registry.revokeTests(parent.id, T0, theirs.id)).toEqual([]);
+        expect(await registry.revokeTests(parent.id, T0, 'ten_AAAAAAAAAAAAAAAAAAAAAA')).toEqual([]);
+        expect((await registry.revokeTests(parent.id, T0)).sort()).toEqual(mine.map((t) => t.id).sort());
+        expect(await registry.tenantOfAccessToken(mine[0]!.accessToken, T0)).toBeUndefined();
+        expect(await registry.tenantOfAccessToken(theirs.accessToken, T0)).toBe(theirs.id);
+        await registry.purge([...mine.map((t) => t.id), theirs.id, parent.id]);
+        expect(await registry.get(mine[0]!.id)).toBeUndefined();
+        expect((await registry.get(theirs.id))?.status).toBe('active');
+        expect((await registry.get(parent.id))?.status).toBe('active');
+      });
     });
   });
 }

@@ -100,6 +100,9 @@ export interface Sandbox {
 /** How long close() lets requests and deliveries in flight finish before it cuts them off. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
+/** How many expired test tenants one sweep deletes at most, so that a sweep stays short; the next takes the rest. */
+const TEST_TENANT_SWEEP_BATCH = 100;
+
 /**
  * Creates a sandbox on the memory store (the default) or on the store a `store` factory makes, at once. A
  * `store: 'postgres'` sandbox connects and migrates first, so it is opened with `await openSandbox(...)` instead, and
@@ -214,10 +217,21 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
   if (settings.clock === 'real') clocks.startTicker(settings.tickMs);
 
   evicted.to = (ids) => signals.evicted(ids.length);
+  const testTenants = { max: settings.testTenants.max, idleMs: settings.testTenants.idleSeconds * 1000 };
+  const { registry } = store;
+  /** Deletes the state of revoked test tenants, then their records, so that an instance stopped between leaves them listed for the next sweep. */
+  const deleteTests = async (ids: readonly string[]) => {
+    for (const id of ids) await store.reset(id);
+    await registry?.purge(ids);
+  };
   const sweep = startTenantSweep(
     store,
     settings.auth === 'open' ? settings.tenants.idleSeconds * 1000 : undefined,
     onError,
+    registry && {
+      idleMs: testTenants.idleMs,
+      run: async () => deleteTests(await registry.expireTests(wallNow(), TEST_TENANT_SWEEP_BATCH)),
+    },
   );
   const faulting = createFaultInterceptor({
     store,
@@ -238,7 +252,7 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
     authenticate: async (headers) =>
       (headers.has('authorization') ? variantA : variantB).authenticate(headers, credentials),
     credentials,
-    registry: store.registry,
+    registry,
     settle(id) {
       void deliveries.flush(id);
     },
@@ -247,7 +261,12 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
       await deliveries.flush(id);
     },
     inFlight: createInFlightKeys(),
-    reset: (id) => store.reset(id),
+    async reset(id) {
+      await store.reset(id);
+      if (registry) await deleteTests(await registry.revokeTests(id, wallNow()));
+    },
+    testTenants,
+    deleteTestTenants: deleteTests,
     onError,
   };
   const app = createApp(
@@ -366,5 +385,5 @@ function credentialSource(settings: ResolvedOptions, store: TenantStore): Creden
   }
   return settings.auth === 'issued' && registry
     ? { auth: 'issued', registry, wallNow: settings.now }
-    : { auth: 'open', store };
+    : { auth: 'open', store, registry, wallNow: settings.now };
 }

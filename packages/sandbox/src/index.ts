@@ -10,7 +10,7 @@ export {
   type SandboxTenant,
 } from './create-sandbox.js';
 export { createSandboxLogger, READY_TIMEOUT_MS, SIGNAL_PATHS } from './http/signals.js';
-export type { SandboxOptions, SandboxStoreChoice } from './options.js';
+export type { OpenTenants, SandboxOptions, SandboxStoreChoice, TestTenantLimits } from './options.js';
 export type {
   OperationRef,
   RequestCheck,

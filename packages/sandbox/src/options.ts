@@ -81,6 +81,8 @@ export interface SandboxOptions {
   adminToken?: string;
   /** Open mode's tenants: how many the store may hold, and how long one may sit unused before it is forgotten. */
   tenants?: OpenTenants;
+  /** The test tenants each tenant may make through the control API (POST /_sandbox/tenants): how many, and how long kept unused. */
+  testTenants?: TestTenantLimits;
   /**
    * Webhook hosts tenants may register although the egress rule refuses them: host names, IP addresses, or CIDR
    * ranges (`10.0.0.0/8`). In `issued` mode the rule refuses all but public unicast addresses; in `open` mode,
@@ -115,6 +117,19 @@ export interface OpenTenants {
   idleSeconds?: number;
 }
 
+/** What each tenant's test tenants are held to. */
+export interface TestTenantLimits {
+  /** The most test tenants a tenant holds at once (default 50); past it, 422 `limit_reached`. */
+  max?: number;
+  /** How long, in seconds, a test tenant no request used is kept (default 86,400: a day); then it is deleted. */
+  idleSeconds?: number;
+}
+
+/** The most test tenants a tenant holds, by default. */
+export const DEFAULT_MAX_TEST_TENANTS = 50;
+/** How long an unused test tenant is kept, by default: a day. */
+export const DEFAULT_TEST_TENANT_IDLE_SECONDS = 86_400;
+
 /** Open mode's most tenants, by default. */
 export const DEFAULT_MAX_TENANTS = 10_000;
 /** How long an unused open-mode tenant is kept, by default: a day. */
@@ -147,6 +162,7 @@ export type ResolvedOptions = Required<
     | 'quotas'
     | 'adminToken'
     | 'tenants'
+    | 'testTenants'
     | 'lookup'
     | 'fetch'
   >
@@ -159,6 +175,7 @@ export type ResolvedOptions = Required<
     logger: Logger;
     quotas: TenantQuotas;
     tenants: Required<OpenTenants>;
+    testTenants: Required<TestTenantLimits>;
   };
 
 export { generateWebhookSecret };
@@ -210,6 +227,10 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     tenants: {
       max: options.tenants?.max ?? DEFAULT_MAX_TENANTS,
       idleSeconds: options.tenants?.idleSeconds ?? DEFAULT_TENANT_IDLE_SECONDS,
+    },
+    testTenants: {
+      max: options.testTenants?.max ?? DEFAULT_MAX_TEST_TENANTS,
+      idleSeconds: options.testTenants?.idleSeconds ?? DEFAULT_TEST_TENANT_IDLE_SECONDS,
     },
     allowWebhookHosts: options.allowWebhookHosts ?? [],
     lookup: options.lookup,
@@ -286,6 +307,8 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     ['quotas.events', resolved.quotas.events, Infinity],
     ['tenants.max', resolved.tenants.max, Infinity],
     ['tenants.idleSeconds', resolved.tenants.idleSeconds, Infinity],
+    ['testTenants.max', resolved.testTenants.max, Infinity],
+    ['testTenants.idleSeconds', resolved.testTenants.idleSeconds, Infinity],
   ] as const) {
     if (!(Number.isInteger(value) && value > 0 && value <= most))
       throw new RangeError(

@@ -12,12 +12,14 @@ import type { TenantRegistry, TenantStore } from './stores/types.js';
 export type Authentication = { ok: true; tenant: string } | { ok: false; detail: string };
 
 /**
- * Where credentials lead. `open`: any credential is a tenant of the store, made on first use (Variant B's secret key is
- * learnt in its state). `issued`: only the registry's tenants, on the wall clock; nothing is read from or made in the
- * store, so a refused credential leaves nothing behind.
+ * Where credentials lead. `open`: the registry's test tenants (when the store has a registry), and any other credential
+ * is a tenant of the store, made on first use (Variant B's secret key is learnt in its state). `issued`: only the
+ * registry's tenants, on the wall clock; nothing is read from or made in the store, so a refused credential leaves
+ * nothing behind.
  */
 export type CredentialSource =
-  { auth: 'open'; store: TenantStore } | { auth: 'issued'; registry: TenantRegistry; wallNow(): number };
+  | { auth: 'open'; store: TenantStore; registry: TenantRegistry | undefined; wallNow(): number }
+  | { auth: 'issued'; registry: TenantRegistry; wallNow(): number };
 
 /** Per-tenant quotas of stored things (the `quotas` option, filled in); a create past one answers 422 with a problem naming it. */
 export interface TenantQuotas {
@@ -63,8 +65,12 @@ export interface SandboxRuntime {
   deliver(tenant: string): Promise<void>;
   /** The Idempotency-Keys of the requests this instance is checking and running now. */
   inFlight: InFlightKeys;
-  /** Forgets a tenant: its state (its remembered secret key and its faults with it). */
+  /** Forgets a tenant: its state (its remembered secret key and its faults with it), and deletes its test tenants. */
   reset(tenant: string): Promise<void>;
+  /** Deletes the state of revoked test tenants, then their records (after `registry.revokeTests`). */
+  deleteTestTenants(ids: readonly string[]): Promise<void>;
+  /** How many test tenants a tenant may hold, and how long one is kept unused (the `testTenants` option, filled in). */
+  testTenants: { max: number; idleMs: number };
   /** Told about failures of the sandbox itself (a request that threw, a delivery runner that failed). */
   onError(error: unknown): void;
 }

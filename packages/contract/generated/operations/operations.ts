@@ -1646,6 +1646,88 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "422": "ControlUnprocessable",
           "500": "InternalServerError"
         }
+      },
+      {
+        "operationId": "listTestTenants",
+        "method": "GET",
+        "path": "/_sandbox/tenants",
+        "pointer": "/paths/~1_sandbox~1tenants/get",
+        "security": [
+          [{"scheme":"bearerAuth","type":"http","httpScheme":"bearer"}],
+          [
+            {"scheme":"publicKey","type":"apiKey","in":"header","name":"X-Public-Key"},
+            {"scheme":"secretKey","type":"apiKey","in":"header","name":"X-Secret-Key"}
+          ]
+        ],
+        "parameters": [
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "type": "integer",
+            "default": 20,
+            "validator": sandbox.validateLimitParameter
+          },
+          {
+            "name": "offset",
+            "in": "query",
+            "required": false,
+            "type": "integer",
+            "default": 0,
+            "validator": sandbox.validateOffsetParameter
+          }
+        ],
+        "responses": {
+          "200": "TestTenantList",
+          "400": "ControlBadRequest",
+          "401": "Unauthorized",
+          "422": "ControlUnprocessable",
+          "500": "InternalServerError"
+        }
+      },
+      {
+        "operationId": "createTestTenant",
+        "method": "POST",
+        "path": "/_sandbox/tenants",
+        "pointer": "/paths/~1_sandbox~1tenants/post",
+        "security": [
+          [{"scheme":"bearerAuth","type":"http","httpScheme":"bearer"}],
+          [
+            {"scheme":"publicKey","type":"apiKey","in":"header","name":"X-Public-Key"},
+            {"scheme":"secretKey","type":"apiKey","in":"header","name":"X-Secret-Key"}
+          ]
+        ],
+        "parameters": [],
+        "responses": {
+          "201": "TestTenantCreated",
+          "400": "ControlBadRequest",
+          "401": "Unauthorized",
+          "403": "TestTenantForbidden",
+          "422": "TestTenantRefused",
+          "500": "InternalServerError"
+        }
+      },
+      {
+        "operationId": "deleteTestTenant",
+        "method": "DELETE",
+        "path": "/_sandbox/tenants/{tenantId}",
+        "pointer": "/paths/~1_sandbox~1tenants~1{tenantId}/delete",
+        "security": [
+          [{"scheme":"bearerAuth","type":"http","httpScheme":"bearer"}],
+          [
+            {"scheme":"publicKey","type":"apiKey","in":"header","name":"X-Public-Key"},
+            {"scheme":"secretKey","type":"apiKey","in":"header","name":"X-Secret-Key"}
+          ]
+        ],
+        "parameters": [{"name":"tenantId","in":"path","required":true,"type":"string","validator": sandbox.validateTestTenantId}],
+        "responses": {
+          "204": "deleteTestTenant 204",
+          "400": "ControlBadRequest",
+          "401": "Unauthorized",
+          "404": "TestTenantNotFound",
+          "422": "ControlUnprocessable",
+          "500": "InternalServerError"
+        }
       }
     ],
     "responses": {
@@ -1712,7 +1794,16 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
       "FaultList": {"headers":[],"content":{"application/json":{"validator": sandbox.validateFaultListResponse}}},
       "FaultCreated": {"headers":[],"content":{"application/json":{"validator": sandbox.validateFaultResponse}}},
       "FaultRefused": {"headers":[],"content":{"application/problem+json":{"validator": sandbox.validateProblem}}},
-      "deleteFaults 204": {"headers":[],"content":{}}
+      "deleteFaults 204": {"headers":[],"content":{}},
+      "TestTenantList": {"headers":[],"content":{"application/json":{"validator": sandbox.validateTestTenantListResponse}}},
+      "TestTenantCreated": {
+        "headers": [],
+        "content": {"application/json":{"validator": sandbox.validateTestTenantCredentialsResponse}}
+      },
+      "TestTenantForbidden": {"headers":[],"content":{"application/problem+json":{"validator": sandbox.validateProblem}}},
+      "TestTenantRefused": {"headers":[],"content":{"application/problem+json":{"validator": sandbox.validateProblem}}},
+      "deleteTestTenant 204": {"headers":[],"content":{}},
+      "TestTenantNotFound": {"headers":[],"content":{"application/problem+json":{"validator": sandbox.validateProblem}}}
     }
   },
   "admin": {

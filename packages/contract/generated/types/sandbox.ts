@@ -324,6 +324,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Test Tenants
+         * @description Lists the calling tenant's test tenants, newest first, each with when it expires; never a
+         *     secret. A test tenant has none, and gets an empty list.
+         */
+        get: operations["listTestTenants"];
+        put?: never;
+        /**
+         * Create Test Tenant
+         * @description Makes a test tenant of the calling tenant: a tenant of its own, with its own credentials and an
+         *     empty sandbox state, isolated from every other tenant as any tenant is, under the same quotas
+         *     and webhook egress rule. Make one per test file or CI job and delete it when done. The access
+         *     token and the secret key are shown in this answer once.
+         *
+         *     A test tenant is deleted with its state once no request has used it for the sandbox's
+         *     test-tenant idle time (`expires_at`; 24 hours by default), and all of them are deleted when
+         *     their parent tenant is reset or revoked. A tenant may hold 50 test tenants by default (the
+         *     operator's `--max-test-tenants`); past it, 422 `limit_reached`. A test tenant can't make test
+         *     tenants (403).
+         *
+         *     Not idempotent: a retry makes another test tenant. List them and delete one whose answer was
+         *     lost.
+         */
+        post: operations["createTestTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/tenants/{tenantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of one of the calling tenant's test tenants (`ten_…`).
+                 * @example ten_lzDw8RtxywOdxMKVvK7XJA
+                 */
+                tenantId: components["parameters"]["TestTenantId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Test Tenant
+         * @description Deletes one of the calling tenant's test tenants: its credentials stop at once, and its state
+         *     (objects, events, deliveries, webhook endpoints, faults) is deleted. An id that is not one of
+         *     the caller's test tenants, a deleted one included, answers 404, whoever's it may be.
+         */
+        delete: operations["deleteTestTenant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -944,6 +1009,73 @@ export interface components {
         FaultResponse: {
             data: components["schemas"]["Fault"];
         };
+        /**
+         * @description A test tenant's id: `ten_` and 22 base64url characters (16 random bytes), the form of every issued tenant's id.
+         * @example ten_lzDw8RtxywOdxMKVvK7XJA
+         */
+        TestTenantId: string;
+        /**
+         * @description The tenant's Variant B public key, sent as `X-Public-Key`: `sbx_pk_` and 22 base64url characters (16 random bytes). No secret: the tenant's record shows it, and rotation keeps it.
+         * @example sbx_pk_OqzlmJow3YaaRjFtdFnENA
+         */
+        TenantPublicKey: string;
+        /**
+         * @description A test tenant as its record shows it; never a secret.
+         * @example {
+         *       "id": "ten_lzDw8RtxywOdxMKVvK7XJA",
+         *       "public_key": "sbx_pk_OqzlmJow3YaaRjFtdFnENA",
+         *       "created_at": "2026-01-15T10:00:00Z",
+         *       "expires_at": "2026-01-16T10:00:00Z"
+         *     }
+         */
+        TestTenant: {
+            id: components["schemas"]["TestTenantId"];
+            public_key: components["schemas"]["TenantPublicKey"];
+            /** @description When the test tenant was made. */
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When the test tenant is deleted unless a request uses it before. */
+            expires_at: components["schemas"]["Timestamp"];
+        };
+        /** @description One page of the calling tenant's test tenants, newest first. */
+        TestTenantListResponse: {
+            /** @description The test tenants on this page, newest first. */
+            data: components["schemas"]["TestTenant"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * Format: password
+         * @description The tenant's Variant A access token, sent as `Authorization: Bearer <token>`: `sbx_at_` and 43 base64url characters (32 random bytes). Shown once, in the answer that issues it; the sandbox keeps only its hash.
+         * @example sbx_at_LgaIJc78sP70_ssBXs0zVMg7FzdfSBewdPygOstWqhI
+         */
+        TenantAccessToken: string;
+        /**
+         * Format: password
+         * @description The tenant's Variant B secret key, sent as `X-Secret-Key` with the public key: `sbx_sk_` and 43 base64url characters (32 random bytes). Shown once, in the answer that issues it; the sandbox keeps only its hash.
+         * @example sbx_sk_7sZatheh3sMmcawFPsxQHD5on8jAQ9DA-YhpyyBIQ2E
+         */
+        TenantSecretKey: string;
+        /**
+         * @description A new test tenant's id and credentials: a Variant A access token and a Variant B key pair, both naming the test tenant, and when it expires unless used. Shown once: the sandbox keeps only the hashes of the access token and the secret key.
+         * @example {
+         *       "id": "ten_lzDw8RtxywOdxMKVvK7XJA",
+         *       "access_token": "sbx_at_LgaIJc78sP70_ssBXs0zVMg7FzdfSBewdPygOstWqhI",
+         *       "public_key": "sbx_pk_OqzlmJow3YaaRjFtdFnENA",
+         *       "secret_key": "sbx_sk_7sZatheh3sMmcawFPsxQHD5on8jAQ9DA-YhpyyBIQ2E",
+         *       "expires_at": "2026-01-16T10:00:00Z"
+         *     }
+         */
+        TestTenantCredentials: {
+            id: components["schemas"]["TestTenantId"];
+            access_token: components["schemas"]["TenantAccessToken"];
+            public_key: components["schemas"]["TenantPublicKey"];
+            secret_key: components["schemas"]["TenantSecretKey"];
+            /** @description When the test tenant is deleted unless a request uses it before: each request moves it to the sandbox's test-tenant idle time after that request (within a minute). */
+            expires_at: components["schemas"]["Timestamp"];
+        };
+        /** @description A new test tenant's credentials, wrapped as `{ data }`; shown this once. */
+        TestTenantCredentialsResponse: {
+            data: components["schemas"]["TestTenantCredentials"];
+        };
     };
     responses: {
         /** @description The tenant's clock. */
@@ -1152,6 +1284,51 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description One page of the calling tenant's test tenants. */
+        TestTenantList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TestTenantListResponse"];
+            };
+        };
+        /** @description The new test tenant with its credentials: the access token and secret key are shown this once. */
+        TestTenantCreated: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TestTenantCredentialsResponse"];
+            };
+        };
+        /** @description The caller is a test tenant, and a test tenant can't make test tenants. */
+        TestTenantForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The tenant already holds as many test tenants as the sandbox lets it (50 by default); delete one first. */
+        TestTenantRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No test tenant of the caller has this id. The answer is the same whether the id is another tenant's or nobody's. */
+        TestTenantNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /**
@@ -1208,6 +1385,11 @@ export interface components {
          * @example apl_4k7m1p3s6u9w
          */
         AppealId: components["schemas"]["ResourceId"];
+        /**
+         * @description Id of one of the calling tenant's test tenants (`ten_…`).
+         * @example ten_lzDw8RtxywOdxMKVvK7XJA
+         */
+        TestTenantId: components["schemas"]["TestTenantId"];
     };
     requestBodies: never;
     headers: {
@@ -1288,6 +1470,14 @@ export type Fault = components['schemas']['Fault'];
 export type FaultListResponse = components['schemas']['FaultListResponse'];
 export type CreateFaultRequest = components['schemas']['CreateFaultRequest'];
 export type FaultResponse = components['schemas']['FaultResponse'];
+export type TestTenantId = components['schemas']['TestTenantId'];
+export type TenantPublicKey = components['schemas']['TenantPublicKey'];
+export type TestTenant = components['schemas']['TestTenant'];
+export type TestTenantListResponse = components['schemas']['TestTenantListResponse'];
+export type TenantAccessToken = components['schemas']['TenantAccessToken'];
+export type TenantSecretKey = components['schemas']['TenantSecretKey'];
+export type TestTenantCredentials = components['schemas']['TestTenantCredentials'];
+export type TestTenantCredentialsResponse = components['schemas']['TestTenantCredentialsResponse'];
 export type ResponseClockRetrieved = components['responses']['ClockRetrieved'];
 export type ResponseControlBadRequest = components['responses']['ControlBadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
@@ -1310,6 +1500,11 @@ export type ResponseAppealStatusForced = components['responses']['AppealStatusFo
 export type ResponseFaultList = components['responses']['FaultList'];
 export type ResponseFaultCreated = components['responses']['FaultCreated'];
 export type ResponseFaultRefused = components['responses']['FaultRefused'];
+export type ResponseTestTenantList = components['responses']['TestTenantList'];
+export type ResponseTestTenantCreated = components['responses']['TestTenantCreated'];
+export type ResponseTestTenantForbidden = components['responses']['TestTenantForbidden'];
+export type ResponseTestTenantRefused = components['responses']['TestTenantRefused'];
+export type ResponseTestTenantNotFound = components['responses']['TestTenantNotFound'];
 export type ParameterControlIdempotencyKey = components['parameters']['ControlIdempotencyKey'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterOffset = components['parameters']['Offset'];
@@ -1321,6 +1516,7 @@ export type ParameterEndpointId = components['parameters']['EndpointId'];
 export type ParameterPaymentId = components['parameters']['PaymentId'];
 export type ParameterPayoutId = components['parameters']['PayoutId'];
 export type ParameterAppealId = components['parameters']['AppealId'];
+export type ParameterTestTenantId = components['parameters']['TestTenantId'];
 export type HeaderRateLimit = components['headers']['RateLimit'];
 export type HeaderRateLimitPolicy = components['headers']['RateLimitPolicy'];
 export type HeaderWwwAuthenticate = components['headers']['WwwAuthenticate'];
@@ -1819,6 +2015,73 @@ export interface operations {
             400: components["responses"]["ControlBadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["ControlUnprocessable"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listTestTenants: {
+        parameters: {
+            query?: {
+                /** @description Page size. Query parameters of list operations are not shown in the source; assumed: 1 to 100, 20 when absent. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip, newest first. Query parameters of list operations are not shown in the source; assumed: 0 or more, 0 when absent. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["TestTenantList"];
+            400: components["responses"]["ControlBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ControlUnprocessable"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createTestTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: components["responses"]["TestTenantCreated"];
+            400: components["responses"]["ControlBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["TestTenantForbidden"];
+            422: components["responses"]["TestTenantRefused"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteTestTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of one of the calling tenant's test tenants (`ten_…`).
+                 * @example ten_lzDw8RtxywOdxMKVvK7XJA
+                 */
+                tenantId: components["parameters"]["TestTenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test tenant and its state are deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ControlBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["TestTenantNotFound"];
             422: components["responses"]["ControlUnprocessable"];
             500: components["responses"]["InternalServerError"];
         };

@@ -21,6 +21,8 @@ export type {
   ForcePayoutStatusRequest,
   ObjectStatus,
   StatusChange,
+  TestTenant,
+  TestTenantCredentials,
   Trigger,
   WebhookEndpoint,
   WebhookLayout,

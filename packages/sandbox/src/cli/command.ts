@@ -124,7 +124,9 @@ export async function main(args: string[]): Promise<number | void> {
       | 'max-webhook-endpoints'
       | 'event-retention'
       | 'max-tenants'
-      | 'tenant-idle-timeout',
+      | 'tenant-idle-timeout'
+      | 'max-test-tenants'
+      | 'test-tenant-ttl',
     what: string,
     ok: (n: number) => boolean,
   ) => {
@@ -145,6 +147,8 @@ export async function main(args: string[]): Promise<number | void> {
   const events = number('event-retention', 'a whole number of events from 1', whole);
   const maxTenants = number('max-tenants', 'a whole number from 1', whole);
   const idleSeconds = number('tenant-idle-timeout', 'a whole number of seconds from 1', whole);
+  const maxTestTenants = number('max-test-tenants', 'a whole number from 1', whole);
+  const testTenantSeconds = number('test-tenant-ttl', 'a whole number of seconds from 1', whole);
   const adminToken = process.env[ADMIN_TOKEN_VARIABLE] || undefined;
   // Note: the message never quotes the token.
   if (adminToken !== undefined && adminToken.length < MIN_ADMIN_TOKEN_LENGTH)
@@ -164,6 +168,7 @@ export async function main(args: string[]): Promise<number | void> {
     ...(rateLimit === undefined ? {} : { rateLimit }),
     quotas: { objects, webhookEndpoints, events },
     tenants: { max: maxTenants, idleSeconds },
+    testTenants: { max: maxTestTenants, idleSeconds: testTenantSeconds },
     allowWebhookHosts,
   };
 

@@ -5,6 +5,8 @@ import {
   DEFAULT_MAX_OBJECTS,
   DEFAULT_MAX_TENANTS,
   DEFAULT_TENANT_IDLE_SECONDS,
+  DEFAULT_MAX_TEST_TENANTS,
+  DEFAULT_TEST_TENANT_IDLE_SECONDS,
   MAX_WEBHOOK_ENDPOINTS,
 } from '../options.js';
 import { EVENT_LOG_LIMIT } from '../core/index.js';
@@ -142,6 +144,20 @@ export const SETTINGS = [
     variable: 'SANDBOX_TENANT_IDLE_TIMEOUT',
     default: String(DEFAULT_TENANT_IDLE_SECONDS),
     help: 'In open mode, a tenant no request has used for this long is forgotten with all its state (looked for every tenth of it, at least once a minute).',
+  },
+  {
+    flag: 'max-test-tenants',
+    value: '<n>',
+    variable: 'SANDBOX_MAX_TEST_TENANTS',
+    default: String(DEFAULT_MAX_TEST_TENANTS),
+    help: 'At most <n> test tenants per tenant (POST /_sandbox/tenants); past it, 422 limit_reached.',
+  },
+  {
+    flag: 'test-tenant-ttl',
+    value: '<seconds>',
+    variable: 'SANDBOX_TEST_TENANT_TTL',
+    default: String(DEFAULT_TEST_TENANT_IDLE_SECONDS),
+    help: "A test tenant no request has used for this long is deleted with all its state; its parent's reset or revocation deletes it at once.",
   },
 ] as const satisfies readonly Setting[];
 

@@ -7,6 +7,7 @@ import { jsonResponse, problemBody } from '../http/problem.js';
 
 // Note: the control document adds these codes to the contract's own (problemCatalogue), with these titles.
 const CONTROL_ONLY = {
+  forbidden: { status: 403, title: 'Forbidden' },
   limit_reached: { status: 422, title: 'Limit reached' },
   webhook_host_forbidden: { status: 422, title: 'Webhook host forbidden' },
 } as const;

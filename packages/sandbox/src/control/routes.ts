@@ -17,6 +17,7 @@ import { createFault, deleteFaults, listFaults } from './faults.js';
 import { controlBinding, controlWork, type ControlOperation } from './handler.js';
 import { listDeliveries, listEvents, redeliverDelivery } from './logs.js';
 import { forceStatus } from './statuses.js';
+import { createTestTenant, deleteTestTenant, listTestTenants } from './test-tenants.js';
 
 /** Each control operation's work by operationId; test/sandbox/routes.test.ts holds the keys to the generated index. */
 export const CONTROL_OPERATIONS: Readonly<Record<string, (runtime: SandboxRuntime) => ControlOperation>> = {
@@ -36,6 +37,9 @@ export const CONTROL_OPERATIONS: Readonly<Record<string, (runtime: SandboxRuntim
   createFault,
   listFaults,
   deleteFaults,
+  createTestTenant,
+  listTestTenants,
+  deleteTestTenant,
 };
 
 /** The control API's routes, relative to CONTROL_PREFIX: the default of createSandbox's `control` option. */

@@ -1,6 +1,6 @@
-// The memory store's registry of issued tenants: Maps in this process, forgotten when it ends (trying hosted mode out).
-// Secrets are kept as SHA-256 digests only (issued-credentials.ts says why that hash); an access token is looked up by
-// its digest, a key pair by its public key and then its secret key's digest compared in constant time.
+// The memory store's registry of issued tenants and test tenants: Maps in this process, forgotten when it ends (trying
+// hosted mode out). Secrets are kept as SHA-256 digests only (issued-credentials.ts says why that hash); an access token
+// is looked up by its digest, a key pair by its public key and then its secret key's digest compared in constant time.
 import {
   ACCESS_TOKEN,
   PUBLIC_KEY,
@@ -13,16 +13,17 @@ import {
   newTenantId,
   sameDigest,
 } from './issued-credentials.js';
-import type { IssuedTenant, TenantRegistry } from './types.js';
+import { expiryAfterUse } from './test-tenants.js';
+import type { IssuedCredentials, IssuedTenant, TenantRegistry, TestTenant } from './types.js';
 
 interface Entry {
   record: IssuedTenant;
-  /** Its place in creation order, from 0. */
-  position: number;
   access: Buffer;
   secret: Buffer;
   /** The digests of before the last rotation, which work until `record.previousExpiresAt`. */
   previous: { access: Buffer; secret: Buffer } | undefined;
+  /** A test tenant's idle time, and when it expires unless used. */
+  test?: { idleMs: number; expiresAt: number };
 }
 
 /** A new, empty registry in memory. */
@@ -42,16 +43,22 @@ export function createMemoryRegistry(): TenantRegistry {
     const expires = entry.record.previousExpiresAt;
     return expires !== null && now < expires && sameDigest(entry.previous?.[pick], given);
   };
-
-  return {
-    async create(now) {
-      const credentials = {
-        id: newTenantId(),
-        accessToken: newAccessToken(),
-        publicKey: newPublicKey(),
-        secretKey: newSecretKey(),
-      };
-      const record: IssuedTenant = {
+  /** Whether a found tenant lets the look-up in: a test tenant only before it expires, and the use moves its expiry. */
+  const admits = (entry: Entry, now: number) => {
+    if (!entry.test) return true;
+    if (entry.test.expiresAt <= now) return false;
+    entry.test.expiresAt = expiryAfterUse(entry.test, now);
+    return true;
+  };
+  const make = (now: number, parent: string | null, test?: Entry['test']): IssuedCredentials => {
+    const credentials = {
+      id: newTenantId(),
+      accessToken: newAccessToken(),
+      publicKey: newPublicKey(),
+      secretKey: newSecretKey(),
+    };
+    const entry: Entry = {
+      record: {
         id: credentials.id,
         publicKey: credentials.publicKey,
         status: 'active',
@@ -59,32 +66,54 @@ export function createMemoryRegistry(): TenantRegistry {
         rotatedAt: null,
         previousExpiresAt: null,
         revokedAt: null,
-      };
-      const entry: Entry = {
-        record,
-        position: entries.length,
-        access: digest(credentials.accessToken),
-        secret: digest(credentials.secretKey),
-        previous: undefined,
-      };
-      entries.push(entry);
-      byId.set(record.id, entry);
-      byPublicKey.set(record.publicKey, entry);
-      byAccess.set(key(entry.access), entry);
-      return credentials;
+        parent,
+      },
+      access: digest(credentials.accessToken),
+      secret: digest(credentials.secretKey),
+      previous: undefined,
+      ...(test ? { test } : {}),
+    };
+    entries.push(entry);
+    byId.set(credentials.id, entry);
+    byPublicKey.set(credentials.publicKey, entry);
+    byAccess.set(key(entry.access), entry);
+    return credentials;
+  };
+  /** An admin API tenant (never a test tenant), which list, rotate and revoke work on. */
+  const issued = (id: string) => {
+    const entry = byId.get(id);
+    return entry?.record.parent === null ? entry : undefined;
+  };
+  const stop = (entry: Entry, now: number) => {
+    entry.record = { ...entry.record, status: 'revoked', revokedAt: now };
+    byAccess.delete(key(entry.access));
+    if (entry.previous) byAccess.delete(key(entry.previous.access));
+  };
+  const testsOf = (parent: string, now: number) =>
+    entries.filter((e) => e.record.parent === parent && e.record.status === 'active' && e.test!.expiresAt > now);
+  const testView = ({ record, test }: Entry): TestTenant => ({
+    id: record.id,
+    publicKey: record.publicKey,
+    createdAt: record.createdAt,
+    expiresAt: test!.expiresAt,
+  });
+
+  return {
+    async create(now) {
+      return make(now, null);
     },
 
     async list({ limit, startingAfter }) {
       checkLimit(limit);
-      let from = entries.length - 1;
+      const own = entries.filter((e) => e.record.parent === null);
+      let from = own.length - 1;
       if (startingAfter !== undefined) {
-        const after = byId.get(startingAfter);
+        const after = issued(startingAfter);
         if (!after) return undefined;
-        from = after.position - 1;
+        from = own.indexOf(after) - 1;
       }
       const tenants: IssuedTenant[] = [];
-      for (let index = from; index >= 0 && tenants.length < limit; index -= 1)
-        tenants.push({ ...entries[index]!.record });
+      for (let index = from; index >= 0 && tenants.length < limit; index -= 1) tenants.push({ ...own[index]!.record });
       return { tenants, hasMore: from - tenants.length >= 0 };
     },
 
@@ -95,7 +124,7 @@ export function createMemoryRegistry(): TenantRegistry {
 
     async rotate(id, overlapSeconds, now) {
       checkOverlap(overlapSeconds);
-      const entry = byId.get(id);
+      const entry = issued(id);
       if (!entry) return undefined;
       if (entry.record.status === 'revoked') return 'revoked';
       const accessToken = newAccessToken();
@@ -112,13 +141,49 @@ export function createMemoryRegistry(): TenantRegistry {
     },
 
     async revoke(id, now) {
-      const entry = byId.get(id);
+      const entry = issued(id);
       if (!entry) return false;
-      if (entry.record.status === 'revoked') return true;
-      entry.record = { ...entry.record, status: 'revoked', revokedAt: now };
-      byAccess.delete(key(entry.access));
-      if (entry.previous) byAccess.delete(key(entry.previous.access));
+      if (entry.record.status === 'active') stop(entry, now);
       return true;
+    },
+
+    async createTest(parent, { max, idleMs }, now) {
+      if (testsOf(parent, now).length >= max) return 'limit_reached';
+      const expiresAt = now + idleMs;
+      return { ...make(now, parent, { idleMs, expiresAt }), expiresAt };
+    },
+
+    async listTests(parent, { limit, offset }, now) {
+      const tests = testsOf(parent, now).reverse();
+      return { tenants: tests.slice(offset, offset + limit).map(testView), total: tests.length };
+    },
+
+    async revokeTests(parent, now, id) {
+      const mine = entries.filter(
+        (e) => e.record.parent === parent && e.record.status === 'active' && (id === undefined || e.record.id === id),
+      );
+      for (const entry of mine) stop(entry, now);
+      return mine.map((e) => e.record.id);
+    },
+
+    async expireTests(now, limit) {
+      for (const entry of entries)
+        if (entry.test && entry.record.status === 'active' && entry.test.expiresAt <= now) stop(entry, now);
+      return entries
+        .filter((e) => e.test && e.record.status === 'revoked')
+        .slice(0, limit)
+        .map((e) => e.record.id);
+    },
+
+    async purge(ids) {
+      const gone = new Set(ids.filter((id) => byId.get(id)?.test && byId.get(id)?.record.status === 'revoked'));
+      if (gone.size === 0) return;
+      for (const id of gone) {
+        byPublicKey.delete(byId.get(id)!.record.publicKey);
+        byId.delete(id);
+      }
+      const kept = entries.filter((e) => !gone.has(e.record.id));
+      entries.splice(0, entries.length, ...kept);
     },
 
     async tenantOfAccessToken(token, now) {
@@ -126,7 +191,7 @@ export function createMemoryRegistry(): TenantRegistry {
       if (!ACCESS_TOKEN.test(token)) return undefined;
       const given = digest(token);
       const entry = byAccess.get(key(given));
-      return entry && takes(entry, given, 'access', now) ? entry.record.id : undefined;
+      return entry && takes(entry, given, 'access', now) && admits(entry, now) ? entry.record.id : undefined;
     },
 
     async tenantOfKeyPair(publicKey, secretKey, now) {
@@ -134,7 +199,7 @@ export function createMemoryRegistry(): TenantRegistry {
       const entry = byPublicKey.get(publicKey);
       // Note: hashed whether or not the public key is known, so that the time taken says nothing of which it is.
       const given = digest(secretKey);
-      return entry && takes(entry, given, 'secret', now) ? entry.record.id : undefined;
+      return entry && takes(entry, given, 'secret', now) && admits(entry, now) ? entry.record.id : undefined;
     },
   };
 }

@@ -102,6 +102,22 @@ export interface IssuedTenant {
   /** Until when the access token and secret key of before the last rotation still work; null if never rotated. */
   previousExpiresAt: number | null;
   revokedAt: number | null;
+  /** The tenant that made this test tenant; null for one the admin API issued. */
+  parent: string | null;
+}
+
+/** A test tenant as its parent lists it; times are wall-clock ms since the epoch. */
+export interface TestTenant {
+  id: string;
+  publicKey: string;
+  createdAt: number;
+  /** When it is deleted unless a request uses it before. */
+  expiresAt: number;
+}
+
+/** A test tenant's credentials as made: shown once, as an issued tenant's are. */
+export interface TestTenantCredentials extends IssuedCredentials {
+  expiresAt: number;
 }
 
 /** A tenant's credentials as issued: shown once, since the registry keeps only the SHA-256 of the token and the secret key. */
@@ -120,21 +136,26 @@ export interface RotatedCredentials extends IssuedCredentials {
 }
 
 /**
- * The tenants of issued mode and their credentials, shared by every instance on the store (no instance caches them).
- * Each `now` is the wall clock (the sandbox's `now` option), never a tenant's clock. Nothing is written, made or kept
- * when a credential is looked up, found or not.
+ * The tenants of issued mode and their credentials, shared by every instance on the store (no instance caches them),
+ * and the test tenants tenants make of their own. Each `now` is the wall clock (the sandbox's `now` option), never a
+ * tenant's clock. Nothing is made or kept when a credential is looked up, found or not; the one write a look-up may
+ * make moves a test tenant's expiry forward, at most once a minute.
  */
 export interface TenantRegistry {
   /** A new active tenant with a new access token and key pair. */
   create(now: number): Promise<IssuedCredentials>;
-  /** Newest first, `limit` (1 to 100) at most, after the tenant `startingAfter`; undefined when no tenant has that id. */
+  /**
+   * The admin API's tenants (never a test tenant), newest first, `limit` (1 to 100) at most, after the tenant
+   * `startingAfter`; undefined when no such tenant has that id.
+   */
   list(page: {
     limit: number;
     startingAfter?: string | undefined;
   }): Promise<{ tenants: IssuedTenant[]; hasMore: boolean } | undefined>;
+  /** Any tenant of the registry by its id, a test tenant included (its `parent` says so). */
   get(id: string): Promise<IssuedTenant | undefined>;
   /**
-   * A new access token and secret key; the public key stays. Those replaced keep working for `overlapSeconds` (0 to
+   * A new access token and secret key; the public key stays (an admin API tenant's; a test tenant's id is unknown here). Those replaced keep working for `overlapSeconds` (0 to
    * 604,800), and those an earlier rotation replaced stop at once. `revoked` for a revoked tenant, undefined for none.
    */
   rotate(id: string, overlapSeconds: number, now: number): Promise<RotatedCredentials | 'revoked' | undefined>;
@@ -143,6 +164,33 @@ export interface TenantRegistry {
    * nothing. The tenant's sandbox state is the store's: the sandbox deletes it with `store.reset(id)` after this.
    */
   revoke(id: string, now: number): Promise<boolean>;
+  /**
+   * A new test tenant of `parent` (any tenant id, issued or open), expiring after `idleMs` unused; `limit_reached` when
+   * the parent holds `max` active ones already, counted so that creates racing on other instances never pass it.
+   */
+  createTest(
+    parent: string,
+    limits: { max: number; idleMs: number },
+    now: number,
+  ): Promise<TestTenantCredentials | 'limit_reached'>;
+  /** The parent's active test tenants, newest first: one page, and how many there are. */
+  listTests(
+    parent: string,
+    page: { limit: number; offset: number },
+    now: number,
+  ): Promise<{ tenants: TestTenant[]; total: number }>;
+  /**
+   * Stops the credentials of the parent's test tenants at once (only `id`'s when given) and answers their ids, which
+   * the caller deletes the state of and then `purge`s; a test tenant of another parent, or none, answers [].
+   */
+  revokeTests(parent: string, now: number, id?: string): Promise<string[]>;
+  /**
+   * Revokes the test tenants whose expiry passed, and answers at most `limit` revoked test tenants awaiting `purge`
+   * (these, and any an instance revoked and stopped before purging), for the caller to delete the state of.
+   */
+  expireTests(now: number, limit: number): Promise<string[]>;
+  /** Forgets revoked test tenants for good, once their state is deleted. */
+  purge(ids: readonly string[]): Promise<void>;
   /** The id of the active tenant whose access token (or previous one, within its overlap) this is; undefined otherwise. */
   tenantOfAccessToken(token: string, now: number): Promise<string | undefined>;
   /** The id of the active tenant whose public key this is, when the secret key is its own (or its previous one, within its overlap). */

@@ -1,5 +1,5 @@
-// The postgres store's registry of issued tenants: one table (migrations/1780000000000_sandbox-issued-tenants.js) on
-// the store's pool. Every look-up is a query, with no cache in the instance, so that every instance on the database
+// The postgres store's registry of issued tenants and test tenants: one table (migrations/1780000000000_sandbox-issued-
+// tenants.js, and 1800000000000_sandbox-test-tenants.js for test tenants) on the store's pool. Every look-up is a query, with no cache in the instance, so that every instance on the database
 // sees a tenant provisioned, rotated or revoked by another at once. Secrets are kept as SHA-256 digests only
 // (issued-credentials.ts says why that hash); an access token is found by its digest (a unique index), a key pair by its
 // public key, and the secret key's digest is then compared in constant time.
@@ -15,24 +15,46 @@ import {
   newTenantId,
   sameDigest,
 } from '../issued-credentials.js';
+import { movesExpiry } from '../test-tenants.js';
 import type { IssuedTenant, TenantRegistry } from '../types.js';
 import type { PostgresPool } from './pool.js';
 
-const RECORD = 'id, public_key, created_at, rotated_at, previous_expires_at, revoked_at';
-const INSERT = `INSERT INTO sandbox_issued_tenants (id, public_key, access_token_digest, secret_key_digest, created_at) VALUES ($1, $2, $3, $4, $5)`;
-const NEWEST = `SELECT ${RECORD} FROM sandbox_issued_tenants ORDER BY position DESC LIMIT $1`;
-const POSITION = 'SELECT position FROM sandbox_issued_tenants WHERE id = $1';
-const OLDER = `SELECT ${RECORD} FROM sandbox_issued_tenants WHERE position < $1 ORDER BY position DESC LIMIT $2`;
+const RECORD = 'id, public_key, created_at, rotated_at, previous_expires_at, revoked_at, parent_id';
+const INSERT = `INSERT INTO sandbox_issued_tenants (id, public_key, access_token_digest, secret_key_digest, created_at, parent_id, idle_ms, expires_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`;
+// Note: the admin API's list, rotate and revoke work on its own tenants only; a test tenant is its parent's business.
+const NEWEST = `SELECT ${RECORD} FROM sandbox_issued_tenants WHERE parent_id IS NULL ORDER BY position DESC LIMIT $1`;
+const POSITION = 'SELECT position FROM sandbox_issued_tenants WHERE id = $1 AND parent_id IS NULL';
+const OLDER = `SELECT ${RECORD} FROM sandbox_issued_tenants WHERE parent_id IS NULL AND position < $1 ORDER BY position DESC LIMIT $2`;
 const ONE = `SELECT ${RECORD} FROM sandbox_issued_tenants WHERE id = $1`;
 // Note: the right-hand sides read the row as it was, so the current pair becomes the previous one in one statement.
 const ROTATE = `UPDATE sandbox_issued_tenants SET previous_access_token_digest = access_token_digest, previous_secret_key_digest = secret_key_digest,
   access_token_digest = $2, secret_key_digest = $3, previous_expires_at = $4, rotated_at = $5
-  WHERE id = $1 AND revoked_at IS NULL RETURNING public_key`;
-const REVOKE = 'UPDATE sandbox_issued_tenants SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1';
-const BY_ACCESS = `SELECT id, access_token_digest, previous_access_token_digest, previous_expires_at FROM sandbox_issued_tenants
-  WHERE revoked_at IS NULL AND (access_token_digest = $1 OR previous_access_token_digest = $1)`;
-const BY_PUBLIC_KEY = `SELECT id, secret_key_digest, previous_secret_key_digest, previous_expires_at FROM sandbox_issued_tenants
-  WHERE revoked_at IS NULL AND public_key = $1`;
+  WHERE id = $1 AND parent_id IS NULL AND revoked_at IS NULL RETURNING public_key`;
+const ADMIN_ONE = 'SELECT 1 FROM sandbox_issued_tenants WHERE id = $1 AND parent_id IS NULL';
+const REVOKE =
+  'UPDATE sandbox_issued_tenants SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 AND parent_id IS NULL';
+// Note: an expired test tenant is refused here already, before the sweep revokes it.
+const LIVE = 'revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)';
+const BY_ACCESS = `SELECT id, access_token_digest, previous_access_token_digest, previous_expires_at, idle_ms, expires_at FROM sandbox_issued_tenants
+  WHERE ${LIVE} AND (access_token_digest = $1 OR previous_access_token_digest = $1)`;
+const BY_PUBLIC_KEY = `SELECT id, secret_key_digest, previous_secret_key_digest, previous_expires_at, idle_ms, expires_at FROM sandbox_issued_tenants
+  WHERE ${LIVE} AND public_key = $1`;
+const TOUCH = 'UPDATE sandbox_issued_tenants SET expires_at = $2 + idle_ms WHERE id = $1 AND revoked_at IS NULL';
+// Note: a transaction-scoped lock per parent, so that two creates on two instances can't both see room for one.
+const LOCK_PARENT = "SELECT pg_advisory_xact_lock(hashtext('sandbox test tenants ' || $1))";
+const ACTIVE_TESTS =
+  'SELECT count(*)::int AS n FROM sandbox_issued_tenants WHERE parent_id = $1 AND revoked_at IS NULL AND expires_at > $2';
+const TESTS = `SELECT id, public_key, created_at, expires_at FROM sandbox_issued_tenants
+  WHERE parent_id = $1 AND revoked_at IS NULL AND expires_at > $2 ORDER BY position DESC LIMIT $3 OFFSET $4`;
+const REVOKE_TESTS = `UPDATE sandbox_issued_tenants SET revoked_at = $2
+  WHERE parent_id = $1 AND revoked_at IS NULL AND ($3::text IS NULL OR id = $3) RETURNING id`;
+const EXPIRE =
+  'UPDATE sandbox_issued_tenants SET revoked_at = $1 WHERE parent_id IS NOT NULL AND revoked_at IS NULL AND expires_at <= $1';
+const REVOKED_TESTS =
+  'SELECT id FROM sandbox_issued_tenants WHERE parent_id IS NOT NULL AND revoked_at IS NOT NULL ORDER BY position LIMIT $1';
+const PURGE =
+  'DELETE FROM sandbox_issued_tenants WHERE id = ANY($1) AND parent_id IS NOT NULL AND revoked_at IS NOT NULL';
 
 type Row = Record<string, unknown>;
 
@@ -44,6 +66,7 @@ const record = (row: Row): IssuedTenant => ({
   rotatedAt: row.rotated_at as number | null,
   previousExpiresAt: row.previous_expires_at as number | null,
   revokedAt: row.revoked_at as number | null,
+  parent: row.parent_id as string | null,
 });
 
 /** Whether a row found by a credential takes its digest `given`: the current one, or the previous one before it expires. */
@@ -67,22 +90,84 @@ export function createPostgresRegistry(pool: PostgresPool): TenantRegistry {
     }
   }
 
+  /** Runs `work` on one client inside BEGIN and COMMIT. */
+  async function transaction<T>(
+    work: (run: (text: string, values: unknown[]) => Promise<{ rows: Row[] }>) => Promise<T>,
+  ) {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work((text, values) => client.query(text, values));
+      await client.query('COMMIT');
+      client.release();
+      return result;
+    } catch (error) {
+      // Note: the connection is dropped rather than reused, whatever state the failed transaction left it in.
+      client.release(error as Error);
+      throw error;
+    }
+  }
+  const insert = (run: typeof query, now: number, parent: string | null, idleMs: number | null) => {
+    const credentials = {
+      id: newTenantId(),
+      accessToken: newAccessToken(),
+      publicKey: newPublicKey(),
+      secretKey: newSecretKey(),
+    };
+    const expiresAt = idleMs === null ? null : now + idleMs;
+    const values = [credentials.id, credentials.publicKey, digest(credentials.accessToken)];
+    return run(INSERT, [...values, digest(credentials.secretKey), now, parent, idleMs, expiresAt]).then(() => ({
+      ...credentials,
+      expiresAt,
+    }));
+  };
+  /** The tenant of a found row, after moving a test tenant's expiry when its use is past the precision. */
+  async function used(row: Row, now: number): Promise<string> {
+    const idleMs = row.idle_ms as number | null;
+    if (idleMs !== null && movesExpiry({ idleMs, expiresAt: row.expires_at as number }, now))
+      await query(TOUCH, [row.id, now]);
+    return row.id as string;
+  }
+
   return {
     async create(now) {
-      const credentials = {
-        id: newTenantId(),
-        accessToken: newAccessToken(),
-        publicKey: newPublicKey(),
-        secretKey: newSecretKey(),
-      };
-      await query(INSERT, [
-        credentials.id,
-        credentials.publicKey,
-        digest(credentials.accessToken),
-        digest(credentials.secretKey),
-        now,
-      ]);
+      const { expiresAt: _none, ...credentials } = await insert(query, now, null, null);
       return credentials;
+    },
+
+    async createTest(parent, { max, idleMs }, now) {
+      return transaction(async (run) => {
+        await run(LOCK_PARENT, [parent]);
+        const { n } = (await run(ACTIVE_TESTS, [parent, now])).rows[0]!;
+        if ((n as number) >= max) return 'limit_reached' as const;
+        const made = await insert(run as typeof query, now, parent, idleMs);
+        return { ...made, expiresAt: made.expiresAt! };
+      });
+    },
+
+    async listTests(parent, { limit, offset }, now) {
+      const total = (await query(ACTIVE_TESTS, [parent, now])).rows[0]!.n as number;
+      const { rows } = total > offset ? await query(TESTS, [parent, now, limit, offset]) : { rows: [] };
+      const tenants = rows.map((row) => ({
+        id: row.id as string,
+        publicKey: row.public_key as string,
+        createdAt: row.created_at as number,
+        expiresAt: row.expires_at as number,
+      }));
+      return { tenants, total };
+    },
+
+    async revokeTests(parent, now, id) {
+      return (await query(REVOKE_TESTS, [parent, now, id ?? null])).rows.map((row) => row.id as string);
+    },
+
+    async expireTests(now, limit) {
+      await query(EXPIRE, [now]);
+      return (await query(REVOKED_TESTS, [limit])).rows.map((row) => row.id as string);
+    },
+
+    async purge(ids) {
+      if (ids.length > 0) await query(PURGE, [ids]);
     },
 
     async list({ limit, startingAfter }) {
@@ -110,7 +195,7 @@ export function createPostgresRegistry(pool: PostgresPool): TenantRegistry {
       const previousExpiresAt = now + overlapSeconds * 1000;
       const row = (await query(ROTATE, [id, digest(accessToken), digest(secretKey), previousExpiresAt, now])).rows[0];
       if (row) return { id, accessToken, publicKey: row.public_key as string, secretKey, previousExpiresAt };
-      return (await query(ONE, [id])).rows[0] ? 'revoked' : undefined;
+      return (await query(ADMIN_ONE, [id])).rows[0] ? 'revoked' : undefined;
     },
 
     async revoke(id, now) {
@@ -121,18 +206,18 @@ export function createPostgresRegistry(pool: PostgresPool): TenantRegistry {
       // Note: a token of another form was never issued; it costs no query.
       if (!ACCESS_TOKEN.test(token)) return undefined;
       const given = digest(token);
-      const row = (await query(BY_ACCESS, [given])).rows[0];
+      const row = (await query(BY_ACCESS, [given, now])).rows[0];
       return row && takes(row, given, 'access_token_digest', 'previous_access_token_digest', now)
-        ? (row.id as string)
+        ? used(row, now)
         : undefined;
     },
 
     async tenantOfKeyPair(publicKey, secretKey, now) {
       if (!PUBLIC_KEY.test(publicKey)) return undefined;
       const given = digest(secretKey);
-      const row = (await query(BY_PUBLIC_KEY, [publicKey])).rows[0];
+      const row = (await query(BY_PUBLIC_KEY, [publicKey, now])).rows[0];
       return row && takes(row, given, 'secret_key_digest', 'previous_secret_key_digest', now)
-        ? (row.id as string)
+        ? used(row, now)
         : undefined;
     },
   };
