@@ -1,7 +1,8 @@
 // `npm run build`: compiles each package's src/ to its dist/ with tsc, a package after those it depends on; quiet on
 // success. `node scripts/build.mjs sandbox` builds one (each package's prepack does, for npm pack).
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { transformSync } from 'esbuild';
 import { requireFile, root, runTool } from './lib/tools.mjs';
 import { packages } from './lib/workspaces.mjs';
 
@@ -28,12 +29,31 @@ export const entries = {
   cli: ['dist/src/main.js', 'dist/src/mock/command.js'],
 };
 
+/**
+ * The folders of generated validators, whose compiled JavaScript loses its whitespace: tsc prints it again indented, and
+ * it is most of what the contract installs. Names are kept, so a stack trace still reads; generated/ holds the source.
+ */
+const compact = { contract: ['dist/generated/operations', 'dist/generated/validators'] };
+
+function compactWhitespace(dir) {
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.js'))) {
+    const where = path.join(dir, file);
+    const { code } = transformSync(readFileSync(where, 'utf8'), { loader: 'js', minifyWhitespace: true });
+    const source = path
+      .relative(root, where)
+      .replace(/^packages\/contract\/dist\//, 'packages/contract/')
+      .replace(/\.js$/, '.ts');
+    writeFileSync(where, `// Compiled from ${source}, without its whitespace (scripts/build.mjs).\n${code}`);
+  }
+}
+
 /** Compiles one package into its dist/, replacing what was there. */
 export function build(name) {
   const dir = path.join(root, 'packages', name);
   rmSync(path.join(dir, 'dist'), { recursive: true, force: true });
   const { status } = runTool('typescript', 'tsc', ['-p', path.join(dir, 'tsconfig.build.json')]);
   if (status !== 0) throw new Error(`tsc failed in packages/${name}; see the errors above.`);
+  for (const folder of compact[name] ?? []) compactWhitespace(path.join(dir, folder));
   const missing = entries[name].filter((file) => !existsSync(path.join(dir, file)));
   if (missing.length > 0) throw new Error(`The build of packages/${name} did not produce ${missing.join(', ')}.`);
 }
