@@ -322,6 +322,7 @@ describe('the admin API', () => {
     const { sandbox } = adminSandbox({
       rateLimit: 25,
       quotas: { objects: 500, webhookEndpoints: 3, events: 2000 },
+      testTenants: { max: 7, idleSeconds: 3600 },
       allowWebhookHosts: ['10.20.0.0/16', 'hooks.internal'],
     });
     const settings = await admin(sandbox, 'GET', '/_admin/settings');
@@ -333,6 +334,7 @@ describe('the admin API', () => {
           max_objects: 500,
           max_webhook_endpoints: 3,
           event_retention: 2000,
+          test_tenants: { max: 7, idle_seconds: 3600 },
           webhook_endpoints: { public_addresses_only: true, also_allowed: ['10.20.0.0/16', 'hooks.internal'] },
         },
       },

@@ -66,6 +66,10 @@ describe('merchant-payments sandbox tenant', () => {
     expect(stdout).toContain('  objects: 100,000 payments, and as many payouts and appeals');
     expect(stdout).toContain('  webhook endpoints: 20');
     expect(stdout).toContain('  events kept: 10,000, the oldest dropped first');
+    expect(stdout).toContain('  test tenants: 50 at once, each deleted once unused for 86,400 seconds');
+    expect(stdout).toContain(
+      'each with credentials of its own: POST https://sandbox.payments.example/_sandbox/tenants',
+    );
     expect(stdout).toContain('webhook endpoints may point at: public addresses only');
     const token = /access token \(Variant A\): (\S+)/.exec(stdout)?.[1];
     const [publicKey, secretKey] = [/public key \(Variant B\): +(\S+)/, /secret key \(Variant B\): +(\S+)/].map(

@@ -1814,7 +1814,7 @@ validate85.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems
 
 export const validateSandboxSettingsResponse: SchemaValidator = validate93;
 const schema39 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/SandboxSettings"}}};
-const schema40 = {"type":"object","required":["rate_limit_per_second","max_objects","max_webhook_endpoints","event_retention","webhook_endpoints"],"properties":{"rate_limit_per_second":{"type":["number","null"],"exclusiveMinimum":0},"max_objects":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"max_webhook_endpoints":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"event_retention":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"webhook_endpoints":{"type":"object","required":["public_addresses_only","also_allowed"],"properties":{"public_addresses_only":{"type":"boolean"},"also_allowed":{"type":"array","maxItems":100,"items":{"type":"string","pattern":"^\\S+$","maxLength":253}}}}}};
+const schema40 = {"type":"object","required":["rate_limit_per_second","max_objects","max_webhook_endpoints","event_retention","test_tenants","webhook_endpoints"],"properties":{"rate_limit_per_second":{"type":["number","null"],"exclusiveMinimum":0},"max_objects":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"max_webhook_endpoints":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"event_retention":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"test_tenants":{"type":"object","required":["max","idle_seconds"],"properties":{"max":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"idle_seconds":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647}}},"webhook_endpoints":{"type":"object","required":["public_addresses_only","also_allowed"],"properties":{"public_addresses_only":{"type":"boolean"},"also_allowed":{"type":"array","maxItems":100,"items":{"type":"string","pattern":"^\\S+$","maxLength":253}}}}}};
 const pattern13 = new RegExp("^\\S+$", "u");
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1868,8 +1868,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.webhook_endpoints === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhook_endpoints"},message:"must have required property '"+"webhook_endpoints"+"'"};
+if(data.test_tenants === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "test_tenants"},message:"must have required property '"+"test_tenants"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1878,10 +1878,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data.rate_limit_per_second !== undefined){
-let data0 = data.rate_limit_per_second;
-if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-const err5 = {instancePath:instancePath+"/rate_limit_per_second",schemaPath:"#/properties/rate_limit_per_second/type",keyword:"type",params:{type: schema40.properties.rate_limit_per_second.type},message:"must be number,null"};
+if(data.webhook_endpoints === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhook_endpoints"},message:"must have required property '"+"webhook_endpoints"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1890,9 +1888,10 @@ vErrors.push(err5);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 <= 0 || isNaN(data0)){
-const err6 = {instancePath:instancePath+"/rate_limit_per_second",schemaPath:"#/properties/rate_limit_per_second/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data.rate_limit_per_second !== undefined){
+let data0 = data.rate_limit_per_second;
+if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
+const err6 = {instancePath:instancePath+"/rate_limit_per_second",schemaPath:"#/properties/rate_limit_per_second/type",keyword:"type",params:{type: schema40.properties.rate_limit_per_second.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1901,12 +1900,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-}
-if(data.max_objects !== undefined){
-let data1 = data.max_objects;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err7 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 <= 0 || isNaN(data0)){
+const err7 = {instancePath:instancePath+"/rate_limit_per_second",schemaPath:"#/properties/rate_limit_per_second/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1915,9 +1911,12 @@ vErrors.push(err7);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 2147483647 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+}
+if(data.max_objects !== undefined){
+let data1 = data.max_objects;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err8 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1926,8 +1925,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err9 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err9 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1936,8 +1936,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!(formats0.validate(data1))){
-const err10 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(data1 < 1 || isNaN(data1)){
+const err10 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1946,12 +1946,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-}
-if(data.max_webhook_endpoints !== undefined){
-let data2 = data.max_webhook_endpoints;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err11 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!(formats0.validate(data1))){
+const err11 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1960,9 +1956,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 2147483647 || isNaN(data2)){
-const err12 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+}
+if(data.max_webhook_endpoints !== undefined){
+let data2 = data.max_webhook_endpoints;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err12 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1971,8 +1970,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data2 < 1 || isNaN(data2)){
-const err13 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err13 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1981,8 +1981,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!(formats0.validate(data2))){
-const err14 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(data2 < 1 || isNaN(data2)){
+const err14 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1991,12 +1991,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-}
-if(data.event_retention !== undefined){
-let data3 = data.event_retention;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err15 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!(formats0.validate(data2))){
+const err15 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2005,9 +2001,12 @@ vErrors.push(err15);
 }
 errors++;
 }
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 2147483647 || isNaN(data3)){
-const err16 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+}
+if(data.event_retention !== undefined){
+let data3 = data.event_retention;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err16 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2016,8 +2015,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data3 < 1 || isNaN(data3)){
-const err17 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 2147483647 || isNaN(data3)){
+const err17 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2026,8 +2026,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!(formats0.validate(data3))){
-const err18 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(data3 < 1 || isNaN(data3)){
+const err18 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2036,13 +2036,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-if(data.webhook_endpoints !== undefined){
-let data4 = data.webhook_endpoints;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.public_addresses_only === undefined){
-const err19 = {instancePath:instancePath+"/webhook_endpoints",schemaPath:"#/properties/webhook_endpoints/required",keyword:"required",params:{missingProperty: "public_addresses_only"},message:"must have required property '"+"public_addresses_only"+"'"};
+if(!(formats0.validate(data3))){
+const err19 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2051,8 +2046,13 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data4.also_allowed === undefined){
-const err20 = {instancePath:instancePath+"/webhook_endpoints",schemaPath:"#/properties/webhook_endpoints/required",keyword:"required",params:{missingProperty: "also_allowed"},message:"must have required property '"+"also_allowed"+"'"};
+}
+}
+if(data.test_tenants !== undefined){
+let data4 = data.test_tenants;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.max === undefined){
+const err20 = {instancePath:instancePath+"/test_tenants",schemaPath:"#/properties/test_tenants/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2061,9 +2061,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data4.public_addresses_only !== undefined){
-if(typeof data4.public_addresses_only !== "boolean"){
-const err21 = {instancePath:instancePath+"/webhook_endpoints/public_addresses_only",schemaPath:"#/properties/webhook_endpoints/properties/public_addresses_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data4.idle_seconds === undefined){
+const err21 = {instancePath:instancePath+"/test_tenants",schemaPath:"#/properties/test_tenants/required",keyword:"required",params:{missingProperty: "idle_seconds"},message:"must have required property '"+"idle_seconds"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2072,12 +2071,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data4.also_allowed !== undefined){
-let data6 = data4.also_allowed;
-if(Array.isArray(data6)){
-if(data6.length > 100){
-const err22 = {instancePath:instancePath+"/webhook_endpoints/also_allowed",schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(data4.max !== undefined){
+let data5 = data4.max;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err22 = {instancePath:instancePath+"/test_tenants/max",schemaPath:"#/properties/test_tenants/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2086,12 +2083,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-let data7 = data6[i0];
-if(typeof data7 === "string"){
-if(func1(data7) > 253){
-const err23 = {instancePath:instancePath+"/webhook_endpoints/also_allowed/" + i0,schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"};
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 2147483647 || isNaN(data5)){
+const err23 = {instancePath:instancePath+"/test_tenants/max",schemaPath:"#/properties/test_tenants/properties/max/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2100,8 +2094,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(!pattern13.test(data7)){
-const err24 = {instancePath:instancePath+"/webhook_endpoints/also_allowed/" + i0,schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""};
+if(data5 < 1 || isNaN(data5)){
+const err24 = {instancePath:instancePath+"/test_tenants/max",schemaPath:"#/properties/test_tenants/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2110,9 +2104,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/webhook_endpoints/also_allowed/" + i0,schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(formats0.validate(data5))){
+const err25 = {instancePath:instancePath+"/test_tenants/max",schemaPath:"#/properties/test_tenants/properties/max/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2123,8 +2116,10 @@ errors++;
 }
 }
 }
-else {
-const err26 = {instancePath:instancePath+"/webhook_endpoints/also_allowed",schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data4.idle_seconds !== undefined){
+let data6 = data4.idle_seconds;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err26 = {instancePath:instancePath+"/test_tenants/idle_seconds",schemaPath:"#/properties/test_tenants/properties/idle_seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2133,10 +2128,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/webhook_endpoints",schemaPath:"#/properties/webhook_endpoints/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err27 = {instancePath:instancePath+"/test_tenants/idle_seconds",schemaPath:"#/properties/test_tenants/properties/idle_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2145,10 +2139,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data6 < 1 || isNaN(data6)){
+const err28 = {instancePath:instancePath+"/test_tenants/idle_seconds",schemaPath:"#/properties/test_tenants/properties/idle_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2157,10 +2149,153 @@ vErrors.push(err28);
 }
 errors++;
 }
+if(!(formats0.validate(data6))){
+const err29 = {instancePath:instancePath+"/test_tenants/idle_seconds",schemaPath:"#/properties/test_tenants/properties/idle_seconds/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/test_tenants",schemaPath:"#/properties/test_tenants/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.webhook_endpoints !== undefined){
+let data7 = data.webhook_endpoints;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.public_addresses_only === undefined){
+const err31 = {instancePath:instancePath+"/webhook_endpoints",schemaPath:"#/properties/webhook_endpoints/required",keyword:"required",params:{missingProperty: "public_addresses_only"},message:"must have required property '"+"public_addresses_only"+"'"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data7.also_allowed === undefined){
+const err32 = {instancePath:instancePath+"/webhook_endpoints",schemaPath:"#/properties/webhook_endpoints/required",keyword:"required",params:{missingProperty: "also_allowed"},message:"must have required property '"+"also_allowed"+"'"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data7.public_addresses_only !== undefined){
+if(typeof data7.public_addresses_only !== "boolean"){
+const err33 = {instancePath:instancePath+"/webhook_endpoints/public_addresses_only",schemaPath:"#/properties/webhook_endpoints/properties/public_addresses_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data7.also_allowed !== undefined){
+let data9 = data7.also_allowed;
+if(Array.isArray(data9)){
+if(data9.length > 100){
+const err34 = {instancePath:instancePath+"/webhook_endpoints/also_allowed",schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+const len0 = data9.length;
+for(let i0=0; i0<len0; i0++){
+let data10 = data9[i0];
+if(typeof data10 === "string"){
+if(func1(data10) > 253){
+const err35 = {instancePath:instancePath+"/webhook_endpoints/also_allowed/" + i0,schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(!pattern13.test(data10)){
+const err36 = {instancePath:instancePath+"/webhook_endpoints/also_allowed/" + i0,schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/webhook_endpoints/also_allowed/" + i0,schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/webhook_endpoints/also_allowed",schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/webhook_endpoints",schemaPath:"#/properties/webhook_endpoints/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
 validate94.errors = vErrors;
 return errors === 0;
 }
-validate94.evaluated = {"props":{"rate_limit_per_second":true,"max_objects":true,"max_webhook_endpoints":true,"event_retention":true,"webhook_endpoints":true},"dynamicProps":false,"dynamicItems":false};
+validate94.evaluated = {"props":{"rate_limit_per_second":true,"max_objects":true,"max_webhook_endpoints":true,"event_retention":true,"test_tenants":true,"webhook_endpoints":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){

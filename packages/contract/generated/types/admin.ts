@@ -350,6 +350,10 @@ export interface components {
          *       "max_objects": 100000,
          *       "max_webhook_endpoints": 20,
          *       "event_retention": 10000,
+         *       "test_tenants": {
+         *         "max": 50,
+         *         "idle_seconds": 86400
+         *       },
          *       "webhook_endpoints": {
          *         "public_addresses_only": true,
          *         "also_allowed": [
@@ -376,6 +380,19 @@ export interface components {
              * @description Events a tenant's event log keeps (`--event-retention`); past it the oldest go, with their deliveries.
              */
             event_retention: number;
+            /** @description The test tenants a tenant may make of its own with `POST /_sandbox/tenants`, each with its own credentials and empty state. */
+            test_tenants: {
+                /**
+                 * Format: int32
+                 * @description Test tenants a tenant holds at once (`--max-test-tenants`); past it, 422 `limit_reached`.
+                 */
+                max: number;
+                /**
+                 * Format: int32
+                 * @description How long a test tenant no request uses is kept (`--test-tenant-ttl`); then it is deleted with its state.
+                 */
+                idle_seconds: number;
+            };
             /** @description Where a tenant's webhook endpoints may point. */
             webhook_endpoints: {
                 /** @description `true` in issued mode: an endpoint on a loopback, private, link-local or metadata address is refused. `false` in open mode, where any address is let through. */
@@ -392,6 +409,10 @@ export interface components {
          *         "max_objects": 100000,
          *         "max_webhook_endpoints": 20,
          *         "event_retention": 10000,
+         *         "test_tenants": {
+         *           "max": 50,
+         *           "idle_seconds": 86400
+         *         },
          *         "webhook_endpoints": {
          *           "public_addresses_only": true,
          *           "also_allowed": []

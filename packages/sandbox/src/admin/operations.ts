@@ -64,6 +64,7 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, (runtime: SandboxRuntime)
             max_objects: runtime.quotas.objects,
             max_webhook_endpoints: runtime.quotas.webhookEndpoints,
             event_retention: runtime.quotas.events,
+            test_tenants: { max: runtime.testTenants.max, idle_seconds: runtime.testTenants.idleMs / 1000 },
             webhook_endpoints: {
               public_addresses_only: runtime.egress.mode === 'issued',
               also_allowed: [...runtime.limits.allowWebhookHosts],

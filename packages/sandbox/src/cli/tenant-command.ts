@@ -196,6 +196,7 @@ function onboarding(
     `  Variant A (Authorization: Bearer <access token>, no path prefix): ${base}/payments, ${base}/payouts, …`,
     `  Variant B (X-Public-Key and X-Secret-Key headers):                ${base}/merchant/v1/payments, …`,
     `  The control API (the clock, webhook endpoints, faults, deliveries), with the same credentials: ${base}/_sandbox`,
+    `  Test tenants, one per test file or CI job, each with credentials of its own: POST ${base}/_sandbox/tenants`,
     '',
     'Credentials (shown this once; keep them in your secret store):',
     `  access token (Variant A): ${tenant.access_token}`,
@@ -207,6 +208,7 @@ function onboarding(
     `  objects: ${count(settings.max_objects)} payments, and as many payouts and appeals`,
     `  webhook endpoints: ${count(settings.max_webhook_endpoints)}`,
     `  events kept: ${count(settings.event_retention)}, the oldest dropped first`,
+    `  test tenants: ${count(settings.test_tenants.max)} at once, each deleted once unused for ${count(settings.test_tenants.idle_seconds)} seconds`,
     `  webhook endpoints may point at: ${endpoints}`,
   ].join('\n');
 }
