@@ -60,6 +60,7 @@ describe('the flows stage without @redocly/cli', () => {
       baseUrl: 'http://127.0.0.1:9',
       seed: 1,
       passed: true,
+      tenant: { kind: 'given' },
       requests: 0,
       durationMs: 1,
       checks: results.checks(),

@@ -1,9 +1,10 @@
 // Test tenants (POST, GET and DELETE /_sandbox/tenants): an issued tenant, or an open one, makes tenants of its own,
 // each isolated, held to the same quotas and egress rule, capped, expired when unused, and deleted with its parent's
 // reset or revocation. Runs on both stores (vitest.config.ts's bothStores).
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, vi } from 'vitest';
 import { createSandboxControlClient, type Sandbox } from '../../packages/sandbox/src/index.js';
+import { isProblem } from '../../packages/contract/src/index.js';
+import { NOT_A_TEST_TENANT } from '../../packages/sandbox/src/variants/credentials.js';
 import { allEvents } from './state-reads.js';
 import { call, clientA, clientB, ORIGIN, openTestSandbox, paymentBody } from './fixtures.js';
 
@@ -224,11 +225,15 @@ describe('test tenants', () => {
     const list = await (await call(sandbox, 'GET', '/_sandbox/tenants', bearer('token-of-the-suite'))).json();
     expect(list.data.map((t: { id: string }) => t.id)).toEqual([test.id]);
     expect((await call(sandbox, 'POST', '/_sandbox/tenants', bearer(test.access_token))).status).toBe(403);
+    // A test tenant's public key with another secret key is refused, as in issued mode, and not made an open tenant.
+    const wrong = await clientB(sandbox, test.public_key, `sbx_sk_${'x'.repeat(43)}`).GET('/merchant/v1/payments');
+    expect([wrong.response.status, isProblem(wrong.error) && wrong.error.detail]).toEqual([401, NOT_A_TEST_TENANT]);
     expect((await call(sandbox, 'POST', '/_sandbox/reset', bearer('token-of-the-suite'))).status).toBe(204);
     expect(await paymentsOf(sandbox, test.id)).toBe(0);
-    // Note: in open mode any token is a tenant, so the deleted test tenant's token now names an empty open tenant.
-    expect((await a.GET('/payments')).data?.pagination.total).toBe(0);
-    await sleep(0);
+    // A deleted test tenant's credentials are refused too, rather than naming a new, empty open tenant.
+    const gone = await a.GET('/payments');
+    expect([gone.response.status, isProblem(gone.error) && gone.error.detail]).toEqual([401, NOT_A_TEST_TENANT]);
+    expect((await b.GET('/merchant/v1/payments')).response.status).toBe(401);
   });
 
   it("keeps the test tenant's event log its own", async () => {

@@ -43,7 +43,8 @@ enforces, the request, the response and a curl line that repeats it (credentials
                            per operation, and as many again to shrink failing sequences; 1 to 10000 (default 20)
   --sandbox                the server is our sandbox: through /_sandbox the kit moves the clock, forces outcomes and
                            registers its webhook endpoint, so that every transition, retries and the server's own
-                           processing happen during the run
+                           processing happen during the run; it runs in a test tenant of its own, deleted after (where
+                           the credentials may not make one, in theirs, judging only the objects it made)
   --webhook-port <port>    the port on 127.0.0.1 the webhooks stage listens on; 0 takes a free one (default 4030)
   --webhook-wait <s>       how long to wait for the event of a status change, in seconds (default 10)
   --deadline <s>           the whole run's deadline, in seconds (default 900): a stage still running then stops and the

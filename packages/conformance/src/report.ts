@@ -79,7 +79,7 @@ export function formatText(report: ConformanceReport): string {
     report.stateless === undefined
       ? ''
       : `, which keeps no state: ${stateful.length} of the ${failed.length} failures ${stateful.length === 1 ? 'needs' : 'need'} a server that does`
-  }${skipped.stages.length === 0 ? '' : `; not run: ${skipped.stages.map((item) => item.stage).join(', ')}`}`;
+  }${report.tenant.kind === 'test' ? `, in test tenant ${report.tenant.id} (deleted after the run)` : ''}${skipped.stages.length === 0 ? '' : `; not run: ${skipped.stages.map((item) => item.stage).join(', ')}`}`;
   const notice =
     report.stateless === undefined ? [] : [statelessNotice(report.stateless, stateful.length, failed.length)];
   const notRun =

@@ -16,6 +16,7 @@ import { createStateWatch } from './state.js';
 import { createWatch, DEFAULT_DEADLINE_MS, StageStopped, type RunWatch } from './stop.js';
 import { createTransport, MAX_RESPONSE_BYTES } from './transport.js';
 import { STAGES, type ConformanceOptions, type ConformanceReport, type Credentials, type StageName } from './types.js';
+import { openTestTenancy } from './tenancy.js';
 import { openWebhooks, statusLog } from './webhooks.js';
 
 export { ConformanceUsageError };
@@ -92,10 +93,31 @@ async function runStage(watch: RunWatch, stopped: (detail: string) => void, run:
 
 /** Checks a server of one variant against the contract, stage by stage, and returns the report. */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
-  const { variant, baseUrl, seed, requests, deadlineMs, timeoutMs, stages, credentials } = settle(options);
+  const { variant, baseUrl, seed, requests, deadlineMs, timeoutMs, stages, credentials: given } = settle(options);
   const started = performance.now();
   const watch = createWatch(deadlineMs);
-  const results = createResults((text) => maskSecrets(text, credentials));
+  const fetchOf = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  // Note: the control client keeps the clients' own redirect rule and size cap; the deadline ends its requests too. No
+  // retries: a control call that fails is a fault of the server under test, reported, not hidden.
+  const controlOf = (credentials: Credentials) =>
+    createSandboxControlClient({
+      baseUrl,
+      ...('accessToken' in credentials
+        ? { accessToken: credentials.accessToken }
+        : { publicKey: credentials.publicKey, secretKey: credentials.secretKey }),
+      fetch: (request) =>
+        watch.deadline.aborted
+          ? Promise.reject(watch.deadline.reason)
+          : fetchOf(new Request(request, { signal: AbortSignal.any([request.signal, watch.deadline]) })),
+      timeoutMs,
+      retry: false,
+    });
+  const parent = options.sandbox ? controlOf(given) : undefined;
+  const tenancy = parent && (await openTestTenancy(parent, !('accessToken' in given)));
+  const testTenant = tenancy && 'id' in tenancy ? tenancy : undefined;
+  const credentials = testTenant?.credentials ?? given;
+  const control = testTenant ? controlOf(credentials) : parent;
+  const results = createResults((text) => maskSecrets(maskSecrets(text, given), credentials));
   const state = createStateWatch();
   const statuses = statusLog();
   let sent = 0;
@@ -128,23 +150,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   });
   const send = (stage: StageName) => sendOf(exchange(stage), results.record(stage));
   const call = (stage: StageName) => callOf(variant, send(stage));
-  const given = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-  // Note: the control client keeps the clients' own redirect rule and size cap; the deadline ends its requests too. No
-  // retries: a control call that fails is a fault of the server under test, reported, not hidden.
-  const control = options.sandbox
-    ? createSandboxControlClient({
-        baseUrl,
-        ...('accessToken' in credentials
-          ? { accessToken: credentials.accessToken }
-          : { publicKey: credentials.publicKey, secretKey: credentials.secretKey }),
-        fetch: (request) =>
-          watch.deadline.aborted
-            ? Promise.reject(watch.deadline.reason)
-            : given(new Request(request, { signal: AbortSignal.any([request.signal, watch.deadline]) })),
-        timeoutMs,
-        retry: false,
-      })
-    : undefined;
   const evidence = (draft: Draft) => {
     const request = recordOf(baseUrl, draft, credentials, true);
     return { request, curl: curlOf(request) };
@@ -201,6 +206,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       );
   } finally {
     await webhooks?.close();
+    await testTenant?.remove();
   }
   const checks = results.checks();
   const stateless = state.sign();
@@ -213,6 +219,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     durationMs: Math.round(performance.now() - started),
     checks,
     skipped: results.skipped(),
+    tenant: testTenant
+      ? { kind: 'test', id: testTenant.id }
+      : { kind: 'given', ...(tenancy && 'reason' in tenancy ? { noTestTenant: tenancy.reason } : {}) },
     ...(stateless === undefined ? {} : { stateless: maskSecrets(stateless, credentials) }),
   };
 }

@@ -107,6 +107,12 @@ export interface ConformanceReport {
   /** What a stage could not check against this server, and why (a transition that needs --sandbox to happen, say). */
   skipped: Skipped[];
   /**
+   * Which tenant the run used. With --sandbox, a test tenant the kit made and deleted after the run (`test`), so that
+   * nothing the credentials' tenant held met it; otherwise the credentials' own (`given`), with why no test tenant
+   * could be made when the kit tried, where the checks judge only the objects the kit made.
+   */
+  tenant: { kind: 'test'; id: string } | { kind: 'given'; noTestTenant?: string };
+  /**
    * Present when the answers showed that the server keeps no state, as the contract mock (Prism) does: what showed it
    * (a retrieve answered with another object than the one asked for, say). Such a server answers from fixed examples, so
    * the checks that follow an object from one request to the next (`needsState`) cannot pass on it.

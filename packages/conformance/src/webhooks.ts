@@ -74,11 +74,16 @@ export interface StatusChange {
 export function statusLog() {
   const seen = new Map<string, { kind: ObjectKind; id: string; statuses: { status: string; at: number }[] }>();
   return {
-    /** Notes the status of the object an answer shows (a create, retrieve or action on one object). */
+    /**
+     * Notes the status of the object an answer shows (a create, retrieve or action on one object), only for objects the
+     * run created: an object the tenant held before may have changed while no endpoint of the kit's was registered.
+     */
     observe(operation: OperationSpec, answer: Answer) {
       const kind = kindOf(operation.path);
       const object = objectOf(answer.json);
       if (answer.status < 200 || answer.status >= 300 || !kind || !object) return;
+      const made = operation.operationId.startsWith('create');
+      if (!made && !seen.has(`${kind}:${object.id}`)) return;
       const entry = seen.get(`${kind}:${object.id}`) ?? { kind, id: object.id, statuses: [] };
       if (entry.statuses.at(-1)?.status !== object.status)
         entry.statuses.push({ status: object.status, at: performance.now() });

@@ -28,6 +28,13 @@ export function pairSecret(tenant: TenantHead, secret: string): 'learned' | 'kno
 export const NOT_ISSUED =
   'These credentials are not those of a tenant of this sandbox; its operator issues them (merchant-payments sandbox tenant create).';
 
+/**
+ * Open mode's refusal of a credential of the form the sandbox issues (`sbx_at_…`, `sbx_pk_…`) that names no live test
+ * tenant: such a credential was a test tenant's, so a request with it must not land in a new, empty tenant unnoticed.
+ */
+export const NOT_A_TEST_TENANT =
+  "These credentials have the form of a test tenant's (sbx_…), and no test tenant of this sandbox has them: it was deleted or expired, or the secret key is not its own. Make a test tenant with POST /_sandbox/tenants, or use credentials of another form, each a tenant of its own.";
+
 /** Issued mode's answer: the registry's tenant, or the one refusal. */
 export const issuedAuthentication = (tenant: string | undefined): Authentication =>
   tenant === undefined ? { ok: false, detail: NOT_ISSUED } : { ok: true, tenant };

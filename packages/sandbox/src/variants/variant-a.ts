@@ -1,7 +1,8 @@
 // Variant A: bearer token (in open mode the token names the tenant; in issued mode the registry does). Payments come
 // with reason_code (retrieve, create, cancel, refund), without it in lists, and in the confirmed shape from confirm.
 import { confirmedPayment, listPayment, one, page, paymentWithReason } from './shapes.js';
-import { issuedAuthentication, NOT_ISSUED, tenantIdOf } from './credentials.js';
+import { ACCESS_TOKEN } from '../stores/issued-credentials.js';
+import { issuedAuthentication, NOT_A_TEST_TENANT, NOT_ISSUED, tenantIdOf } from './credentials.js';
 import {
   PAYOUT_APPEAL_BALANCE_SHAPES,
   type Authentication,
@@ -24,11 +25,12 @@ function authenticate(headers: Headers, source: CredentialSource): Authenticatio
       detail:
         'Send Authorization: Bearer <token>. In the sandbox any token works, and each token is a tenant of its own.',
     };
-  const open = { ok: true as const, tenant: tenantIdOf('a', token) };
-  // Note: a test tenant's token names the test tenant; any other, a test tenant's once it is deleted included, is open.
-  return source.registry
-    ? source.registry.tenantOfAccessToken(token, source.wallNow()).then((id) => (id ? { ok: true, tenant: id } : open))
-    : open;
+  // Note: a token of the form the sandbox issues is a test tenant's (made through /_sandbox/tenants); any other is open.
+  if (source.registry && ACCESS_TOKEN.test(token))
+    return source.registry
+      .tenantOfAccessToken(token, source.wallNow())
+      .then((id) => (id ? { ok: true, tenant: id } : { ok: false, detail: NOT_A_TEST_TENANT }));
+  return { ok: true, tenant: tenantIdOf('a', token) };
 }
 
 /** Variant A's adapter. */
