@@ -17,6 +17,7 @@ const processes = [
   'test/package/packages.test.ts', // npm pack, each package installed alone, publint, attw, its README's commands
   'test/package/postgres-store.test.ts', // npm pack and install, a PostgreSQL cluster, the installed sandbox on it
   'test/package/hosting.test.ts', // npm pack and install, a PostgreSQL cluster, docs/hosting.md's commands (two instances, curl, pg_dump)
+  'test/package/hosted-merchant.test.ts', // npm pack and install, a PostgreSQL cluster, two issued instances, a merchant's test tenant and webhook listener
   'test/docs/site.test.ts', // Redocly build-docs and Chromium
   'test/docs/snippets.test.ts', // tsc over the docs' snippets
   'test/mock/command.test.ts', // the mock command, which starts Prism
