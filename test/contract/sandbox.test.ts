@@ -34,6 +34,9 @@ const EXPECTED = [
   ['POST', '/_sandbox/faults', 'createFault'],
   ['GET', '/_sandbox/faults', 'listFaults'],
   ['DELETE', '/_sandbox/faults', 'deleteFaults'],
+  ['POST', '/_sandbox/tenants', 'createTestTenant'],
+  ['GET', '/_sandbox/tenants', 'listTestTenants'],
+  ['DELETE', '/_sandbox/tenants/{tenantId}', 'deleteTestTenant'],
 ];
 
 const PROBLEM = 'application/problem+json';
@@ -90,7 +93,8 @@ describe('the sandbox control API document', () => {
   it('takes an optional Idempotency-Key on every POST and DELETE, and answers 409 only there', () => {
     for (const op of operations) {
       const key = spec.parameters(op).find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
-      if (op.method === 'GET') {
+      // Note: a replay of Create Test Tenant would have to show again credentials kept only as hashes.
+      if (op.method === 'GET' || op.operationId === 'createTestTenant') {
         expect(key, op.operationId).toBeUndefined();
         expect(op.node.responses['409'], op.operationId).toBeUndefined();
         continue;
@@ -100,7 +104,7 @@ describe('the sandbox control API document', () => {
         'idempotency_request_in_progress',
       );
     }
-    expect(stateChanging.length).toBe(11);
+    expect(stateChanging.length).toBe(13);
   });
 
   it('closes every request body to fields it does not list', () => {

@@ -1719,12 +1719,22 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
             {"scheme":"secretKey","type":"apiKey","in":"header","name":"X-Secret-Key"}
           ]
         ],
-        "parameters": [{"name":"tenantId","in":"path","required":true,"type":"string","validator": sandbox.validateTestTenantId}],
+        "parameters": [
+          {"name":"tenantId","in":"path","required":true,"type":"string","validator": sandbox.validateTestTenantId},
+          {
+            "name": "Idempotency-Key",
+            "in": "header",
+            "required": false,
+            "type": "string",
+            "validator": sandbox.validateControlIdempotencyKeyParameter
+          }
+        ],
         "responses": {
           "204": "deleteTestTenant 204",
           "400": "ControlBadRequest",
           "401": "Unauthorized",
           "404": "TestTenantNotFound",
+          "409": "Conflict",
           "422": "ControlUnprocessable",
           "500": "InternalServerError"
         }

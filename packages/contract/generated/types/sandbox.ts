@@ -370,7 +370,7 @@ export interface paths {
                  * @description Id of one of the calling tenant's test tenants (`ten_…`).
                  * @example ten_lzDw8RtxywOdxMKVvK7XJA
                  */
-                tenantId: components["parameters"]["TestTenantId"];
+                tenantId: components["parameters"]["TestTenantIdPath"];
             };
             cookie?: never;
         };
@@ -1389,7 +1389,7 @@ export interface components {
          * @description Id of one of the calling tenant's test tenants (`ten_…`).
          * @example ten_lzDw8RtxywOdxMKVvK7XJA
          */
-        TestTenantId: components["schemas"]["TestTenantId"];
+        TestTenantIdPath: components["schemas"]["TestTenantId"];
     };
     requestBodies: never;
     headers: {
@@ -1516,7 +1516,7 @@ export type ParameterEndpointId = components['parameters']['EndpointId'];
 export type ParameterPaymentId = components['parameters']['PaymentId'];
 export type ParameterPayoutId = components['parameters']['PayoutId'];
 export type ParameterAppealId = components['parameters']['AppealId'];
-export type ParameterTestTenantId = components['parameters']['TestTenantId'];
+export type ParameterTestTenantIdPath = components['parameters']['TestTenantIdPath'];
 export type HeaderRateLimit = components['headers']['RateLimit'];
 export type HeaderRateLimitPolicy = components['headers']['RateLimitPolicy'];
 export type HeaderWwwAuthenticate = components['headers']['WwwAuthenticate'];
@@ -2060,13 +2060,24 @@ export interface operations {
     deleteTestTenant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional here, unlike in the main API. When sent, a retry of the same call is answered from the
+                 *     first one: the same key and body replay the first answer, another body gets `422`
+                 *     `idempotency_key_reused`, and a key whose first request is still running gets `409`
+                 *     `idempotency_request_in_progress`. Keys are scoped to the tenant and the operation. The typed
+                 *     client sends one with every call, so that its retries never advance a clock or force a status
+                 *     twice; by hand (`curl`) it may be left out.
+                 * @example 5f0c7c1e-3c1b-4e8a-9d7e-2b6a1f4c9e10
+                 */
+                "Idempotency-Key"?: components["parameters"]["ControlIdempotencyKey"];
+            };
             path: {
                 /**
                  * @description Id of one of the calling tenant's test tenants (`ten_…`).
                  * @example ten_lzDw8RtxywOdxMKVvK7XJA
                  */
-                tenantId: components["parameters"]["TestTenantId"];
+                tenantId: components["parameters"]["TestTenantIdPath"];
             };
             cookie?: never;
         };
@@ -2082,6 +2093,7 @@ export interface operations {
             400: components["responses"]["ControlBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TestTenantNotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ControlUnprocessable"];
             500: components["responses"]["InternalServerError"];
         };

@@ -81,6 +81,8 @@ export const listTestTenants = (runtime: SandboxRuntime): ControlOperation => ({
  */
 export const deleteTestTenant = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'deleteTestTenant',
+  // Note: a retry with the same key answers the first 204 again, where without one it would get 404.
+  idempotency: 'record',
   async run({ tenant, params }) {
     const id = params.tenantId!;
     const revoked = (await runtime.registry?.revokeTests(tenant, runtime.wallNow(), id)) ?? [];
