@@ -5,6 +5,7 @@ import type { TenantState } from './core/index.js';
 import type { EgressRule } from './delivery/egress.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
 import type { InFlightKeys } from './http/in-flight.js';
+import type { UpgradeTickets } from './http/upgrade.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { TenantRegistry, TenantStore } from './stores/types.js';
 
@@ -65,6 +66,8 @@ export interface SandboxRuntime {
   inFlight: InFlightKeys;
   /** Forgets a tenant: its state (its remembered secret key and its faults with it). */
   reset(tenant: string): Promise<void>;
+  /** The WebSocket upgrades waiting for Connect Webhook Listener to accept them. */
+  upgrades: UpgradeTickets;
   /** Told about failures of the sandbox itself (a request that threw, a delivery runner that failed). */
   onError(error: unknown): void;
 }

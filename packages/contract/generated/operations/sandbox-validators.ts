@@ -3732,7 +3732,7 @@ validate173.evaluated = {"dynamicProps":false,"dynamicItems":false};
 export const validateDeliveryListResponse: SchemaValidator = validate174;
 const schema66 = {"type":"object","required":["data","pagination"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/Delivery"}},"pagination":{"$ref":"#/components/schemas/Pagination"}}};
 const schema67 = {"type":"object","required":["id","event_id","endpoint_id","state","attempts","next_attempt_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"event_id":{"$ref":"#/components/schemas/ResourceId"},"endpoint_id":{"$ref":"#/components/schemas/ResourceId"},"state":{"$ref":"#/components/schemas/DeliveryState"},"attempts":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/DeliveryAttempt"}},"next_attempt_at":{"anyOf":[{"$ref":"#/components/schemas/Timestamp"},{"type":"null"}]}}};
-const schema68 = {"type":"object","required":["number","due_at","sent_at","outcome","response_status","error"],"properties":{"number":{"type":"integer","format":"int32","minimum":1,"maximum":100},"due_at":{"$ref":"#/components/schemas/Timestamp"},"sent_at":{"anyOf":[{"$ref":"#/components/schemas/Timestamp"},{"type":"null"}]},"outcome":{"$ref":"#/components/schemas/DeliveryOutcome"},"response_status":{"type":["integer","null"],"format":"int32","minimum":100,"maximum":599},"error":{"type":["string","null"],"maxLength":255,"pattern":"^[^\\x00-\\x1F\\x7F]*$"}}};
+const schema68 = {"type":"object","required":["number","due_at","sent_at","outcome","response_status","error"],"properties":{"number":{"type":"integer","format":"int32","minimum":1,"maximum":100},"due_at":{"$ref":"#/components/schemas/Timestamp"},"sent_at":{"anyOf":[{"$ref":"#/components/schemas/Timestamp"},{"type":"null"}]},"outcome":{"$ref":"#/components/schemas/DeliveryOutcome"},"response_status":{"type":["integer","null"],"format":"int32","minimum":100,"maximum":599},"error":{"type":["string","null"],"maxLength":255,"pattern":"^[^\\x00-\\x1F\\x7F]*$"},"duration_ms":{"type":"integer","format":"int32","minimum":0,"maximum":600000}}};
 const schema69 = {"type":"string","enum":["pending","succeeded","failed"]};
 
 function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4025,9 +4025,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.duration_ms !== undefined){
+let data6 = data.duration_ms;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err19 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4036,10 +4037,54 @@ vErrors.push(err19);
 }
 errors++;
 }
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 600000 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data6 < 0 || isNaN(data6)){
+const err21 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(!(formats4.validate(data6))){
+const err22 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
 validate180.errors = vErrors;
 return errors === 0;
 }
-validate180.evaluated = {"props":{"number":true,"due_at":true,"sent_at":true,"outcome":true,"response_status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate180.evaluated = {"props":{"number":true,"due_at":true,"sent_at":true,"outcome":true,"response_status":true,"error":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4403,7 +4448,7 @@ validate191.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateWebhookEndpointListResponse: SchemaValidator = validate192;
 const schema72 = {"type":"object","required":["data"],"properties":{"data":{"type":"array","maxItems":20,"items":{"$ref":"#/components/schemas/WebhookEndpoint"}}}};
-const schema73 = {"type":"object","required":["id","url","source","layout","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"url":{"anyOf":[{"$ref":"#/components/schemas/WebhookEndpointUrl"},{"type":"null"}]},"source":{"$ref":"#/components/schemas/WebhookEndpointSource"},"layout":{"$ref":"#/components/schemas/WebhookLayout"},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema73 = {"type":"object","required":["id","url","source","layout","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"url":{"anyOf":[{"$ref":"#/components/schemas/WebhookEndpointUrl"},{"type":"null"}]},"source":{"$ref":"#/components/schemas/WebhookEndpointSource"},"layout":{"$ref":"#/components/schemas/WebhookLayout"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"listener":{"type":"boolean","const":true}}};
 const schema74 = {"type":"string","format":"uri","maxLength":2048,"pattern":"^https?://[^@/?#]*(?:[/?#]|$)"};
 const pattern21 = new RegExp("^https?://[^@/?#]*(?:[/?#]|$)", "u");
 
@@ -4670,9 +4715,10 @@ vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.error
 errors = vErrors.length;
 }
 }
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.listener !== undefined){
+let data5 = data.listener;
+if(typeof data5 !== "boolean"){
+const err7 = {instancePath:instancePath+"/listener",schemaPath:"#/properties/listener/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4681,10 +4727,32 @@ vErrors.push(err7);
 }
 errors++;
 }
+if(true !== data5){
+const err8 = {instancePath:instancePath+"/listener",schemaPath:"#/properties/listener/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
 validate193.errors = vErrors;
 return errors === 0;
 }
-validate193.evaluated = {"props":{"id":true,"url":true,"source":true,"layout":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate193.evaluated = {"props":{"id":true,"url":true,"source":true,"layout":true,"created_at":true,"listener":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4925,7 +4993,7 @@ errors++;
 validate209.errors = vErrors;
 return errors === 0;
 }
-validate209.evaluated = {"props":{"secret":true,"id":true,"url":true,"source":true,"layout":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate209.evaluated = {"props":{"secret":true,"id":true,"url":true,"source":true,"layout":true,"created_at":true,"listener":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){

@@ -3,8 +3,10 @@
 // the next attempt on the tenant's clock. An attempt taken and never recorded (its process died) is taken again once
 // its lease runs out: a delivery is sent at least once, with the same X-Event-ID. In-flight sends are tracked for close().
 import {
+  attemptContext,
   awaitsOutcome,
   clockNow,
+  dropExpiredListeners,
   leaseDue,
   recordAttempt,
   type DeliveryOutcome,
@@ -33,6 +35,10 @@ export interface DeliveryRunnerSettings {
   onError(error: unknown): void;
   /** Told each attempt's outcome (the metrics), `forbidden` included; `sent` false when there was nothing to send. */
   onOutcome?(outcome: SentOutcome, sent: boolean): void;
+  /** Whether this instance holds the connection of the tenant's listener endpoint `endpoint`; absent: none does. */
+  holds?(tenant: string, endpoint: string): boolean;
+  /** Told a tenant some of whose due attempts were left for the instance holding their listener. */
+  onSkipped?(tenant: string): void;
 }
 
 /** Sends due attempts and waits for those in flight. */
@@ -53,18 +59,30 @@ interface Taken {
 export function createDeliveryRunner(settings: DeliveryRunnerSettings): DeliveryRunner {
   const { store } = settings;
   const inFlight = new Set<Promise<unknown>>();
-  const take = (id: string, limit: number) =>
-    store.transaction(id, (tenant): Taken[] => {
+  const take = async (id: string, limit: number) => {
+    const { taken, skipped } = await store.transaction(id, (tenant) => {
       const wall = settings.wallNow();
       // Note: the attempt is made when it is taken, and the core counts the next one from there: a clock advanced while a
       // slow receiver holds the request must not move the attempt (and its retry) to the advanced time.
       const sentAt = Math.max(tenant.time, clockNow(tenant.clock, wall));
-      return leaseDue(tenant, wall, settings.leaseMs, limit).map((due) => ({
+      if (tenant.endpoints.some((e) => e.listener)) dropExpiredListeners(tenant, wall);
+      let skipped = false;
+      const takes = (due: DueAttempt) => {
+        const endpoint = attemptContext(tenant, due).endpoint;
+        if (!endpoint?.listener || settings.holds?.(id, endpoint.id)) return true;
+        skipped = true;
+        return false;
+      };
+      const taken: Taken[] = leaseDue(tenant, wall, settings.leaseMs, limit, takes).map((due) => ({
         due,
         prepared: settings.prepare(tenant, due),
         sentAt,
       }));
+      return { taken, skipped };
     });
+    if (skipped) settings.onSkipped?.(id);
+    return taken;
+  };
   const attempt = async (id: string, { due, prepared, sentAt }: Taken) => {
     const sent = !('ok' in prepared);
     const { forbidden, ...outcome }: SentOutcome = 'ok' in prepared ? prepared : await settings.send(prepared);

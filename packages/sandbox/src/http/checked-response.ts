@@ -24,6 +24,9 @@ export async function checkedResponse(
 ): Promise<Response> {
   const typed = body === undefined ? headers : { 'content-type': contentTypeOf(status), ...headers };
   const violations = await judge(status, new Headers(typed), body);
+  // Note: a fetch Response cannot carry 101 (its status is 200 to 599). The WebSocket handshake is written on the socket
+  // by the upgrade (http/upgrade.ts), which drops this stand-in unsent.
+  if (!violations?.length && status === 101) return new Response(null, { status: 200, headers });
   if (!violations?.length)
     return body === undefined ? new Response(null, { status, headers }) : jsonResponse(status, body, headers);
   const detail = `The sandbox's ${status} answer to ${operationId} breaks the contract; this is a sandbox bug.`;

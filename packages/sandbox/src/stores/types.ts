@@ -46,8 +46,21 @@ export interface TenantStore {
   evictIdle?(): Promise<number>;
   /** How many tenants the store holds now (`/metrics`); a durable store may answer a count a few seconds old. */
   tenantCount?(): Promise<number>;
+  /**
+   * Tells every instance on the store about tenants whose due attempts wait for the instance holding their listener
+   * (the control API's Connect Webhook Listener): the postgres store with LISTEN/NOTIFY, the memory store in-process.
+   * A store without it leaves the holder to find them by its periodic flush.
+   */
+  listenerBus?: ListenerBus;
   /** The store's own maintenance (a durable store deletes the Idempotency-Key records whose retention ran out); the sandbox calls it every minute. */
   maintain?(): Promise<void>;
+}
+
+/** Tenant ids, published by any instance and told to every instance's subscribers (itself included); best effort. */
+export interface ListenerBus {
+  publish(tenant: string): void;
+  /** Calls `onTenant` with each tenant published from now on; returns the unsubscribe. */
+  subscribe(onTenant: (tenant: string) => void): () => void;
 }
 
 /**
