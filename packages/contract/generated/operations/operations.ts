@@ -1478,7 +1478,10 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
             {"scheme":"secretKey","type":"apiKey","in":"header","name":"X-Secret-Key"}
           ]
         ],
-        "parameters": [{"name":"listener","in":"query","required":false,"type":"string","validator": sandbox.validateResourceId}],
+        "parameters": [
+          {"name":"listener","in":"query","required":false,"type":"string","validator": sandbox.validateResourceId},
+          {"name":"forward_to","in":"query","required":true,"type":"string","validator": sandbox.validateWebhookEndpointUrl}
+        ],
         "responses": {
           "101": "connectWebhookListener 101",
           "400": "connectWebhookListener 400",

@@ -5039,13 +5039,72 @@ return errors === 0;
 }
 validate208.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateForcePaymentStatusRequest: SchemaValidator = validate213;
-const schema81 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/PaymentStatus"},"reason_code":{"$ref":"#/components/schemas/ReasonCode"}}};
+export const validateWebhookEndpointUrl: SchemaValidator = validate213;
 
 function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate213.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(func1(data) > 2048){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!pattern21.test(data)){
+const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^https?://[^@/?#]*(?:[/?#]|$)"},message:"must match pattern \""+"^https?://[^@/?#]*(?:[/?#]|$)"+"\""};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!(formats20.test(data))){
+const err2 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate213.errors = vErrors;
+return errors === 0;
+}
+validate213.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateForcePaymentStatusRequest: SchemaValidator = validate214;
+const schema82 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/PaymentStatus"},"reason_code":{"$ref":"#/components/schemas/ReasonCode"}}};
+
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate214.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5098,18 +5157,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate213.errors = vErrors;
+validate214.errors = vErrors;
 return errors === 0;
 }
-validate213.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate214.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateStatusChangeResponse: SchemaValidator = validate216;
-const schema82 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/StatusChange"}}};
+export const validateStatusChangeResponse: SchemaValidator = validate217;
+const schema83 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/StatusChange"}}};
 
-function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate216.evaluated;
+const evaluated0 = validate217.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5144,18 +5203,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate216.errors = vErrors;
+validate217.errors = vErrors;
 return errors === 0;
 }
-validate216.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate217.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateForcePayoutStatusRequest: SchemaValidator = validate218;
-const schema83 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/PayoutStatus"}}};
+export const validateForcePayoutStatusRequest: SchemaValidator = validate219;
+const schema84 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/PayoutStatus"}}};
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
+const evaluated0 = validate219.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5202,18 +5261,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate218.errors = vErrors;
+validate219.errors = vErrors;
 return errors === 0;
 }
-validate218.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate219.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateForceAppealStatusRequest: SchemaValidator = validate220;
-const schema84 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/AppealStatus"}}};
+export const validateForceAppealStatusRequest: SchemaValidator = validate221;
+const schema85 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/AppealStatus"}}};
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate220.evaluated;
+const evaluated0 = validate221.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5260,20 +5319,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate220.errors = vErrors;
+validate221.errors = vErrors;
 return errors === 0;
 }
-validate220.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate221.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateFaultListResponse: SchemaValidator = validate222;
-const schema85 = {"type":"object","required":["data"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/Fault"}}}};
-const schema86 = {"type":"object","required":["id","operation_id","kind","count","remaining","retry_after","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"operation_id":{"$ref":"#/components/schemas/FaultOperationId"},"kind":{"$ref":"#/components/schemas/FaultKind"},"count":{"type":"integer","format":"int32","minimum":1,"maximum":100},"remaining":{"type":"integer","format":"int32","minimum":1,"maximum":100},"retry_after":{"anyOf":[{"$ref":"#/components/schemas/RetryAfterSeconds"},{"type":"null"}]},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
-const schema87 = {"type":"string","enum":["listPayments","createPayment","retrievePayment","confirmPayment","cancelPayment","refundPayment","listPayouts","createPayout","retrievePayout","cancelPayout","listAppeals","createAppeal","retrieveAppeal","cancelAppeal","retrieveBalance"]};
+export const validateFaultListResponse: SchemaValidator = validate223;
+const schema86 = {"type":"object","required":["data"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/Fault"}}}};
+const schema87 = {"type":"object","required":["id","operation_id","kind","count","remaining","retry_after","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"operation_id":{"$ref":"#/components/schemas/FaultOperationId"},"kind":{"$ref":"#/components/schemas/FaultKind"},"count":{"type":"integer","format":"int32","minimum":1,"maximum":100},"remaining":{"type":"integer","format":"int32","minimum":1,"maximum":100},"retry_after":{"anyOf":[{"$ref":"#/components/schemas/RetryAfterSeconds"},{"type":"null"}]},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema88 = {"type":"string","enum":["listPayments","createPayment","retrievePayment","confirmPayment","cancelPayment","refundPayment","listPayouts","createPayout","retrievePayout","cancelPayout","listAppeals","createAppeal","retrieveAppeal","cancelAppeal","retrieveBalance"]};
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate225.evaluated;
+const evaluated0 = validate226.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5291,7 +5350,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((((((((data === "listPayments") || (data === "createPayment")) || (data === "retrievePayment")) || (data === "confirmPayment")) || (data === "cancelPayment")) || (data === "refundPayment")) || (data === "listPayouts")) || (data === "createPayout")) || (data === "retrievePayout")) || (data === "cancelPayout")) || (data === "listAppeals")) || (data === "createAppeal")) || (data === "retrieveAppeal")) || (data === "cancelAppeal")) || (data === "retrieveBalance"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema87.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema88.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5300,17 +5359,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate225.errors = vErrors;
+validate226.errors = vErrors;
 return errors === 0;
 }
-validate225.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate226.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema88 = {"type":"string","enum":["rate_limit","server_error","timeout"]};
+const schema89 = {"type":"string","enum":["rate_limit","server_error","timeout"]};
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate228.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5328,7 +5387,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "rate_limit") || (data === "server_error")) || (data === "timeout"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema88.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema89.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5337,17 +5396,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate227.errors = vErrors;
+validate228.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate228.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema89 = {"type":"integer","format":"int32","minimum":0,"maximum":3600};
+const schema90 = {"type":"integer","format":"int32","minimum":0,"maximum":3600};
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate229.evaluated;
+const evaluated0 = validate230.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5396,16 +5455,16 @@ vErrors.push(err3);
 errors++;
 }
 }
-validate229.errors = vErrors;
+validate230.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate230.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate223.evaluated;
+const evaluated0 = validate224.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5490,14 +5549,14 @@ errors = vErrors.length;
 }
 }
 if(data.operation_id !== undefined){
-if(!(validate225(data.operation_id, {instancePath:instancePath+"/operation_id",parentData:data,parentDataProperty:"operation_id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+if(!(validate226(data.operation_id, {instancePath:instancePath+"/operation_id",parentData:data,parentDataProperty:"operation_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
 errors = vErrors.length;
 }
 }
 if(data.kind !== undefined){
-if(!(validate227(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+if(!(validate228(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -5596,8 +5655,8 @@ let data5 = data.retry_after;
 const _errs9 = errors;
 let valid1 = false;
 const _errs10 = errors;
-if(!(validate229(data5, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
+if(!(validate230(data5, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -5654,16 +5713,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate223.errors = vErrors;
+validate224.errors = vErrors;
 return errors === 0;
 }
-validate223.evaluated = {"props":{"id":true,"operation_id":true,"kind":true,"count":true,"remaining":true,"retry_after":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate224.evaluated = {"props":{"id":true,"operation_id":true,"kind":true,"count":true,"remaining":true,"retry_after":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate222.evaluated;
+const evaluated0 = validate223.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5696,8 +5755,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate223(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
+if(!(validate224(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
 }
@@ -5724,18 +5783,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate222.errors = vErrors;
+validate223.errors = vErrors;
 return errors === 0;
 }
-validate222.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate223.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateCreateFaultRequest: SchemaValidator = validate233;
-const schema90 = {"type":"object","additionalProperties":false,"required":["operation_id","kind"],"properties":{"operation_id":{"$ref":"#/components/schemas/FaultOperationId"},"kind":{"$ref":"#/components/schemas/FaultKind"},"count":{"type":"integer","format":"int32","minimum":1,"maximum":100,"default":1},"retry_after":{"$ref":"#/components/schemas/RetryAfterSeconds"}},"not":{"required":["kind","retry_after"],"properties":{"kind":{"not":{"const":"rate_limit"}},"retry_after":{"$ref":"#/components/schemas/RetryAfterSeconds"}}}};
+export const validateCreateFaultRequest: SchemaValidator = validate234;
+const schema91 = {"type":"object","additionalProperties":false,"required":["operation_id","kind"],"properties":{"operation_id":{"$ref":"#/components/schemas/FaultOperationId"},"kind":{"$ref":"#/components/schemas/FaultKind"},"count":{"type":"integer","format":"int32","minimum":1,"maximum":100,"default":1},"retry_after":{"$ref":"#/components/schemas/RetryAfterSeconds"}},"not":{"required":["kind","retry_after"],"properties":{"kind":{"not":{"const":"rate_limit"}},"retry_after":{"$ref":"#/components/schemas/RetryAfterSeconds"}}}};
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate233.evaluated;
+const evaluated0 = validate234.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5801,8 +5860,8 @@ var valid1 = true;
 if(valid1){
 if(data.retry_after !== undefined){
 const _errs6 = errors;
-if(!(validate229(data.retry_after, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
+if(!(validate230(data.retry_after, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -5869,14 +5928,14 @@ errors++;
 }
 }
 if(data.operation_id !== undefined){
-if(!(validate225(data.operation_id, {instancePath:instancePath+"/operation_id",parentData:data,parentDataProperty:"operation_id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+if(!(validate226(data.operation_id, {instancePath:instancePath+"/operation_id",parentData:data,parentDataProperty:"operation_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
 errors = vErrors.length;
 }
 }
 if(data.kind !== undefined){
-if(!(validate227(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+if(!(validate228(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -5926,8 +5985,8 @@ errors++;
 }
 }
 if(data.retry_after !== undefined){
-if(!(validate229(data.retry_after, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
+if(!(validate230(data.retry_after, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 }
@@ -5942,18 +6001,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate233.errors = vErrors;
+validate234.errors = vErrors;
 return errors === 0;
 }
-validate233.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate234.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateFaultResponse: SchemaValidator = validate238;
-const schema91 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Fault"}}};
+export const validateFaultResponse: SchemaValidator = validate239;
+const schema92 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Fault"}}};
 
-function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate238.evaluated;
+const evaluated0 = validate239.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5972,8 +6031,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate223(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
+if(!(validate224(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
 }
@@ -5988,7 +6047,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate238.errors = vErrors;
+validate239.errors = vErrors;
 return errors === 0;
 }
-validate238.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate239.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};

@@ -235,8 +235,8 @@ export interface paths {
          *     "delivery_id", "attempt", "error": "network: ECONNREFUSED."}` (`timeout: …`, `network: …`,
          *     as the delivery log words them; at most 200 characters). An attempt with no outcome within
          *     `timeout_ms` (and a few seconds more) is recorded as a timeout. A frame that is not such an
-         *     outcome (binary, not JSON, another shape, larger than 4 KiB) closes the connection with code
-         *     1008 and a reason; an outcome of an attempt no longer awaited is ignored. The sandbox pings
+         *     outcome (binary, not JSON, another shape) closes the connection with code 1008 and a reason,
+         *     one larger than 4 KiB with code 1009; an outcome of an attempt no longer awaited is ignored. The sandbox pings
          *     every 15 s and closes a connection that missed a pong.
          *
          *     Closing with code 1000 removes the listener at once. After any other close it stays for its
@@ -1695,12 +1695,17 @@ export interface operations {
     };
     connectWebhookListener: {
         parameters: {
-            query?: {
+            query: {
                 /**
                  * @description The id of the listener this client had before its connection dropped. Within the listener's lease (60 s after its last renewal) the reconnection takes it back, with the same id and secret, and the attempts that fell due meanwhile are forwarded then; otherwise a new listener is made. An id, not a secret: the credentials still decide whose listener it is.
                  * @example we_9b2d4f6h8j1l
                  */
                 listener?: components["parameters"]["ListenerId"];
+                /**
+                 * @description Where the client POSTs what it is sent, shown as the listener's `url`. The sandbox never connects to it, so the egress rule does not apply.
+                 * @example http://127.0.0.1:3000/webhooks/payments
+                 */
+                forward_to: components["schemas"]["WebhookEndpointUrl"];
             };
             header?: never;
             path?: never;

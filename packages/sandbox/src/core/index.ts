@@ -50,6 +50,7 @@ export {
   leaseDue,
   recordAttempt,
   redeliver,
+  releaseAttempt,
   removeEndpoint,
   takeDue,
 } from './outbox.js';

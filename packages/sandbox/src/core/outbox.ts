@@ -140,6 +140,16 @@ export function leaseDue(
   return taken.map((due) => ({ ...due }));
 }
 
+/**
+ * Puts a taken attempt back, unsent, first in line (its listener's connection went before it could be sent or
+ * answered), so that it is taken again as soon as the listener is held, rather than once its lease runs out.
+ */
+export function releaseAttempt(tenant: TenantState, due: DueAttempt): void {
+  if (!awaitsOutcome(tenant, due)) return;
+  tenant.sending = tenant.sending.filter((s) => s.delivery_id !== due.delivery_id);
+  tenant.due = [{ delivery_id: due.delivery_id, attempt: due.attempt, due_at: due.due_at }, ...tenant.due];
+}
+
 /** What sending a due attempt needs: the delivery, its event and its endpoint. */
 export function attemptContext(
   tenant: TenantState,

@@ -9,6 +9,7 @@ import {
   dropExpiredListeners,
   leaseDue,
   recordAttempt,
+  releaseAttempt,
   type DeliveryOutcome,
   type DueAttempt,
   type TenantState,
@@ -85,7 +86,8 @@ export function createDeliveryRunner(settings: DeliveryRunnerSettings): Delivery
   };
   const attempt = async (id: string, { due, prepared, sentAt }: Taken) => {
     const sent = !('ok' in prepared);
-    const { forbidden, ...outcome }: SentOutcome = 'ok' in prepared ? prepared : await settings.send(prepared);
+    const { forbidden, unsent, ...outcome }: SentOutcome = 'ok' in prepared ? prepared : await settings.send(prepared);
+    if (unsent) return store.transaction(id, (tenant) => releaseAttempt(tenant, due));
     settings.onOutcome?.(forbidden ? { ...outcome, forbidden } : outcome, sent);
     // Note: an attempt taken again after its lease ran out may have its outcome recorded already; this one is then late.
     await store.transaction(

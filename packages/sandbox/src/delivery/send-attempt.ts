@@ -70,7 +70,11 @@ export interface PreparedAttempt {
 }
 
 /** An attempt's outcome as sending reports it: `forbidden` when the egress rule refused the endpoint's address (the metrics). */
-export type SentOutcome = DeliveryOutcome & { forbidden?: true };
+export type SentOutcome = DeliveryOutcome & {
+  forbidden?: true;
+  /** A listener's attempt that its connection lost before an outcome came: put back, to be sent again, not recorded. */
+  unsent?: true;
+};
 
 /** What a due attempt sends, or its outcome at once when there is nothing to send (the endpoint is gone, no body). */
 export function prepareAttempt(tenant: TenantState, due: DueAttempt): PreparedAttempt | DeliveryOutcome {
@@ -126,7 +130,7 @@ export async function sendAttempt(attempt: PreparedAttempt, settings: SendSettin
   }
   // Note: the sandbox opens no connection for a listener, so the egress rule has nothing to judge.
   if (attempt.listener) {
-    if (!settings.forward) return { ok: false, error: NOT_CONNECTED };
+    if (!settings.forward) return { ok: false, error: NOT_CONNECTED, unsent: true };
     return settings.forward(attempt.listener, { eventId: attempt.eventId, headers, body });
   }
   const url = new URL(attempt.url);

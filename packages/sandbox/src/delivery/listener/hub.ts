@@ -79,7 +79,7 @@ export function createListenerHub(settings: ListenerHubSettings): ListenerHub {
   const drop = (conn: Held, code: number) => {
     for (const timer of conn.timers) clearInterval(timer);
     for (const resolve of conn.pending.values())
-      resolve({ ok: false, error: 'network: the listener disconnected before answering.' });
+      resolve({ ok: false, error: NOT_CONNECTED, unsent: true });
     conn.pending.clear();
     const key = keyOf(conn.tenant, conn.id);
     if (held.get(key) !== conn) return;
@@ -96,11 +96,13 @@ export function createListenerHub(settings: ListenerHubSettings): ListenerHub {
   };
 
   return {
-    holds: (tenant, endpoint) => held.has(keyOf(tenant, endpoint)),
+    // Note: a connection closing is no longer held, so that an attempt it gave back is not taken for it again.
+    holds: (tenant, endpoint) => held.get(keyOf(tenant, endpoint))?.ws.readyState === 1,
     holdsTenant: (tenant) => tenants.has(tenant),
     forward(listener, request) {
       const conn = held.get(keyOf(listener.tenant, listener.endpoint));
-      if (!conn || conn.ws.readyState !== conn.ws.OPEN) return Promise.resolve({ ok: false, error: NOT_CONNECTED });
+      if (!conn || conn.ws.readyState !== conn.ws.OPEN)
+        return Promise.resolve({ ok: false, error: NOT_CONNECTED, unsent: true });
       if (conn.pending.size >= MAX_PENDING)
         return Promise.resolve({ ok: false, error: 'network: the listener has too many attempts in flight.' });
       const frame: AttemptFrame = {
@@ -123,7 +125,10 @@ export function createListenerHub(settings: ListenerHubSettings): ListenerHub {
           conn.pending.delete(key);
           resolve(outcome);
         });
-        conn.ws.send(JSON.stringify(frame), (error) => error && conn.pending.get(key)?.({ ok: false, error: NOT_CONNECTED }));
+        conn.ws.send(
+          JSON.stringify(frame),
+          (error) => error && conn.pending.get(key)?.({ ok: false, error: NOT_CONNECTED, unsent: true }),
+        );
       });
     },
     attach(ws, listener) {
