@@ -25,7 +25,7 @@ export function connectListener(
   const frames: Frame[] = [];
   const waiting: { type: string; resolve: (frame: Frame) => void }[] = [];
   ws.on('message', (data) => {
-    const frame = JSON.parse(String(data)) as Frame;
+    const frame = JSON.parse((data as Buffer).toString('utf8')) as Frame;
     frames.push(frame);
     const index = waiting.findIndex((w) => w.type === frame.type);
     if (index >= 0) waiting.splice(index, 1)[0]!.resolve(frame);
@@ -55,7 +55,9 @@ export function connectListener(
     ws.once('unexpected-response', (_request, response) => {
       let body = '';
       response.on('data', (chunk: Buffer) => (body += String(chunk)));
-      response.on('end', () => reject(Object.assign(new Error(`HTTP ${response.statusCode}`), { status: response.statusCode, body })));
+      response.on('end', () =>
+        reject(Object.assign(new Error(`HTTP ${response.statusCode}`), { status: response.statusCode, body })),
+      );
     });
     ws.once('error', reject);
   });

@@ -62,9 +62,11 @@ describe('Connect Webhook Listener', { timeout: 30_000 }, () => {
     const payment = await cancelPayment(sandbox);
     const attempt = await listener.next('attempt');
     const headers = attempt.headers as Record<string, string>;
-    expect(Object.keys(headers).map((h) => h.toLowerCase()).sort()).toEqual(
-      ['content-type', 'user-agent', 'x-event-id', 'x-event-type', 'x-signature', 'x-timestamp'].sort(),
-    );
+    expect(
+      Object.keys(headers)
+        .map((h) => h.toLowerCase())
+        .sort(),
+    ).toEqual(['content-type', 'user-agent', 'x-event-id', 'x-event-type', 'x-signature', 'x-timestamp'].sort());
     const event = await verifyWebhook(attempt.body as string, headers, secret);
     expect(event).toMatchObject({ type: 'payment.status_changed', data: { id: payment.id, status: 'canceled' } });
     expect(attempt).toMatchObject({ attempt: 1, event_id: event.id });
@@ -82,7 +84,12 @@ describe('Connect Webhook Listener', { timeout: 30_000 }, () => {
 
     listener.ws.close(1000);
     expect((await listener.closed).code).toBe(1000);
-    expect(await until(() => endpoints(sandbox), (list) => list.length === 0)).toEqual([]);
+    expect(
+      await until(
+        () => endpoints(sandbox),
+        (list) => list.length === 0,
+      ),
+    ).toEqual([]);
   });
 
   it('retries a failed attempt on the schedule, and redelivers', async () => {
@@ -109,7 +116,10 @@ describe('Connect Webhook Listener', { timeout: 30_000 }, () => {
     answer(listener, second, { status: 500, duration_ms: 3 });
     await advancing;
     const [retried] = await deliveries(sandbox);
-    expect((retried!.attempts as Record<string, unknown>[])[1]).toMatchObject({ outcome: 'failed', response_status: 500 });
+    expect((retried!.attempts as Record<string, unknown>[])[1]).toMatchObject({
+      outcome: 'failed',
+      response_status: 500,
+    });
 
     const redelivered = await call(sandbox, 'POST', `/_sandbox/deliveries/${String(first.delivery_id)}/redeliver`, A);
     expect(redelivered.status).toBe(200);

@@ -58,8 +58,12 @@ export function parseOutcome(data: string): OutcomeFrame | { refused: string } {
     return { refused: 'An outcome has a duration_ms that is not 0 to 600000.' };
   const hasStatus = frame.status !== undefined;
   if (hasStatus === (frame.error !== undefined)) return { refused: 'An outcome has either status or error.' };
-  if (hasStatus && !whole(frame.status, 100, 599)) return { refused: 'An outcome has a status that is not 100 to 599.' };
-  if (!hasStatus && !(typeof frame.error === 'string' && frame.error.length > 0 && frame.error.length <= MAX_OUTCOME_ERROR))
+  if (hasStatus && !whole(frame.status, 100, 599))
+    return { refused: 'An outcome has a status that is not 100 to 599.' };
+  if (
+    !hasStatus &&
+    !(typeof frame.error === 'string' && frame.error.length > 0 && frame.error.length <= MAX_OUTCOME_ERROR)
+  )
     return { refused: `An outcome has an error that is not 1 to ${MAX_OUTCOME_ERROR} characters.` };
   return frame as OutcomeFrame;
 }

@@ -78,8 +78,7 @@ export function createListenerHub(settings: ListenerHubSettings): ListenerHub {
 
   const drop = (conn: Held, code: number) => {
     for (const timer of conn.timers) clearInterval(timer);
-    for (const resolve of conn.pending.values())
-      resolve({ ok: false, error: NOT_CONNECTED, unsent: true });
+    for (const resolve of conn.pending.values()) resolve({ ok: false, error: NOT_CONNECTED, unsent: true });
     conn.pending.clear();
     const key = keyOf(conn.tenant, conn.id);
     if (held.get(key) !== conn) return;
@@ -90,9 +89,7 @@ export function createListenerHub(settings: ListenerHubSettings): ListenerHub {
     // Note: only a clean close by the client ends the listener; after a drop it waits for its lease, so that the
     // client can come back to it (this instance or another) and resume.
     if (code === 1000)
-      settings.store
-        .transaction(conn.tenant, (state) => void removeEndpoint(state, conn.id))
-        .catch(settings.onError);
+      settings.store.transaction(conn.tenant, (state) => void removeEndpoint(state, conn.id)).catch(settings.onError);
   };
 
   return {
@@ -141,7 +138,7 @@ export function createListenerHub(settings: ListenerHubSettings): ListenerHub {
       if (!replaced) tenants.set(listener.tenant, (tenants.get(listener.tenant) ?? 0) + 1);
       ws.on('pong', () => (conn.alive = true));
       ws.on('message', (data, binary) => {
-        const parsed = binary ? { refused: 'A frame is binary; send JSON text.' } : parseOutcome(String(data));
+        const parsed = binary ? { refused: 'A frame is binary; send JSON text.' } : parseOutcome((data as Buffer).toString('utf8'));
         if ('refused' in parsed) {
           ws.close(1008, parsed.refused);
           return;

@@ -51,10 +51,13 @@ export function createPostgresBus(
     made?.end().catch(() => {});
     if (closed || retry) return;
     // Note: a notification sent meanwhile is lost; the holder's periodic flush finds what it announced.
-    retry = setTimeout(() => {
-      retry = undefined;
-      start();
-    }, RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)]);
+    retry = setTimeout(
+      () => {
+        retry = undefined;
+        start();
+      },
+      RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)],
+    );
     retry.unref();
   };
   return {
