@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { verifyWebhook } from '@merchant-payments/contract';
 import type { Sandbox } from '../../packages/sandbox/src/index.js';
+import type { MemoryStore } from '../../packages/sandbox/src/stores/memory.js';
 import { call, clientA, newSandbox, paymentBody } from './fixtures.js';
 import { connectListener, type Frame, type TestListener } from './listener-client.js';
 
@@ -148,6 +149,34 @@ describe('Connect Webhook Listener', { timeout: 30_000 }, () => {
     expect(attempt.attempt).toBe(1);
     await verifyWebhook(attempt.body as string, attempt.headers as Record<string, string>, secret);
     again.ws.close(1000);
+  });
+
+  it('puts back an attempt its connection lost, and removes the listener once its lease runs out', async () => {
+    let wall = Date.parse('2026-06-01T00:00:00Z');
+    const { sandbox, url } = await served({ now: () => wall });
+    const listener = await connectListener(url, A);
+    await listener.next('ready');
+    await cancelPayment(sandbox);
+    await listener.next('attempt');
+    listener.ws.terminate();
+    // Note: read from the memory store, since the log shows a taken attempt and one put back alike (`due`).
+    const [, tenant] = (sandbox.store as MemoryStore).entries()[0]!;
+    const back = await until(
+      async () => ({ due: tenant.due.length, sending: tenant.sending.length }),
+      (queues) => queues.due === 1,
+    );
+    expect(back).toEqual({ due: 1, sending: 0 });
+    expect(await endpoints(sandbox)).toEqual([expect.objectContaining({ listener: true })]);
+
+    wall += 61_000;
+    expect(await endpoints(sandbox)).toEqual([]);
+    await sandbox.advance({ accessToken: 'token-a' }, 3600);
+    const [delivery] = await deliveries(sandbox);
+    expect(delivery).toMatchObject({ state: 'failed' });
+    expect((delivery!.attempts as Record<string, unknown>[])[0]).toMatchObject({
+      outcome: 'failed',
+      error: 'The endpoint was removed before this attempt.',
+    });
   });
 
   it('counts toward the endpoint quota', async () => {
