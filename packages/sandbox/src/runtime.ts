@@ -5,7 +5,7 @@ import type { TenantState } from './core/index.js';
 import type { EgressRule } from './delivery/egress.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
 import type { InFlightKeys } from './http/in-flight.js';
-import type { UpgradeTickets } from './http/upgrade.js';
+import type { UpgradeTickets } from './http/upgrade-tickets.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { TenantRegistry, TenantStore } from './stores/types.js';
 

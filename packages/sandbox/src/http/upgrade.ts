@@ -9,6 +9,7 @@ import { WebSocketServer } from 'ws';
 import type { AcceptedListener, ListenerHub } from '../delivery/listener/hub.js';
 import { MAX_CLIENT_FRAME_BYTES } from '../delivery/listener/frames.js';
 import { CONTROL_PREFIX } from './control.js';
+import type { UpgradeTickets } from './upgrade-tickets.js';
 
 /** The path of the one operation that upgrades. */
 export const LISTENER_PATH = `${CONTROL_PREFIX}/webhook-listener`;
@@ -16,14 +17,6 @@ export const LISTENER_PATH = `${CONTROL_PREFIX}/webhook-listener`;
 /** An upgrade request in flight: the operation marks it accepted with its listener. */
 interface Ticket {
   accepted?: AcceptedListener;
-}
-
-/** Upgrade requests by the Headers object the fetch handler sees (the pipeline passes it on as it is). */
-export interface UpgradeTickets {
-  /** Whether the request with these headers is a WebSocket upgrade of the node server, waiting to be accepted. */
-  awaits(headers: Headers): boolean;
-  /** Accepts it: once the handler has answered, the handshake is made and the hub holds the socket. */
-  accept(headers: Headers, listener: AcceptedListener): void;
 }
 
 /** The node server's `upgrade` handling, and the tickets the control operation accepts. */

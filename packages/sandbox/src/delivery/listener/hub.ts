@@ -138,7 +138,9 @@ export function createListenerHub(settings: ListenerHubSettings): ListenerHub {
       if (!replaced) tenants.set(listener.tenant, (tenants.get(listener.tenant) ?? 0) + 1);
       ws.on('pong', () => (conn.alive = true));
       ws.on('message', (data, binary) => {
-        const parsed = binary ? { refused: 'A frame is binary; send JSON text.' } : parseOutcome((data as Buffer).toString('utf8'));
+        const parsed = binary
+          ? { refused: 'A frame is binary; send JSON text.' }
+          : parseOutcome((data as Buffer).toString('utf8'));
         if ('refused' in parsed) {
           ws.close(1008, parsed.refused);
           return;
