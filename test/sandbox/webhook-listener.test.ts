@@ -179,6 +179,17 @@ describe('Connect Webhook Listener', { timeout: 30_000 }, () => {
     });
   });
 
+  it("counts against the tenant's rate limit once, when it opens", async () => {
+    const wall = Date.parse('2026-06-01T00:00:00Z');
+    const { sandbox, url } = await served({ now: () => wall, rateLimit: 2 });
+    const listener = await connectListener(url, A);
+    await listener.next('ready');
+    const payments = () => call(sandbox, 'GET', '/payments', A);
+    expect((await payments()).status).toBe(200);
+    expect((await payments()).status).toBe(429);
+    listener.ws.close(1000);
+  });
+
   it('counts toward the endpoint quota', async () => {
     const { url } = await served({ quotas: { webhookEndpoints: 1 } });
     const one = await connectListener(url, A);

@@ -57,7 +57,8 @@ export function startForwarder(options: ForwarderOptions): Forwarder {
 
   const connect = () => {
     const url = new URL(`${base}/_sandbox/webhook-listener`);
-    url.searchParams.set('forward_to', options.forwardTo.href);
+    // Note: origin and path only, as the sandbox shows it: a query string may carry a token of the receiver's.
+    url.searchParams.set('forward_to', `${options.forwardTo.origin}${options.forwardTo.pathname}`);
     // Note: the listener's id is no secret; the credentials travel in headers only.
     if (listener) url.searchParams.set('listener', listener.id);
     const ws = new WebSocket(url, { headers: options.credentials, handshakeTimeout: 10_000 });
