@@ -250,6 +250,7 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
     quotas: settings.quotas,
     limits: { ratePerSecond: settings.rateLimit, allowWebhookHosts: settings.allowWebhookHosts },
     egress,
+    upgrades: upgrades.tickets,
     maxBodyBytes: settings.maxBodyBytes,
     now,
     wallNow,
@@ -265,7 +266,6 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
       await deliveries.flush(id);
     },
     inFlight: createInFlightKeys(),
-    upgrades: upgrades.tickets,
     reset: (id) => store.reset(id),
     onError,
   };

@@ -44,6 +44,8 @@ export interface SandboxRuntime {
   limits: { ratePerSecond: number | undefined; allowWebhookHosts: readonly string[] };
   /** Which webhook hosts a tenant may register and be delivered to (the `auth` mode, `allowWebhookHosts`, `lookup`). */
   egress: EgressRule;
+  /** The WebSocket upgrades waiting for Connect Webhook Listener to accept them. */
+  upgrades: UpgradeTickets;
   /** The largest request body read, in bytes. */
   maxBodyBytes: number;
   /** The tenant's clock, now (ms since the epoch); read inside a transaction. */
@@ -66,8 +68,6 @@ export interface SandboxRuntime {
   inFlight: InFlightKeys;
   /** Forgets a tenant: its state (its remembered secret key and its faults with it). */
   reset(tenant: string): Promise<void>;
-  /** The WebSocket upgrades waiting for Connect Webhook Listener to accept them. */
-  upgrades: UpgradeTickets;
   /** Told about failures of the sandbox itself (a request that threw, a delivery runner that failed). */
   onError(error: unknown): void;
 }
