@@ -129,6 +129,17 @@ describe('merchant-payments webhook listen --from', () => {
     process.kill(forward.child.pid!, 'SIGTERM');
     expect(await exited).toBe(0);
     expect(`${forward.stdout()}${forward.stderr()}`).not.toContain(TOKEN);
+    // Its close (1000) removes the listener (in a transaction of its own, once the sandbox has seen the close).
+    let left: unknown[] = [];
+    for (let i = 0; i < 200; i += 1) {
+      const listed = await second.fetch(
+        new Request(`${url}/_sandbox/webhook-endpoints`, { headers: { authorization: `Bearer ${TOKEN}` } }),
+      );
+      left = ((await listed.json()) as { data: unknown[] }).data;
+      if (left.length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(left).toEqual([]);
   });
 
   it('exits 1 naming the 401 when the sandbox refuses the credentials', async () => {

@@ -8,6 +8,8 @@ import { WebhookSendError } from '@merchant-payments/contract/internal/webhooks/
 
 /** The first wait before reconnecting, and the longest. */
 const BACKOFF_MS = [250, 10_000] as const;
+/** How long without a ping from the sandbox (it pings every 15 s) before the connection is taken for dead. */
+const SILENCE_MS = 40_000;
 /** How much of the local receiver's answer is read. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -63,6 +65,14 @@ export function startForwarder(options: ForwarderOptions): Forwarder {
     if (listener) url.searchParams.set('listener', listener.id);
     const ws = new WebSocket(url, { headers: options.credentials, handshakeTimeout: 10_000 });
     socket = ws;
+    // Note: a sandbox gone without a word (a network drop) sends no close; its pings stopping is the only sign.
+    let silence: ReturnType<typeof setTimeout> | undefined;
+    const heard = () => {
+      clearTimeout(silence);
+      silence = setTimeout(() => ws.terminate(), SILENCE_MS);
+    };
+    ws.on('open', heard);
+    ws.on('ping', heard);
     ws.on('unexpected-response', (_request, response) => {
       // Note: ws emits neither error nor close for an answer it hands over, so this connection is done here.
       socket = undefined;
@@ -108,6 +118,7 @@ export function startForwarder(options: ForwarderOptions): Forwarder {
       }
     });
     ws.on('close', (code, reason) => {
+      clearTimeout(silence);
       if (socket !== ws || stopping) return;
       // Note: 4004 says the listener is gone (its lease ran out); the next connection makes a new one.
       if (code === 4004) listener = undefined;

@@ -6,10 +6,10 @@ import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { AcceptedListener, ListenerHub } from '../delivery/listener/hub.js';
+import type { ListenerHub } from '../delivery/listener/hub.js';
 import { MAX_CLIENT_FRAME_BYTES } from '../delivery/listener/frames.js';
 import { CONTROL_PREFIX } from './control.js';
-import type { UpgradeTickets } from './upgrade-tickets.js';
+import type { AcceptedListener, UpgradeTickets } from './upgrade-tickets.js';
 
 /** The path of the one operation that upgrades. */
 export const LISTENER_PATH = `${CONTROL_PREFIX}/webhook-listener`;

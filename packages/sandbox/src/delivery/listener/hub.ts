@@ -4,6 +4,7 @@
 // that carried it, to the instance that records it.
 import type { WebSocket } from 'ws';
 import { LISTENER_LEASE_MS, removeEndpoint, renewListener } from '../../core/index.js';
+import type { AcceptedListener } from '../../http/upgrade-tickets.js';
 import type { TenantStore } from '../../stores/types.js';
 import type { ListenerTarget, SentOutcome, SignedRequest } from '../send-attempt.js';
 import { NOT_CONNECTED } from '../send-attempt.js';
@@ -27,13 +28,6 @@ export interface ListenerHubSettings {
   /** The delivery time-out, in ms: how long a client's receiver may take. */
   timeoutMs: number;
   onError(error: unknown): void;
-}
-
-/** A listener as the control operation accepted it: whose, its id and its secret. */
-export interface AcceptedListener {
-  tenant: string;
-  id: string;
-  secret: string;
 }
 
 /** The connections this instance holds. */
