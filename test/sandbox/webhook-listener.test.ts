@@ -1,6 +1,7 @@
 // Connect Webhook Listener on the memory store, served over HTTP in this process: the ready frame, attempts signed as
 // any delivery and their outcomes in the delivery log, retries and redelivery, the listener as an endpoint while it
 // is connected, resuming after a drop, and what is refused (bad frames, bad credentials, a plain GET).
+import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { verifyWebhook } from '@merchant-payments/contract';
 import type { Sandbox } from '../../packages/sandbox/src/index.js';
@@ -253,6 +254,26 @@ describe('Connect Webhook Listener', { timeout: 30_000 }, () => {
     );
     expect(refused).toMatchObject({ status: 401 });
     expect(JSON.parse((refused as { body: string }).body)).toMatchObject({ status: 401, code: 'unauthorized' });
+  });
+
+  it('answers an upgrade that is no WebSocket handshake as a plain request, making no listener', async () => {
+    const { sandbox, url } = await served();
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(`${url}/_sandbox/webhook-listener?forward_to=http%3A%2F%2F127.0.0.1%2Fh`, {
+        headers: { ...A, connection: 'Upgrade', upgrade: 'websocket' },
+      });
+      request.on('response', (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        response.on('end', () => resolve({ status: response.statusCode!, body }));
+      });
+      request.on('upgrade', () => reject(new Error('upgraded without a Sec-WebSocket-Key')));
+      request.on('error', reject);
+      request.end();
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'bad_request' });
+    expect(await endpoints(sandbox)).toEqual([]);
   });
 
   it('answers a plain GET with a 400 naming the Upgrade header', async () => {
