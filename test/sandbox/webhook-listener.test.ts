@@ -2,7 +2,7 @@
 // any delivery and their outcomes in the delivery log, retries and redelivery, the listener as an endpoint while it
 // is connected, resuming after a drop, and what is refused (bad frames, bad credentials, a plain GET).
 import { request as httpRequest } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { verifyWebhook } from '@merchant-payments/contract';
 import type { Sandbox } from '../../packages/sandbox/src/index.js';
 import type { MemoryStore } from '../../packages/sandbox/src/stores/memory.js';
@@ -178,6 +178,28 @@ describe('Connect Webhook Listener', { timeout: 30_000 }, () => {
       outcome: 'failed',
       error: 'The endpoint was removed before this attempt.',
     });
+  });
+
+  it("leaves a dropped listener's attempts waiting without waking this instance over and over", async () => {
+    const { sandbox, url } = await served();
+    const kept = await connectListener(url, A);
+    await kept.next('ready');
+    const dropped = await connectListener(url, A);
+    const { id } = (await dropped.next('ready')).listener as { id: string };
+    dropped.ws.terminate();
+    await dropped.closed;
+    const bus = sandbox.store.listenerBus!;
+    const published: string[] = [];
+    const unsubscribe = bus.subscribe((_tenant, endpoint) => published.push(endpoint));
+    onTestFinished(unsubscribe);
+    await cancelPayment(sandbox);
+    answer(kept, await kept.next('attempt'), { status: 200, duration_ms: 1 });
+    // Note: the dropped listener's attempt waits for it (or its lease); each flush that meets it says so once.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(published.length).toBeGreaterThan(0);
+    expect(published.length).toBeLessThan(10);
+    expect(new Set(published)).toEqual(new Set([id]));
+    kept.ws.close(1000);
   });
 
   it("counts against the tenant's rate limit once, when it opens", async () => {

@@ -196,15 +196,15 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
   });
   const upgrades = createUpgrades(listeners);
   const bus = store.listenerBus;
-  // Note: another instance left a tenant's attempts for the one holding its listener; if that is this one, send them.
-  const unsubscribe = bus?.subscribe((id) => {
-    if (listeners.holdsTenant(id)) void deliveries.flush(id);
+  // Note: an instance left a listener's attempts for the one holding its connection; if that is this one, send them.
+  const unsubscribe = bus?.subscribe((id, endpoint) => {
+    if (listeners.holds(id, endpoint)) void deliveries.flush(id);
   });
   const deliveries = createDeliveryRunner({
     store,
     prepare: prepareAttempt,
     holds: listeners.holds,
-    onSkipped: (id) => bus?.publish(id),
+    onSkipped: (id, endpoint) => bus?.publish(id, endpoint),
     send: (attempt) =>
       sendAttempt(attempt, {
         secret: settings.webhookSecret,

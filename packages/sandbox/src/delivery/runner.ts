@@ -38,8 +38,8 @@ export interface DeliveryRunnerSettings {
   onOutcome?(outcome: SentOutcome, sent: boolean): void;
   /** Whether this instance holds the connection of the tenant's listener endpoint `endpoint`; absent: none does. */
   holds?(tenant: string, endpoint: string): boolean;
-  /** Told a tenant some of whose due attempts were left for the instance holding their listener. */
-  onSkipped?(tenant: string): void;
+  /** Told each listener endpoint of the tenant whose due attempts were left for the instance holding it. */
+  onSkipped?(tenant: string, endpoint: string): void;
 }
 
 /** Sends due attempts and waits for those in flight. */
@@ -67,11 +67,11 @@ export function createDeliveryRunner(settings: DeliveryRunnerSettings): Delivery
       // slow receiver holds the request must not move the attempt (and its retry) to the advanced time.
       const sentAt = Math.max(tenant.time, clockNow(tenant.clock, wall));
       if (tenant.endpoints.some((e) => e.listener)) dropExpiredListeners(tenant, wall);
-      let skipped = false;
+      const skipped = new Set<string>();
       const takes = (due: DueAttempt) => {
         const endpoint = attemptContext(tenant, due).endpoint;
         if (!endpoint?.listener || settings.holds?.(id, endpoint.id)) return true;
-        skipped = true;
+        skipped.add(endpoint.id);
         return false;
       };
       const taken: Taken[] = leaseDue(tenant, wall, settings.leaseMs, limit, takes).map((due) => ({
@@ -81,7 +81,7 @@ export function createDeliveryRunner(settings: DeliveryRunnerSettings): Delivery
       }));
       return { taken, skipped };
     });
-    if (skipped) settings.onSkipped?.(id);
+    for (const endpoint of skipped) settings.onSkipped?.(id, endpoint);
     return taken;
   };
   const attempt = async (id: string, { due, prepared, sentAt }: Taken) => {

@@ -8,10 +8,10 @@ export function createMemoryBus(): ListenerBus {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   return {
-    publish: (tenant) => void emitter.emit('tenant', tenant),
-    subscribe(onTenant) {
-      emitter.on('tenant', onTenant);
-      return () => void emitter.off('tenant', onTenant);
+    publish: (tenant, endpoint) => void emitter.emit('listener', tenant, endpoint),
+    subscribe(onListener) {
+      emitter.on('listener', onListener);
+      return () => void emitter.off('listener', onListener);
     },
   };
 }

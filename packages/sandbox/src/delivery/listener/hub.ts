@@ -34,8 +34,6 @@ export interface ListenerHubSettings {
 export interface ListenerHub {
   /** Whether this instance holds the connection of the tenant's listener `endpoint`. */
   holds(tenant: string, endpoint: string): boolean;
-  /** Whether this instance holds any listener of the tenant. */
-  holdsTenant(tenant: string): boolean;
   /** Sends an attempt on its listener's connection; resolves with the client's outcome, or a failure. Never rejects. */
   forward(listener: ListenerTarget, request: SignedRequest): Promise<SentOutcome>;
   /** Takes a WebSocket just opened for an accepted listener: says `ready`, then flushes the tenant. */
@@ -58,7 +56,6 @@ const keyOf = (tenant: string, endpoint: string) => `${tenant}\u0000${endpoint}`
 /** A hub with no connection yet. */
 export function createListenerHub(settings: ListenerHubSettings): ListenerHub {
   const held = new Map<string, Held>();
-  const tenants = new Map<string, number>();
 
   const renew = async (conn: Held) => {
     const until = settings.wallNow() + LISTENER_LEASE_MS;
@@ -77,9 +74,6 @@ export function createListenerHub(settings: ListenerHubSettings): ListenerHub {
     const key = keyOf(conn.tenant, conn.id);
     if (held.get(key) !== conn) return;
     held.delete(key);
-    const count = (tenants.get(conn.tenant) ?? 1) - 1;
-    if (count === 0) tenants.delete(conn.tenant);
-    else tenants.set(conn.tenant, count);
     // Note: only a clean close by the client ends the listener; after a drop it waits for its lease, so that the
     // client can come back to it (this instance or another) and resume.
     if (code === 1000)
@@ -89,7 +83,6 @@ export function createListenerHub(settings: ListenerHubSettings): ListenerHub {
   return {
     // Note: a connection closing is no longer held, so that an attempt it gave back is not taken for it again.
     holds: (tenant, endpoint) => held.get(keyOf(tenant, endpoint))?.ws.readyState === 1,
-    holdsTenant: (tenant) => tenants.has(tenant),
     forward(listener, request) {
       const conn = held.get(keyOf(listener.tenant, listener.endpoint));
       if (!conn || conn.ws.readyState !== conn.ws.OPEN)
@@ -129,7 +122,6 @@ export function createListenerHub(settings: ListenerHubSettings): ListenerHub {
       replaced?.ws.close(4009, 'Replaced by a newer connection of this listener.');
       const conn: Held = { ws, tenant: listener.tenant, id: listener.id, pending: new Map(), alive: true, timers: [] };
       held.set(key, conn);
-      if (!replaced) tenants.set(listener.tenant, (tenants.get(listener.tenant) ?? 0) + 1);
       ws.on('pong', () => (conn.alive = true));
       ws.on('message', (data, binary) => {
         const parsed = binary

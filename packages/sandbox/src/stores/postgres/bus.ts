@@ -5,7 +5,7 @@ import type { ListenerBus } from '../types.js';
 import { loadPeer } from './migrate.js';
 import type { PostgresPool } from './pool.js';
 
-/** The channel every instance listens on; the payload is a tenant id. */
+/** The channel every instance listens on; the payload is `{"tenant", "endpoint"}` as JSON. */
 export const LISTENER_CHANNEL = 'sandbox_listener';
 const RETRY_MS = [250, 1_000, 5_000];
 
@@ -15,7 +15,7 @@ export function createPostgresBus(
   connectionString: string | undefined,
   onError: (error: unknown) => void,
 ): ListenerBus & { close(): Promise<void> } {
-  const subscribers = new Set<(tenant: string) => void>();
+  const subscribers = new Set<(tenant: string, endpoint: string) => void>();
   let client: { end(): Promise<void> } | undefined;
   let opening: Promise<void> | undefined;
   let closed = false;
@@ -27,7 +27,9 @@ export function createPostgresBus(
     const made = new pg.default.Client(connectionString === undefined ? {} : { connectionString });
     made.on('notification', (message) => {
       if (message.channel !== LISTENER_CHANNEL || !message.payload) return;
-      for (const subscriber of subscribers) subscriber(message.payload);
+      const { tenant, endpoint } = payloadOf(message.payload);
+      if (tenant === undefined || endpoint === undefined) return;
+      for (const subscriber of subscribers) subscriber(tenant, endpoint);
     });
     made.on('error', () => reopen(made));
     made.on('end', () => reopen(made));
@@ -61,13 +63,13 @@ export function createPostgresBus(
     retry.unref();
   };
   return {
-    publish(tenant) {
-      db.query('SELECT pg_notify($1, $2)', [LISTENER_CHANNEL, tenant]).catch(onError);
+    publish(tenant, endpoint) {
+      db.query('SELECT pg_notify($1, $2)', [LISTENER_CHANNEL, JSON.stringify({ tenant, endpoint })]).catch(onError);
     },
-    subscribe(onTenant) {
-      subscribers.add(onTenant);
+    subscribe(onListener) {
+      subscribers.add(onListener);
       if (!client) start();
-      return () => void subscribers.delete(onTenant);
+      return () => void subscribers.delete(onListener);
     },
     async close() {
       closed = true;
@@ -77,4 +79,14 @@ export function createPostgresBus(
       client = undefined;
     },
   };
+}
+
+/** A notification's tenant and endpoint; undefined members for a payload of someone else's on the channel. */
+function payloadOf(payload: string): { tenant?: string; endpoint?: string } {
+  try {
+    const { tenant, endpoint } = JSON.parse(payload) as { tenant?: unknown; endpoint?: unknown };
+    return typeof tenant === 'string' && typeof endpoint === 'string' ? { tenant, endpoint } : {};
+  } catch {
+    return {};
+  }
 }
