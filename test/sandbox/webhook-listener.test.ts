@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { verifyWebhook } from '@merchant-payments/contract';
 import type { Sandbox } from '../../packages/sandbox/src/index.js';
 import type { MemoryStore } from '../../packages/sandbox/src/stores/memory.js';
-import { call, clientA, newSandbox, paymentBody } from './fixtures.js';
+import { call, clientA, clientB, newSandbox, paymentBody } from './fixtures.js';
 import { connectListener, type Frame, type TestListener } from './listener-client.js';
 
 const A = { authorization: 'Bearer token-a' };
@@ -211,6 +211,23 @@ describe('Connect Webhook Listener', { timeout: 30_000 }, () => {
     expect((await payments()).status).toBe(200);
     expect((await payments()).status).toBe(429);
     listener.ws.close(1000);
+  });
+
+  it("takes Variant B's key pair as well, naming the same tenant as its API calls", async () => {
+    const { sandbox, url } = await served();
+    const pair = { 'x-public-key': 'pk_test', 'x-secret-key': 'sk_test' };
+    const listener = await connectListener(url, pair);
+    const { secret } = (await listener.next('ready')).listener as { secret: string };
+    const client = clientB(sandbox);
+    const payment = (await client.POST('/merchant/v1/payments', { body: paymentBody() })).data!.data;
+    // Note: the advance waits for the listener's outcomes, so it is awaited once the listener has gone.
+    const advancing = sandbox.advance({ publicKey: 'pk_test' }, 3600);
+    const attempt = await listener.next('attempt');
+    const event = await verifyWebhook(attempt.body as string, attempt.headers as Record<string, string>, secret);
+    expect(event.data).toMatchObject({ id: payment.id });
+    answer(listener, attempt, { status: 200 });
+    listener.ws.close(1000);
+    await advancing;
   });
 
   it('counts toward the endpoint quota', async () => {
