@@ -27,6 +27,7 @@ const processes = [
   'test/cli/bins.test.ts', // each command, from its source
   'test/cli/mock-both.test.ts', // the mock command with both variants
   'test/cli/webhook.test.ts', // webhook listen and send, from the sources
+  'test/cli/webhook-forward.test.ts', // webhook listen --from, from the sources, against sandboxes in the test's process
   'test/conformance/flows.test.ts', // Redocly Respect
   'test/sandbox/command.test.ts', // the sandbox command, from the sources
   'test/sandbox/proxy.test.ts', // Prism's validating proxy in front of the sandbox

@@ -1,5 +1,6 @@
 // `npm run bench`: client overhead, bundle size, webhook verification, contract validation, the sandbox against
-// Prism, hosted mode's issued credentials against open mode, the sandbox on PostgreSQL beside its memory store,
+// Prism, hosted mode's issued credentials against open mode, webhooks forwarded to a listener against an endpoint's,
+// the sandbox on PostgreSQL beside its memory store,
 // type-check cost and pipeline time, each as medians over repeated runs with min and max, and ratios against baselines from the same run. Prints one table and writes it, with the command and the machine, to docs/benchmarks.md.
 //   npm run bench [-- --quick] [-- --no-pipeline] [-- --only <section>[,<section>...]]
 // --only runs the named sections (for instance `--only sandbox`) and prints them, but leaves docs/benchmarks.md as it
@@ -15,6 +16,7 @@ import { BundledSpecExamples } from './bench/examples.mjs';
 import { loadSource, scratch } from './bench/load.mjs';
 import { pipelineTimes } from './bench/pipeline.mjs';
 import { postgresBench } from './bench/postgres.mjs';
+import { forwardingBench } from './bench/forwarding.mjs';
 import { hostedBench } from './bench/hosted.mjs';
 import { sandboxBench } from './bench/sandbox.mjs';
 import { markdownTable, textTable } from './bench/table.mjs';
@@ -32,6 +34,7 @@ const SECTIONS = [
   'validation',
   'sandbox',
   'hosted',
+  'forwarding',
   'postgres',
   'typecheck',
   'pipeline',
@@ -123,6 +126,12 @@ if (runs('hosted')) {
   rows.push(...hosted.rows);
   notes.push(...hosted.notes);
   settings.hosted = hosted.settings;
+}
+if (runs('forwarding')) {
+  const forwarding = await step('forwarding', () => forwardingBench({ quick }));
+  rows.push(...forwarding.rows);
+  notes.push(...forwarding.notes);
+  settings.forwarding = forwarding.settings;
 }
 if (runs('postgres')) {
   const postgres = await step('postgres', () => postgresBench({ quick }));

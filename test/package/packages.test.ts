@@ -42,7 +42,7 @@ const expected: Record<PackageName, { absent: string[]; maxPackages?: number; ma
   sandbox: {
     absent: ['@merchant-payments/conformance', 'fast-check', 'junit-report-builder', 'pg', 'node-pg-migrate'],
   },
-  conformance: { absent: ['@merchant-payments/sandbox', 'hono', 'pino', 'prom-client', '@redocly/cli'] },
+  conformance: { absent: ['@merchant-payments/sandbox', 'hono', 'pino', 'prom-client', 'ws', '@redocly/cli'] },
   cli: { absent: ['@stoplight/prism-cli', '@redocly/cli', 'pg'] },
 };
 

@@ -40,8 +40,8 @@ Run merchant-payments <command> --help (or merchant-payments webhook <command> -
   --version, -V    print the package's version
 
 Environment variables:
-  PAYMENTS_ACCESS_TOKEN                      Variant A credentials (conformance)
-  PAYMENTS_PUBLIC_KEY, PAYMENTS_SECRET_KEY   Variant B credentials (conformance)
+  PAYMENTS_ACCESS_TOKEN                      Variant A credentials (conformance, webhook listen --from)
+  PAYMENTS_PUBLIC_KEY, PAYMENTS_SECRET_KEY   Variant B credentials (conformance, webhook listen --from)
   WEBHOOK_SECRET                             the whsec_ webhook signing secret (webhook send and listen, sandbox,
                                              conformance)
 

@@ -15,9 +15,11 @@ import { controlRoutes } from './control/routes.js';
 import { createEgressRule } from './delivery/egress.js';
 import { createPinnedFetch } from './delivery/pinned-fetch.js';
 import { createDeliveryRunner, LEASE_MARGIN_MS } from './delivery/runner.js';
+import { createListenerHub } from './delivery/listener/hub.js';
 import { prepareAttempt, sendAttempt } from './delivery/send-attempt.js';
 import { abortable } from './http/abortable.js';
 import { createApp } from './http/app.js';
+import { createUpgrades } from './http/upgrade.js';
 import { CONTROL_PREFIX } from './http/control.js';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.js';
 import type { SandboxRuntime } from './runtime.js';
@@ -188,9 +190,24 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
   // Note: only without a `fetch` of the user's; its connections go only to addresses the egress rule allowed.
   const pinned = settings.fetch ? undefined : createPinnedFetch(egress);
 
+  const listeners = createListenerHub({
+    store,
+    flush: (id) => deliveries.flush(id),
+    wallNow,
+    timeoutMs: settings.deliveryTimeoutMs,
+    onError,
+  });
+  const upgrades = createUpgrades(listeners);
+  const bus = store.listenerBus;
+  // Note: an instance left a listener's attempts for the one holding its connection; if that is this one, send them.
+  const unsubscribe = bus?.subscribe((id, endpoint) => {
+    if (listeners.holds(id, endpoint)) void deliveries.flush(id);
+  });
   const deliveries = createDeliveryRunner({
     store,
     prepare: prepareAttempt,
+    holds: listeners.holds,
+    onSkipped: (id, endpoint) => bus?.publish(id, endpoint),
     send: (attempt) =>
       sendAttempt(attempt, {
         secret: settings.webhookSecret,
@@ -201,6 +218,7 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
         maxResponseBytes: settings.maxDeliveryResponseBytes,
         wallNow,
         validate: settings.validate.webhook?.bind(settings.validate),
+        forward: listeners.forward,
       }),
     wallNow,
     leaseMs: settings.deliveryTimeoutMs + LEASE_MARGIN_MS,
@@ -246,6 +264,7 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
     quotas: settings.quotas,
     limits: { ratePerSecond: settings.rateLimit, allowWebhookHosts: settings.allowWebhookHosts },
     egress,
+    upgrades: upgrades.tickets,
     maxBodyBytes: settings.maxBodyBytes,
     now,
     wallNow,
@@ -315,6 +334,7 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
         createAdaptorServer({ fetch: handle, overrideGlobalObjects }) as Server,
         timeouts,
       );
+      http.on('upgrade', (request, socket, head) => void upgrades.upgrade(request, socket, head, handle));
       http.on('request', (_request, response) => {
         answering += 1;
         response.once('close', () => {
@@ -337,6 +357,10 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
       sweep.stop();
       // Note: a request a fault holds is answered now rather than after its hold.
       faulting.release();
+      // Note: with 1001, so that each listener waits for its lease and its client resumes on another instance.
+      listeners.close();
+      upgrades.close();
+      unsubscribe?.();
       const closing = server;
       server = undefined;
       let cutOff = 0;

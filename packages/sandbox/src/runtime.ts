@@ -5,6 +5,7 @@ import type { TenantState } from './core/index.js';
 import type { EgressRule } from './delivery/egress.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
 import type { InFlightKeys } from './http/in-flight.js';
+import type { UpgradeTickets } from './http/upgrade-tickets.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { TenantRegistry, TenantStore } from './stores/types.js';
 
@@ -45,6 +46,8 @@ export interface SandboxRuntime {
   limits: { ratePerSecond: number | undefined; allowWebhookHosts: readonly string[] };
   /** Which webhook hosts a tenant may register and be delivered to (the `auth` mode, `allowWebhookHosts`, `lookup`). */
   egress: EgressRule;
+  /** The WebSocket upgrades waiting for Connect Webhook Listener to accept them. */
+  upgrades: UpgradeTickets;
   /** The largest request body read, in bytes. */
   maxBodyBytes: number;
   /** The tenant's clock, now (ms since the epoch); read inside a transaction. */

@@ -1467,6 +1467,30 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         }
       },
       {
+        "operationId": "connectWebhookListener",
+        "method": "GET",
+        "path": "/_sandbox/webhook-listener",
+        "pointer": "/paths/~1_sandbox~1webhook-listener/get",
+        "security": [
+          [{"scheme":"bearerAuth","type":"http","httpScheme":"bearer"}],
+          [
+            {"scheme":"publicKey","type":"apiKey","in":"header","name":"X-Public-Key"},
+            {"scheme":"secretKey","type":"apiKey","in":"header","name":"X-Secret-Key"}
+          ]
+        ],
+        "parameters": [
+          {"name":"listener","in":"query","required":false,"type":"string","validator": sandbox.validateResourceId},
+          {"name":"forward_to","in":"query","required":true,"type":"string","validator": sandbox.validateWebhookEndpointUrl}
+        ],
+        "responses": {
+          "101": "connectWebhookListener 101",
+          "400": "connectWebhookListener 400",
+          "401": "Unauthorized",
+          "422": "WebhookEndpointRefused",
+          "500": "InternalServerError"
+        }
+      },
+      {
         "operationId": "forcePaymentStatus",
         "method": "POST",
         "path": "/_sandbox/payments/{paymentId}/status",
@@ -1797,6 +1821,8 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
       "WebhookEndpointRefused": {"headers":[],"content":{"application/problem+json":{"validator": sandbox.validateProblem}}},
       "deleteWebhookEndpoints 204": {"headers":[],"content":{}},
       "deleteWebhookEndpoint 204": {"headers":[],"content":{}},
+      "connectWebhookListener 101": {"headers":[],"content":{}},
+      "connectWebhookListener 400": {"headers":[],"content":{"application/problem+json":{"validator": sandbox.validateProblem}}},
       "PaymentStatusForced": {"headers":[],"content":{"application/json":{"validator": sandbox.validateStatusChangeResponse}}},
       "StatusChangeRefused": {"headers":[],"content":{"application/problem+json":{"validator": sandbox.validateProblem}}},
       "PayoutStatusForced": {"headers":[],"content":{"application/json":{"validator": sandbox.validateStatusChangeResponse}}},

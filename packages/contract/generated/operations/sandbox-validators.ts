@@ -3732,7 +3732,7 @@ validate173.evaluated = {"dynamicProps":false,"dynamicItems":false};
 export const validateDeliveryListResponse: SchemaValidator = validate174;
 const schema66 = {"type":"object","required":["data","pagination"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/Delivery"}},"pagination":{"$ref":"#/components/schemas/Pagination"}}};
 const schema67 = {"type":"object","required":["id","event_id","endpoint_id","state","attempts","next_attempt_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"event_id":{"$ref":"#/components/schemas/ResourceId"},"endpoint_id":{"$ref":"#/components/schemas/ResourceId"},"state":{"$ref":"#/components/schemas/DeliveryState"},"attempts":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/DeliveryAttempt"}},"next_attempt_at":{"anyOf":[{"$ref":"#/components/schemas/Timestamp"},{"type":"null"}]}}};
-const schema68 = {"type":"object","required":["number","due_at","sent_at","outcome","response_status","error"],"properties":{"number":{"type":"integer","format":"int32","minimum":1,"maximum":100},"due_at":{"$ref":"#/components/schemas/Timestamp"},"sent_at":{"anyOf":[{"$ref":"#/components/schemas/Timestamp"},{"type":"null"}]},"outcome":{"$ref":"#/components/schemas/DeliveryOutcome"},"response_status":{"type":["integer","null"],"format":"int32","minimum":100,"maximum":599},"error":{"type":["string","null"],"maxLength":255,"pattern":"^[^\\x00-\\x1F\\x7F]*$"}}};
+const schema68 = {"type":"object","required":["number","due_at","sent_at","outcome","response_status","error"],"properties":{"number":{"type":"integer","format":"int32","minimum":1,"maximum":100},"due_at":{"$ref":"#/components/schemas/Timestamp"},"sent_at":{"anyOf":[{"$ref":"#/components/schemas/Timestamp"},{"type":"null"}]},"outcome":{"$ref":"#/components/schemas/DeliveryOutcome"},"response_status":{"type":["integer","null"],"format":"int32","minimum":100,"maximum":599},"error":{"type":["string","null"],"maxLength":255,"pattern":"^[^\\x00-\\x1F\\x7F]*$"},"duration_ms":{"type":"integer","format":"int32","minimum":0,"maximum":600000}}};
 const schema69 = {"type":"string","enum":["pending","succeeded","failed"]};
 
 function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4025,9 +4025,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.duration_ms !== undefined){
+let data6 = data.duration_ms;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err19 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4036,10 +4037,54 @@ vErrors.push(err19);
 }
 errors++;
 }
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 600000 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data6 < 0 || isNaN(data6)){
+const err21 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(!(formats4.validate(data6))){
+const err22 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
 validate180.errors = vErrors;
 return errors === 0;
 }
-validate180.evaluated = {"props":{"number":true,"due_at":true,"sent_at":true,"outcome":true,"response_status":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate180.evaluated = {"props":{"number":true,"due_at":true,"sent_at":true,"outcome":true,"response_status":true,"error":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4403,7 +4448,7 @@ validate191.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateWebhookEndpointListResponse: SchemaValidator = validate192;
 const schema72 = {"type":"object","required":["data"],"properties":{"data":{"type":"array","maxItems":20,"items":{"$ref":"#/components/schemas/WebhookEndpoint"}}}};
-const schema73 = {"type":"object","required":["id","url","source","layout","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"url":{"anyOf":[{"$ref":"#/components/schemas/WebhookEndpointUrl"},{"type":"null"}]},"source":{"$ref":"#/components/schemas/WebhookEndpointSource"},"layout":{"$ref":"#/components/schemas/WebhookLayout"},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema73 = {"type":"object","required":["id","url","source","layout","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"url":{"anyOf":[{"$ref":"#/components/schemas/WebhookEndpointUrl"},{"type":"null"}]},"source":{"$ref":"#/components/schemas/WebhookEndpointSource"},"layout":{"$ref":"#/components/schemas/WebhookLayout"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"listener":{"type":"boolean","const":true}}};
 const schema74 = {"type":"string","format":"uri","maxLength":2048,"pattern":"^https?://[^@/?#]*(?:[/?#]|$)"};
 const pattern21 = new RegExp("^https?://[^@/?#]*(?:[/?#]|$)", "u");
 
@@ -4670,9 +4715,10 @@ vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.error
 errors = vErrors.length;
 }
 }
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.listener !== undefined){
+let data5 = data.listener;
+if(typeof data5 !== "boolean"){
+const err7 = {instancePath:instancePath+"/listener",schemaPath:"#/properties/listener/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4681,10 +4727,32 @@ vErrors.push(err7);
 }
 errors++;
 }
+if(true !== data5){
+const err8 = {instancePath:instancePath+"/listener",schemaPath:"#/properties/listener/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
 validate193.errors = vErrors;
 return errors === 0;
 }
-validate193.evaluated = {"props":{"id":true,"url":true,"source":true,"layout":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate193.evaluated = {"props":{"id":true,"url":true,"source":true,"layout":true,"created_at":true,"listener":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4925,7 +4993,7 @@ errors++;
 validate209.errors = vErrors;
 return errors === 0;
 }
-validate209.evaluated = {"props":{"secret":true,"id":true,"url":true,"source":true,"layout":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate209.evaluated = {"props":{"secret":true,"id":true,"url":true,"source":true,"layout":true,"created_at":true,"listener":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4971,13 +5039,72 @@ return errors === 0;
 }
 validate208.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateForcePaymentStatusRequest: SchemaValidator = validate213;
-const schema81 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/PaymentStatus"},"reason_code":{"$ref":"#/components/schemas/ReasonCode"}}};
+export const validateWebhookEndpointUrl: SchemaValidator = validate213;
 
 function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate213.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(func1(data) > 2048){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!pattern21.test(data)){
+const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^https?://[^@/?#]*(?:[/?#]|$)"},message:"must match pattern \""+"^https?://[^@/?#]*(?:[/?#]|$)"+"\""};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!(formats20.test(data))){
+const err2 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate213.errors = vErrors;
+return errors === 0;
+}
+validate213.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateForcePaymentStatusRequest: SchemaValidator = validate214;
+const schema82 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/PaymentStatus"},"reason_code":{"$ref":"#/components/schemas/ReasonCode"}}};
+
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate214.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5030,18 +5157,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate213.errors = vErrors;
+validate214.errors = vErrors;
 return errors === 0;
 }
-validate213.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate214.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateStatusChangeResponse: SchemaValidator = validate216;
-const schema82 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/StatusChange"}}};
+export const validateStatusChangeResponse: SchemaValidator = validate217;
+const schema83 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/StatusChange"}}};
 
-function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate216.evaluated;
+const evaluated0 = validate217.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5076,18 +5203,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate216.errors = vErrors;
+validate217.errors = vErrors;
 return errors === 0;
 }
-validate216.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate217.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateForcePayoutStatusRequest: SchemaValidator = validate218;
-const schema83 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/PayoutStatus"}}};
+export const validateForcePayoutStatusRequest: SchemaValidator = validate219;
+const schema84 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/PayoutStatus"}}};
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
+const evaluated0 = validate219.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5134,18 +5261,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate218.errors = vErrors;
+validate219.errors = vErrors;
 return errors === 0;
 }
-validate218.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate219.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateForceAppealStatusRequest: SchemaValidator = validate220;
-const schema84 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/AppealStatus"}}};
+export const validateForceAppealStatusRequest: SchemaValidator = validate221;
+const schema85 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/AppealStatus"}}};
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate220.evaluated;
+const evaluated0 = validate221.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5192,20 +5319,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate220.errors = vErrors;
+validate221.errors = vErrors;
 return errors === 0;
 }
-validate220.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate221.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateFaultListResponse: SchemaValidator = validate222;
-const schema85 = {"type":"object","required":["data"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/Fault"}}}};
-const schema86 = {"type":"object","required":["id","operation_id","kind","count","remaining","retry_after","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"operation_id":{"$ref":"#/components/schemas/FaultOperationId"},"kind":{"$ref":"#/components/schemas/FaultKind"},"count":{"type":"integer","format":"int32","minimum":1,"maximum":100},"remaining":{"type":"integer","format":"int32","minimum":1,"maximum":100},"retry_after":{"anyOf":[{"$ref":"#/components/schemas/RetryAfterSeconds"},{"type":"null"}]},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
-const schema87 = {"type":"string","enum":["listPayments","createPayment","retrievePayment","confirmPayment","cancelPayment","refundPayment","listPayouts","createPayout","retrievePayout","cancelPayout","listAppeals","createAppeal","retrieveAppeal","cancelAppeal","retrieveBalance"]};
+export const validateFaultListResponse: SchemaValidator = validate223;
+const schema86 = {"type":"object","required":["data"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/Fault"}}}};
+const schema87 = {"type":"object","required":["id","operation_id","kind","count","remaining","retry_after","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"operation_id":{"$ref":"#/components/schemas/FaultOperationId"},"kind":{"$ref":"#/components/schemas/FaultKind"},"count":{"type":"integer","format":"int32","minimum":1,"maximum":100},"remaining":{"type":"integer","format":"int32","minimum":1,"maximum":100},"retry_after":{"anyOf":[{"$ref":"#/components/schemas/RetryAfterSeconds"},{"type":"null"}]},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema88 = {"type":"string","enum":["listPayments","createPayment","retrievePayment","confirmPayment","cancelPayment","refundPayment","listPayouts","createPayout","retrievePayout","cancelPayout","listAppeals","createAppeal","retrieveAppeal","cancelAppeal","retrieveBalance"]};
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate225.evaluated;
+const evaluated0 = validate226.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5223,7 +5350,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((((((((data === "listPayments") || (data === "createPayment")) || (data === "retrievePayment")) || (data === "confirmPayment")) || (data === "cancelPayment")) || (data === "refundPayment")) || (data === "listPayouts")) || (data === "createPayout")) || (data === "retrievePayout")) || (data === "cancelPayout")) || (data === "listAppeals")) || (data === "createAppeal")) || (data === "retrieveAppeal")) || (data === "cancelAppeal")) || (data === "retrieveBalance"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema87.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema88.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5232,17 +5359,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate225.errors = vErrors;
+validate226.errors = vErrors;
 return errors === 0;
 }
-validate225.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate226.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema88 = {"type":"string","enum":["rate_limit","server_error","timeout"]};
+const schema89 = {"type":"string","enum":["rate_limit","server_error","timeout"]};
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate228.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5260,7 +5387,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "rate_limit") || (data === "server_error")) || (data === "timeout"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema88.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema89.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5269,17 +5396,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate227.errors = vErrors;
+validate228.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate228.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema89 = {"type":"integer","format":"int32","minimum":0,"maximum":3600};
+const schema90 = {"type":"integer","format":"int32","minimum":0,"maximum":3600};
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate229.evaluated;
+const evaluated0 = validate230.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5328,16 +5455,16 @@ vErrors.push(err3);
 errors++;
 }
 }
-validate229.errors = vErrors;
+validate230.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate230.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate223.evaluated;
+const evaluated0 = validate224.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5422,14 +5549,14 @@ errors = vErrors.length;
 }
 }
 if(data.operation_id !== undefined){
-if(!(validate225(data.operation_id, {instancePath:instancePath+"/operation_id",parentData:data,parentDataProperty:"operation_id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+if(!(validate226(data.operation_id, {instancePath:instancePath+"/operation_id",parentData:data,parentDataProperty:"operation_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
 errors = vErrors.length;
 }
 }
 if(data.kind !== undefined){
-if(!(validate227(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+if(!(validate228(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -5528,8 +5655,8 @@ let data5 = data.retry_after;
 const _errs9 = errors;
 let valid1 = false;
 const _errs10 = errors;
-if(!(validate229(data5, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
+if(!(validate230(data5, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -5586,16 +5713,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate223.errors = vErrors;
+validate224.errors = vErrors;
 return errors === 0;
 }
-validate223.evaluated = {"props":{"id":true,"operation_id":true,"kind":true,"count":true,"remaining":true,"retry_after":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate224.evaluated = {"props":{"id":true,"operation_id":true,"kind":true,"count":true,"remaining":true,"retry_after":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate222.evaluated;
+const evaluated0 = validate223.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5628,8 +5755,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate223(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
+if(!(validate224(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
 }
@@ -5656,18 +5783,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate222.errors = vErrors;
+validate223.errors = vErrors;
 return errors === 0;
 }
-validate222.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate223.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateCreateFaultRequest: SchemaValidator = validate233;
-const schema90 = {"type":"object","additionalProperties":false,"required":["operation_id","kind"],"properties":{"operation_id":{"$ref":"#/components/schemas/FaultOperationId"},"kind":{"$ref":"#/components/schemas/FaultKind"},"count":{"type":"integer","format":"int32","minimum":1,"maximum":100,"default":1},"retry_after":{"$ref":"#/components/schemas/RetryAfterSeconds"}},"not":{"required":["kind","retry_after"],"properties":{"kind":{"not":{"const":"rate_limit"}},"retry_after":{"$ref":"#/components/schemas/RetryAfterSeconds"}}}};
+export const validateCreateFaultRequest: SchemaValidator = validate234;
+const schema91 = {"type":"object","additionalProperties":false,"required":["operation_id","kind"],"properties":{"operation_id":{"$ref":"#/components/schemas/FaultOperationId"},"kind":{"$ref":"#/components/schemas/FaultKind"},"count":{"type":"integer","format":"int32","minimum":1,"maximum":100,"default":1},"retry_after":{"$ref":"#/components/schemas/RetryAfterSeconds"}},"not":{"required":["kind","retry_after"],"properties":{"kind":{"not":{"const":"rate_limit"}},"retry_after":{"$ref":"#/components/schemas/RetryAfterSeconds"}}}};
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate233.evaluated;
+const evaluated0 = validate234.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5733,8 +5860,8 @@ var valid1 = true;
 if(valid1){
 if(data.retry_after !== undefined){
 const _errs6 = errors;
-if(!(validate229(data.retry_after, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
+if(!(validate230(data.retry_after, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -5801,14 +5928,14 @@ errors++;
 }
 }
 if(data.operation_id !== undefined){
-if(!(validate225(data.operation_id, {instancePath:instancePath+"/operation_id",parentData:data,parentDataProperty:"operation_id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+if(!(validate226(data.operation_id, {instancePath:instancePath+"/operation_id",parentData:data,parentDataProperty:"operation_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
 errors = vErrors.length;
 }
 }
 if(data.kind !== undefined){
-if(!(validate227(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+if(!(validate228(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
 errors = vErrors.length;
 }
 }
@@ -5858,8 +5985,8 @@ errors++;
 }
 }
 if(data.retry_after !== undefined){
-if(!(validate229(data.retry_after, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
+if(!(validate230(data.retry_after, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 }
@@ -5874,18 +6001,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate233.errors = vErrors;
+validate234.errors = vErrors;
 return errors === 0;
 }
-validate233.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate234.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateFaultResponse: SchemaValidator = validate238;
-const schema91 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Fault"}}};
+export const validateFaultResponse: SchemaValidator = validate239;
+const schema92 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Fault"}}};
 
-function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate238.evaluated;
+const evaluated0 = validate239.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5904,8 +6031,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate223(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
+if(!(validate224(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
 }
@@ -5920,21 +6047,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate238.errors = vErrors;
+validate239.errors = vErrors;
 return errors === 0;
 }
-validate238.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate239.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateTestTenantListResponse: SchemaValidator = validate240;
-const schema92 = {"type":"object","required":["data","pagination"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/TestTenant"}},"pagination":{"$ref":"#/components/schemas/Pagination"}}};
-const schema93 = {"type":"object","additionalProperties":false,"required":["id","public_key","created_at","expires_at"],"properties":{"id":{"$ref":"#/components/schemas/TestTenantId"},"public_key":{"$ref":"#/components/schemas/TenantPublicKey"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"expires_at":{"$ref":"#/components/schemas/Timestamp"}}};
-const schema94 = {"type":"string","pattern":"^ten_[A-Za-z0-9_-]{22}$","minLength":26,"maxLength":26};
-const pattern23 = new RegExp("^ten_[A-Za-z0-9_-]{22}$", "u");
+export const validateTestTenantListResponse: SchemaValidator = validate241;
+const schema93 = {"type":"object","required":["data","pagination"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/TestTenant"}},"pagination":{"$ref":"#/components/schemas/Pagination"}}};
+const schema94 = {"type":"object","additionalProperties":false,"required":["id","public_key","created_at","expires_at"],"properties":{"id":{"$ref":"#/components/schemas/TestTenantId"},"public_key":{"$ref":"#/components/schemas/TenantPublicKey"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"expires_at":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema95 = {"type":"string","pattern":"^ten_[A-Za-z0-9_-]{22}$","minLength":26,"maxLength":26};
+const pattern24 = new RegExp("^ten_[A-Za-z0-9_-]{22}$", "u");
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate242.evaluated;
+const evaluated0 = validate243.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5962,7 +6089,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(!pattern23.test(data)){
+if(!pattern24.test(data)){
 const err2 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^ten_[A-Za-z0-9_-]{22}$"},message:"must match pattern \""+"^ten_[A-Za-z0-9_-]{22}$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -5983,18 +6110,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate242.errors = vErrors;
+validate243.errors = vErrors;
 return errors === 0;
 }
-validate242.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate243.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema95 = {"type":"string","pattern":"^sbx_pk_[A-Za-z0-9_-]{22}$","minLength":29,"maxLength":29};
-const pattern24 = new RegExp("^sbx_pk_[A-Za-z0-9_-]{22}$", "u");
+const schema96 = {"type":"string","pattern":"^sbx_pk_[A-Za-z0-9_-]{22}$","minLength":29,"maxLength":29};
+const pattern25 = new RegExp("^sbx_pk_[A-Za-z0-9_-]{22}$", "u");
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate244.evaluated;
+const evaluated0 = validate245.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6022,7 +6149,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(!pattern24.test(data)){
+if(!pattern25.test(data)){
 const err2 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^sbx_pk_[A-Za-z0-9_-]{22}$"},message:"must match pattern \""+"^sbx_pk_[A-Za-z0-9_-]{22}$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -6043,16 +6170,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate244.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
-validate244.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate245.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate241.evaluated;
+const evaluated0 = validate242.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6113,14 +6240,14 @@ errors++;
 }
 }
 if(data.id !== undefined){
-if(!(validate242(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+if(!(validate243(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
 errors = vErrors.length;
 }
 }
 if(data.public_key !== undefined){
-if(!(validate244(data.public_key, {instancePath:instancePath+"/public_key",parentData:data,parentDataProperty:"public_key",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+if(!(validate245(data.public_key, {instancePath:instancePath+"/public_key",parentData:data,parentDataProperty:"public_key",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
 }
@@ -6147,16 +6274,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate241.errors = vErrors;
+validate242.errors = vErrors;
 return errors === 0;
 }
-validate241.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate242.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate240.evaluated;
+const evaluated0 = validate241.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6199,8 +6326,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate241(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
+if(!(validate242(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
 errors = vErrors.length;
 }
 }
@@ -6233,81 +6360,21 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate240.errors = vErrors;
+validate241.errors = vErrors;
 return errors === 0;
 }
-validate240.evaluated = {"props":{"data":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate241.evaluated = {"props":{"data":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateTestTenantCredentialsResponse: SchemaValidator = validate250;
-const schema96 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/TestTenantCredentials"}}};
-const schema97 = {"type":"object","additionalProperties":false,"required":["id","access_token","public_key","secret_key","expires_at"],"properties":{"id":{"$ref":"#/components/schemas/TestTenantId"},"access_token":{"$ref":"#/components/schemas/TenantAccessToken"},"public_key":{"$ref":"#/components/schemas/TenantPublicKey"},"secret_key":{"$ref":"#/components/schemas/TenantSecretKey"},"expires_at":{"$ref":"#/components/schemas/Timestamp"}}};
-const schema98 = {"type":"string","format":"password","pattern":"^sbx_at_[A-Za-z0-9_-]{43}$","minLength":50,"maxLength":50};
-const pattern25 = new RegExp("^sbx_at_[A-Za-z0-9_-]{43}$", "u");
+export const validateTestTenantCredentialsResponse: SchemaValidator = validate251;
+const schema97 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/TestTenantCredentials"}}};
+const schema98 = {"type":"object","additionalProperties":false,"required":["id","access_token","public_key","secret_key","expires_at"],"properties":{"id":{"$ref":"#/components/schemas/TestTenantId"},"access_token":{"$ref":"#/components/schemas/TenantAccessToken"},"public_key":{"$ref":"#/components/schemas/TenantPublicKey"},"secret_key":{"$ref":"#/components/schemas/TenantSecretKey"},"expires_at":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema99 = {"type":"string","format":"password","pattern":"^sbx_at_[A-Za-z0-9_-]{43}$","minLength":50,"maxLength":50};
+const pattern26 = new RegExp("^sbx_at_[A-Za-z0-9_-]{43}$", "u");
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data === "string"){
-if(func1(data) > 50){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(func1(data) < 50){
-const err1 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 50},message:"must NOT have fewer than 50 characters"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(!pattern25.test(data)){
-const err2 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^sbx_at_[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^sbx_at_[A-Za-z0-9_-]{43}$"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate253.errors = vErrors;
-return errors === 0;
-}
-validate253.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const schema99 = {"type":"string","format":"password","pattern":"^sbx_sk_[A-Za-z0-9_-]{43}$","minLength":50,"maxLength":50};
-const pattern26 = new RegExp("^sbx_sk_[A-Za-z0-9_-]{43}$", "u");
-
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate256.evaluated;
+const evaluated0 = validate254.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6336,6 +6403,66 @@ vErrors.push(err1);
 errors++;
 }
 if(!pattern26.test(data)){
+const err2 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^sbx_at_[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^sbx_at_[A-Za-z0-9_-]{43}$"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate254.errors = vErrors;
+return errors === 0;
+}
+validate254.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema100 = {"type":"string","format":"password","pattern":"^sbx_sk_[A-Za-z0-9_-]{43}$","minLength":50,"maxLength":50};
+const pattern27 = new RegExp("^sbx_sk_[A-Za-z0-9_-]{43}$", "u");
+
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate257.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(func1(data) > 50){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(func1(data) < 50){
+const err1 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 50},message:"must NOT have fewer than 50 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!pattern27.test(data)){
 const err2 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^sbx_sk_[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^sbx_sk_[A-Za-z0-9_-]{43}$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -6356,16 +6483,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate256.errors = vErrors;
+validate257.errors = vErrors;
 return errors === 0;
 }
-validate256.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate257.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate251.evaluated;
+const evaluated0 = validate252.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6436,26 +6563,26 @@ errors++;
 }
 }
 if(data.id !== undefined){
-if(!(validate242(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+if(!(validate243(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
 errors = vErrors.length;
 }
 }
 if(data.access_token !== undefined){
-if(!(validate253(data.access_token, {instancePath:instancePath+"/access_token",parentData:data,parentDataProperty:"access_token",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
+if(!(validate254(data.access_token, {instancePath:instancePath+"/access_token",parentData:data,parentDataProperty:"access_token",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
 errors = vErrors.length;
 }
 }
 if(data.public_key !== undefined){
-if(!(validate244(data.public_key, {instancePath:instancePath+"/public_key",parentData:data,parentDataProperty:"public_key",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+if(!(validate245(data.public_key, {instancePath:instancePath+"/public_key",parentData:data,parentDataProperty:"public_key",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
 }
 if(data.secret_key !== undefined){
-if(!(validate256(data.secret_key, {instancePath:instancePath+"/secret_key",parentData:data,parentDataProperty:"secret_key",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
+if(!(validate257(data.secret_key, {instancePath:instancePath+"/secret_key",parentData:data,parentDataProperty:"secret_key",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
 errors = vErrors.length;
 }
 }
@@ -6476,16 +6603,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate251.errors = vErrors;
+validate252.errors = vErrors;
 return errors === 0;
 }
-validate251.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate252.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate250.evaluated;
+const evaluated0 = validate251.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6504,8 +6631,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate251(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
+if(!(validate252(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate252.errors : vErrors.concat(validate252.errors);
 errors = vErrors.length;
 }
 }
@@ -6520,17 +6647,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate250.errors = vErrors;
+validate251.errors = vErrors;
 return errors === 0;
 }
-validate250.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate251.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateTestTenantId: SchemaValidator = validate260;
+export const validateTestTenantId: SchemaValidator = validate261;
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate260.evaluated;
+const evaluated0 = validate261.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6558,7 +6685,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(!pattern23.test(data)){
+if(!pattern24.test(data)){
 const err2 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^ten_[A-Za-z0-9_-]{22}$"},message:"must match pattern \""+"^ten_[A-Za-z0-9_-]{22}$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -6579,7 +6706,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate260.errors = vErrors;
+validate261.errors = vErrors;
 return errors === 0;
 }
-validate260.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate261.evaluated = {"dynamicProps":false,"dynamicItems":false};

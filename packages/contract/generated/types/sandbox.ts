@@ -200,6 +200,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/webhook-listener": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Connect Webhook Listener
+         * @description Opens a WebSocket (`Upgrade: websocket`) that forwards the tenant's webhooks to a client, which
+         *     POSTs them on to a receiver of its own (`merchant-payments webhook listen --from <sandbox URL>
+         *     --forward-to <local URL>`). The sandbox opens no connection to that receiver, so its egress
+         *     rule does not apply. It is authenticated like every control request, and counts against the
+         *     rate limit once, when it opens.
+         *
+         *     While the connection is open the listener is one of the tenant's webhook endpoints (listed
+         *     with `listener: true`, counted toward the endpoint quota), with a secret the sandbox generates.
+         *     Every status change is delivered to it as to any endpoint, with the same headers, signature,
+         *     retries and redelivery; the client's answer is recorded as the attempt's outcome.
+         *
+         *     A WebSocket rather than server-sent events: each attempt's outcome must come back to the
+         *     instance that sent it, on the connection that carried it, where a second request could reach
+         *     another instance behind a load balancer.
+         *
+         *     Messages are JSON text frames. The sandbox sends:
+         *
+         *     - first `{"type": "ready", "listener": {"id": "we_…", "secret": "whsec_…"}}`;
+         *     - then one `{"type": "attempt", "delivery_id", "attempt", "event_id", "timeout_ms", "headers":
+         *       {…}, "body": "<the JSON body exactly as signed>"}` per attempt.
+         *
+         *     The client answers each attempt with `{"type": "outcome", "delivery_id", "attempt", "status":
+         *     200, "duration_ms": 12}`, or, when its receiver gave no answer, `{"type": "outcome",
+         *     "delivery_id", "attempt", "error": "network: ECONNREFUSED."}` (`timeout: …`, `network: …`,
+         *     as the delivery log words them; at most 200 characters). An attempt with no outcome within
+         *     `timeout_ms` (and a few seconds more) is recorded as a timeout. A frame that is not such an
+         *     outcome (binary, not JSON, another shape) closes the connection with code 1008 and a reason,
+         *     one larger than 4 KiB with code 1009; an outcome of an attempt no longer awaited is ignored. The sandbox pings
+         *     every 15 s and closes a connection that missed a pong.
+         *
+         *     Closing with code 1000 removes the listener at once. After any other close it stays for its
+         *     lease (60 s), its attempts waiting, so that a reconnection naming it (`listener`) resumes from
+         *     where it stopped. A listener whose lease ran out is removed, its pending deliveries ending as
+         *     `failed`, as for a deleted endpoint.
+         */
+        get: operations["connectWebhookListener"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/payments/{paymentId}/status": {
         parameters: {
             query?: never;
@@ -821,6 +874,11 @@ export interface components {
             response_status: number | null;
             /** @description Why an attempt without an answer failed (for example `timeout` or `connection refused`); `null` otherwise. Never holds the request's headers or secret. */
             error: string | null;
+            /**
+             * Format: int32
+             * @description How long the receiver took to answer, in ms, as a listener's client measured it (Connect Webhook Listener); absent for other endpoints.
+             */
+            duration_ms?: number;
         };
         /** @description One event on its way to one endpoint, with every attempt so far. Every attempt of a delivery carries the same `X-Event-ID` (the event's id) and its own `X-Timestamp`. */
         Delivery: {
@@ -894,6 +952,11 @@ export interface components {
             source: components["schemas"]["WebhookEndpointSource"];
             layout: components["schemas"]["WebhookLayout"];
             created_at: components["schemas"]["Timestamp"];
+            /**
+             * @description Present, and `true`, on a listener (Connect Webhook Listener): an endpoint that lasts while its client is connected (and its lease after a drop), whose deliveries travel on that connection. Its `url` is the one the client forwards to, shown for information; the sandbox never connects to it.
+             * @constant
+             */
+            listener?: true;
         };
         /** @description Every endpoint of the tenant, newest first. */
         WebhookEndpointListResponse: {
@@ -1371,6 +1434,11 @@ export interface components {
          */
         EndpointId: components["schemas"]["ResourceId"];
         /**
+         * @description The id of the listener this client had before its connection dropped. Within the listener's lease (60 s after its last renewal) the reconnection takes it back, with the same id and secret, and the attempts that fell due meanwhile are forwarded then; otherwise a new listener is made. An id, not a secret: the credentials still decide whose listener it is.
+         * @example we_9b2d4f6h8j1l
+         */
+        ListenerId: components["schemas"]["ResourceId"];
+        /**
          * @description Id of the payment (stated path parameter of Variant B).
          * @example pay_8f3k2m9q4w7x
          */
@@ -1513,6 +1581,7 @@ export type ParameterEventIdFilter = components['parameters']['EventIdFilter'];
 export type ParameterDeliveryStateFilter = components['parameters']['DeliveryStateFilter'];
 export type ParameterDeliveryId = components['parameters']['DeliveryId'];
 export type ParameterEndpointId = components['parameters']['EndpointId'];
+export type ParameterListenerId = components['parameters']['ListenerId'];
 export type ParameterPaymentId = components['parameters']['PaymentId'];
 export type ParameterPayoutId = components['parameters']['PayoutId'];
 export type ParameterAppealId = components['parameters']['AppealId'];
@@ -1817,6 +1886,47 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ControlUnprocessable"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    connectWebhookListener: {
+        parameters: {
+            query: {
+                /**
+                 * @description The id of the listener this client had before its connection dropped. Within the listener's lease (60 s after its last renewal) the reconnection takes it back, with the same id and secret, and the attempts that fell due meanwhile are forwarded then; otherwise a new listener is made. An id, not a secret: the credentials still decide whose listener it is.
+                 * @example we_9b2d4f6h8j1l
+                 */
+                listener?: components["parameters"]["ListenerId"];
+                /**
+                 * @description Where the client POSTs what it is sent, shown as the listener's `url`. The sandbox never connects to it, so the egress rule does not apply.
+                 * @example http://127.0.0.1:3000/webhooks/payments
+                 */
+                forward_to: components["schemas"]["WebhookEndpointUrl"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the connection is a WebSocket carrying the messages described above. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid, or it is not a WebSocket upgrade (no `Upgrade: websocket` header): the detail says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["WebhookEndpointRefused"];
             500: components["responses"]["InternalServerError"];
         };
     };

@@ -71,6 +71,8 @@ export function applyServerTimeouts(server, timeouts = {}) {
   // Note: once a request has arrived, Node's own time-outs (and keepAliveTimeout between requests) take over; a
   // handler that takes longer than the headers time-out to answer must not lose its connection.
   server.on('request', (req) => clearTimeout(/** @type {any} */ (req.socket)[SILENT]));
+  // Note: an upgrade (the sandbox's webhook listener) never emits 'request', and its socket lives as long as the peer.
+  server.on('upgrade', (req) => clearTimeout(/** @type {any} */ (req.socket)[SILENT]));
   return server;
 }
 

@@ -1,6 +1,6 @@
 // The tenant's webhook endpoints: create (a generated secret returned once, its host held to the egress rule), list
 // (never a secret), delete one or all.
-import { addEndpoint, removeEndpoint } from '../core/index.js';
+import { addEndpoint, dropExpiredListeners, removeEndpoint } from '../core/index.js';
 import { generateWebhookSecret } from '../options.js';
 import type { SandboxRuntime } from '../runtime.js';
 import { webhookHostProblem, webhookUrlProblem } from './checks.js';
@@ -26,6 +26,7 @@ export const createWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation
     if (refused) return problemReply('webhook_host_forbidden', refused);
     const generated = input.secret === undefined ? generateWebhookSecret() : undefined;
     return runtime.store.transaction(tenant, (state) => {
+      dropExpiredListeners(state, runtime.wallNow());
       const most = runtime.quotas.webhookEndpoints;
       if (state.endpoints.length >= most)
         return problemReply(
@@ -46,7 +47,11 @@ export const createWebhookEndpoint = (runtime: SandboxRuntime): ControlOperation
 export const listWebhookEndpoints = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'listWebhookEndpoints',
   run: ({ tenant }) =>
-    runtime.store.transaction(tenant, (state) => dataReply(state.endpoints.map(endpointView).reverse())),
+    runtime.store.transaction(tenant, (state) => {
+      // Note: a listener whose lease ran out (its instance died) is gone, though no delivery met it yet.
+      dropExpiredListeners(state, runtime.wallNow());
+      return dataReply(state.endpoints.map(endpointView).reverse());
+    }),
 });
 
 /** DELETE /_sandbox/webhook-endpoints/{endpointId}. */

@@ -17,6 +17,8 @@ export interface ControlRequest {
   /** The declared query parameters, defaults filled in. */
   query: Record<string, unknown>;
   body: unknown;
+  /** The request's headers (the listener reads whether it is a WebSocket upgrade). */
+  headers: Headers;
 }
 
 /** What the document cannot say about a control operation: its work, and how its optional key is used. */
@@ -97,6 +99,7 @@ export function controlWork(op: ControlOperation): OperationWork {
           }
         : undefined,
     replay: (answer: Answer): Outcome => (answer.ok ? (answer.body as Outcome) : { problem: answer.problem }),
-    run: ({ tenant, params, values, body }) => Promise.resolve(op.run({ tenant, params, query: values, body })),
+    run: ({ tenant, params, values, body, headers }) =>
+      Promise.resolve(op.run({ tenant, params, query: values, body, headers })),
   };
 }

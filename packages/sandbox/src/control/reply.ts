@@ -26,7 +26,7 @@ export type ControlProblemCode =
   | keyof typeof CONTROL_ONLY;
 
 /** A control answer: a JSON body (or none) with its status, or a problem. */
-export type Reply = { status: 200 | 201 | 204; body?: unknown } | { problem: ProblemInput };
+export type Reply = { status: 101 | 200 | 201 | 204; body?: unknown } | { problem: ProblemInput };
 
 /** `200 { data }`, or `201 { data }` for something created. */
 export const dataReply = (data: unknown, status: 200 | 201 = 200): Reply => ({ status, body: { data } });

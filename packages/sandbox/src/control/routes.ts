@@ -15,6 +15,7 @@ import {
 } from './endpoints.js';
 import { createFault, deleteFaults, listFaults } from './faults.js';
 import { controlBinding, controlWork, type ControlOperation } from './handler.js';
+import { connectWebhookListener } from './listener.js';
 import { listDeliveries, listEvents, redeliverDelivery } from './logs.js';
 import { forceStatus } from './statuses.js';
 import { createTestTenant, deleteTestTenant, listTestTenants } from './test-tenants.js';
@@ -31,6 +32,7 @@ export const CONTROL_OPERATIONS: Readonly<Record<string, (runtime: SandboxRuntim
   listWebhookEndpoints,
   deleteWebhookEndpoints,
   deleteWebhookEndpoint,
+  connectWebhookListener,
   forcePaymentStatus: (runtime) => forceStatus(runtime, 'payment'),
   forcePayoutStatus: (runtime) => forceStatus(runtime, 'payout'),
   forceAppealStatus: (runtime) => forceStatus(runtime, 'appeal'),

@@ -29,6 +29,7 @@ export function deliveryView(delivery: Delivery): SandboxControl.Delivery {
       outcome: attempt.outcome === undefined ? 'pending' : attempt.outcome.ok ? 'succeeded' : 'failed',
       response_status: status !== undefined && status >= 100 && status <= 599 ? status : null,
       error: attempt.outcome?.error === undefined ? null : printableError(attempt.outcome.error),
+      ...(attempt.outcome?.duration_ms === undefined ? {} : { duration_ms: attempt.outcome.duration_ms }),
     };
   });
   const pending = attempts.at(-1)?.outcome === 'pending' ? attempts.at(-1)! : undefined;
@@ -56,6 +57,7 @@ export function endpointView(endpoint: WebhookEndpoint): SandboxControl.WebhookE
     source: operator ? 'operator' : 'tenant',
     layout: endpoint.layout,
     created_at: endpoint.created_at,
+    ...(endpoint.listener ? { listener: true as const } : {}),
   };
 }
 

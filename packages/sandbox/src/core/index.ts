@@ -33,6 +33,7 @@ export {
   outcomeFor,
   type MagicValue,
 } from '@merchant-payments/contract/internal/sandbox-model/magic-values.js';
+export { connectListener, dropExpiredListeners, LISTENER_LEASE_MS, renewListener } from './listeners.js';
 export { DEFAULT_LIMIT, type ListQuery } from './objects.js';
 export {
   DEFAULT_OUTCOMES,
@@ -49,6 +50,7 @@ export {
   leaseDue,
   recordAttempt,
   redeliver,
+  releaseAttempt,
   removeEndpoint,
   takeDue,
 } from './outbox.js';

@@ -11,7 +11,7 @@ import type { Delivery, DeliveryOutcome, DueAttempt, StatusChange, WebhookEndpoi
 /** Registers an endpoint; later events are delivered to it. */
 export function addEndpoint(
   tenant: TenantHead,
-  input: { url: string; secret?: string; layout?: WebhookLayout },
+  input: { url: string; secret?: string; layout?: WebhookLayout; listener?: { until: number } },
   now: number,
 ): WebhookEndpoint {
   const endpoint: WebhookEndpoint = {
@@ -21,6 +21,7 @@ export function addEndpoint(
     created_at: iso(now),
   };
   if (input.secret !== undefined) endpoint.secret = input.secret;
+  if (input.listener !== undefined) endpoint.listener = { ...input.listener };
   tenant.endpoints.push(endpoint);
   return structuredClone(endpoint);
 }
@@ -120,16 +121,33 @@ export function awaitsOutcome(tenant: TenantState, due: DueAttempt): boolean {
 
 /**
  * The attempts a sender takes now (at most `limit`), oldest first, each leased until `wallNow + leaseMs`: those waiting, and those taken before whose
- * lease ran out unrecorded (their sender died, or never answered), so that every attempt is sent at least once.
+ * lease ran out unrecorded (their sender died, or never answered), so that every attempt is sent at least once. Only
+ * those `takes` accepts are taken (a listener's attempts, by the instance holding its connection); the others wait.
  */
-export function leaseDue(tenant: TenantState, wallNow: number, leaseMs: number, limit = Infinity): DueAttempt[] {
+export function leaseDue(
+  tenant: TenantState,
+  wallNow: number,
+  leaseMs: number,
+  limit = Infinity,
+  takes: (due: DueAttempt) => boolean = () => true,
+): DueAttempt[] {
   const live = tenant.sending.filter((s) => awaitsOutcome(tenant, s));
-  const waiting = [...live.filter((s) => s.leased_until! <= wallNow), ...tenant.due];
+  const waiting = [...live.filter((s) => s.leased_until! <= wallNow), ...tenant.due].filter(takes);
   const taken = waiting.slice(0, limit).map((due) => ({ ...due, leased_until: wallNow + leaseMs }));
   const takenIds = new Set(taken.map((due) => due.delivery_id));
   tenant.due = tenant.due.filter((due) => !takenIds.has(due.delivery_id));
   tenant.sending = [...live.filter((s) => !takenIds.has(s.delivery_id)), ...taken];
   return taken.map((due) => ({ ...due }));
+}
+
+/**
+ * Puts a taken attempt back, unsent, first in line (its listener's connection went before it could be sent or
+ * answered), so that it is taken again as soon as the listener is held, rather than once its lease runs out.
+ */
+export function releaseAttempt(tenant: TenantState, due: DueAttempt): void {
+  if (!awaitsOutcome(tenant, due)) return;
+  tenant.sending = tenant.sending.filter((s) => s.delivery_id !== due.delivery_id);
+  tenant.due = [{ delivery_id: due.delivery_id, attempt: due.attempt, due_at: due.due_at }, ...tenant.due];
 }
 
 /** What sending a due attempt needs: the delivery, its event and its endpoint. */

@@ -76,6 +76,11 @@ export interface WebhookEndpoint {
   secret?: string;
   layout: WebhookLayout;
   created_at: string;
+  /**
+   * A listener (the control API's Connect Webhook Listener): its attempts travel on the WebSocket of the instance
+   * holding it, never to `url`. `until` is its lease on the wall clock (ms), renewed while its client is connected.
+   */
+  listener?: { until: number };
 }
 
 /** How an attempt went: `ok` for a 2xx answer. */
@@ -83,6 +88,8 @@ export interface DeliveryOutcome {
   ok: boolean;
   status?: number;
   error?: string;
+  /** How long the receiver took, in ms, as a listener's client measured it; absent for other endpoints. */
+  duration_ms?: number;
 }
 
 /** One attempt of a delivery. */

@@ -3,10 +3,13 @@
 // the next attempt on the tenant's clock. An attempt taken and never recorded (its process died) is taken again once
 // its lease runs out: a delivery is sent at least once, with the same X-Event-ID. In-flight sends are tracked for close().
 import {
+  attemptContext,
   awaitsOutcome,
   clockNow,
+  dropExpiredListeners,
   leaseDue,
   recordAttempt,
+  releaseAttempt,
   type DeliveryOutcome,
   type DueAttempt,
   type TenantState,
@@ -33,6 +36,10 @@ export interface DeliveryRunnerSettings {
   onError(error: unknown): void;
   /** Told each attempt's outcome (the metrics), `forbidden` included; `sent` false when there was nothing to send. */
   onOutcome?(outcome: SentOutcome, sent: boolean): void;
+  /** Whether this instance holds the connection of the tenant's listener endpoint `endpoint`; absent: none does. */
+  holds?(tenant: string, endpoint: string): boolean;
+  /** Told each listener endpoint of the tenant whose due attempts were left for the instance holding it. */
+  onSkipped?(tenant: string, endpoint: string): void;
 }
 
 /** Sends due attempts and waits for those in flight. */
@@ -53,21 +60,34 @@ interface Taken {
 export function createDeliveryRunner(settings: DeliveryRunnerSettings): DeliveryRunner {
   const { store } = settings;
   const inFlight = new Set<Promise<unknown>>();
-  const take = (id: string, limit: number) =>
-    store.transaction(id, (tenant): Taken[] => {
+  const take = async (id: string, limit: number) => {
+    const { taken, skipped } = await store.transaction(id, (tenant) => {
       const wall = settings.wallNow();
       // Note: the attempt is made when it is taken, and the core counts the next one from there: a clock advanced while a
       // slow receiver holds the request must not move the attempt (and its retry) to the advanced time.
       const sentAt = Math.max(tenant.time, clockNow(tenant.clock, wall));
-      return leaseDue(tenant, wall, settings.leaseMs, limit).map((due) => ({
+      if (tenant.endpoints.some((e) => e.listener)) dropExpiredListeners(tenant, wall);
+      const skipped = new Set<string>();
+      const takes = (due: DueAttempt) => {
+        const endpoint = attemptContext(tenant, due).endpoint;
+        if (!endpoint?.listener || settings.holds?.(id, endpoint.id)) return true;
+        skipped.add(endpoint.id);
+        return false;
+      };
+      const taken: Taken[] = leaseDue(tenant, wall, settings.leaseMs, limit, takes).map((due) => ({
         due,
         prepared: settings.prepare(tenant, due),
         sentAt,
       }));
+      return { taken, skipped };
     });
+    for (const endpoint of skipped) settings.onSkipped?.(id, endpoint);
+    return taken;
+  };
   const attempt = async (id: string, { due, prepared, sentAt }: Taken) => {
     const sent = !('ok' in prepared);
-    const { forbidden, ...outcome }: SentOutcome = 'ok' in prepared ? prepared : await settings.send(prepared);
+    const { forbidden, unsent, ...outcome }: SentOutcome = 'ok' in prepared ? prepared : await settings.send(prepared);
+    if (unsent) return store.transaction(id, (tenant) => releaseAttempt(tenant, due));
     settings.onOutcome?.(forbidden ? { ...outcome, forbidden } : outcome, sent);
     // Note: an attempt taken again after its lease ran out may have its outcome recorded already; this one is then late.
     await store.transaction(

@@ -35,6 +35,23 @@ export interface SendSettings {
   /** The wall clock (ms): X-Timestamp is when the attempt is made, as receivers compare it with their own clock. */
   wallNow: () => number;
   validate?: SandboxValidators['webhook'];
+  /** Sends a listener's attempt on the WebSocket this instance holds (listener-hub.ts). */
+  forward?(listener: ListenerTarget, request: SignedRequest): Promise<SentOutcome>;
+}
+
+/** A listener's attempt: whose listener, and which attempt of which delivery. */
+export interface ListenerTarget {
+  tenant: string;
+  endpoint: string;
+  delivery: string;
+  attempt: number;
+}
+
+/** An attempt as signed: the scheme's headers and the body, exactly as sent. */
+export interface SignedRequest {
+  eventId: string;
+  headers: Record<string, string>;
+  body: string;
 }
 
 /** What one attempt sends, read from the tenant inside the transaction that takes it, so that sending needs no tenant. */
@@ -48,10 +65,16 @@ export interface PreparedAttempt {
   body: Record<string, unknown>;
   /** An endpoint of the operator's (--webhook-url): the egress rule does not apply to it. */
   operator: boolean;
+  /** A listener's attempt, which goes on its WebSocket rather than to `url`. */
+  listener?: ListenerTarget;
 }
 
 /** An attempt's outcome as sending reports it: `forbidden` when the egress rule refused the endpoint's address (the metrics). */
-export type SentOutcome = DeliveryOutcome & { forbidden?: true };
+export type SentOutcome = DeliveryOutcome & {
+  forbidden?: true;
+  /** A listener's attempt that its connection lost before an outcome came: put back, to be sent again, not recorded. */
+  unsent?: true;
+};
 
 /** What a due attempt sends, or its outcome at once when there is nothing to send (the endpoint is gone, no body). */
 export function prepareAttempt(tenant: TenantState, due: DueAttempt): PreparedAttempt | DeliveryOutcome {
@@ -69,6 +92,9 @@ export function prepareAttempt(tenant: TenantState, due: DueAttempt): PreparedAt
     type: built.type,
     body: built.body,
     operator,
+    ...(endpoint.listener
+      ? { listener: { tenant: tenant.id, endpoint: endpoint.id, delivery: due.delivery_id, attempt: due.attempt } }
+      : {}),
   };
 }
 
@@ -101,6 +127,11 @@ export async function sendAttempt(attempt: PreparedAttempt, settings: SendSettin
       ok: false,
       error: `The event breaks the contract, so it was not sent (a sandbox bug): ${violations.map((v) => `${v.pointer} ${v.detail}`).join('; ')}`,
     };
+  }
+  // Note: the sandbox opens no connection for a listener, so the egress rule has nothing to judge.
+  if (attempt.listener) {
+    if (!settings.forward) return { ok: false, error: NOT_CONNECTED, unsent: true };
+    return settings.forward(attempt.listener, { eventId: attempt.eventId, headers, body });
   }
   const url = new URL(attempt.url);
   const custom = settings.fetch;
@@ -151,6 +182,8 @@ function refused(verdict: Exclude<HostVerdict, { allowed: true }>, settings: Sen
 }
 
 const NO_CONNECTION = 'network: no connection to the endpoint.';
+/** A listener's attempt taken while its connection went away. */
+export const NOT_CONNECTED = 'network: the listener is not connected.';
 
 /** The first error of `type` in the chain of causes of `error`. */
 function causeOf<T extends Error>(error: unknown, type: new (...args: never[]) => T): T | undefined {

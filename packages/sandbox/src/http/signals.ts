@@ -4,6 +4,7 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { MiddlewareHandler } from 'hono';
+import { SWITCHING_PROTOCOLS } from './checked-response.js';
 import type { RequestNote, SandboxEnv } from './context.js';
 import { occurrence } from './problem.js';
 import type { TenantStore } from '../stores/types.js';
@@ -181,7 +182,7 @@ export function createSignals(store: TenantStore, logger: Logger): Signals {
         const seconds = (performance.now() - started) / 1000;
         const operation = note.operation ?? 'none';
         // Note: a route that threw has been answered by the app's onError by now.
-        const status = c.finalized ? c.res.status : 500;
+        const status = !c.finalized ? 500 : c.res.headers.has(SWITCHING_PROTOCOLS) ? 101 : c.res.status;
         requests.inc({ operation, status: String(status) });
         duration.observe({ operation }, seconds);
         if (logger.isLevelEnabled('info')) {

@@ -8,6 +8,7 @@ import { hasDueWork } from '../core/advance.js';
 import { clockNow } from '../core/clock.js';
 import type { TenantState } from '../core/tenant.js';
 import { createSerialQueues } from '@merchant-payments/contract/internal/shared/serial.js';
+import { createMemoryBus } from './listener-bus.js';
 import { createMemoryRegistry } from './memory-registry.js';
 import { memoryTenant } from './memory-tenant.js';
 import { secondsUntilForgotten, TenantLimitError } from './tenant-limit-error.js';
@@ -71,6 +72,7 @@ export function createMemoryStore(settings: TenantStoreSettings): MemoryStore {
     used.delete(id);
   };
   return {
+    listenerBus: createMemoryBus(),
     // Note: the tenant is looked up when the work runs, not when it is queued, so that a reset queued before is seen.
     transaction: (id, work) => queues.run(id, () => work(tenant(id))),
     // Note: the ticker's look is not a use; the due work it finds sends its deliveries in transactions, which are.

@@ -46,8 +46,25 @@ export interface TenantStore {
   evictIdle?(): Promise<number>;
   /** How many tenants the store holds now (`/metrics`); a durable store may answer a count a few seconds old. */
   tenantCount?(): Promise<number>;
+  /**
+   * Tells every instance on the store about listeners (the control API's Connect Webhook Listener) whose due attempts
+   * wait for the instance holding their connection: the postgres store with LISTEN/NOTIFY, the memory store
+   * in-process. A store without it leaves the holder to find them by its periodic flush.
+   */
+  listenerBus?: ListenerBus;
   /** The store's own maintenance (a durable store deletes the Idempotency-Key records whose retention ran out); the sandbox calls it every minute. */
   maintain?(): Promise<void>;
+}
+
+/**
+ * A tenant's listener endpoint, published by any instance and told to every instance's subscribers (itself included);
+ * best effort. Naming the endpoint, not only the tenant, lets only its holder act, so that instances holding other
+ * listeners of the tenant never wake each other in turn.
+ */
+export interface ListenerBus {
+  publish(tenant: string, endpoint: string): void;
+  /** Calls `onListener` with each listener published from now on; returns the unsubscribe. */
+  subscribe(onListener: (tenant: string, endpoint: string) => void): () => void;
 }
 
 /**

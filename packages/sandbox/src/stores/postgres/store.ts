@@ -8,6 +8,7 @@ import type { TenantState } from '../../core/tenant.js';
 import { createSerialQueues } from '@merchant-payments/contract/internal/shared/serial.js';
 import type { StoreSession, TenantStore, TenantStoreSettings } from '../types.js';
 import { HEAD_COLUMNS, headOf, headRow, headValues, type HeadRow } from './head.js';
+import { createPostgresBus } from './bus.js';
 import { checkReady, loadPeer, migrate } from './migrate.js';
 import type { PostgresPool, Statement } from './pool.js';
 import { createPostgresRegistry } from './registry.js';
@@ -77,6 +78,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     throw error;
   }
   const wallNow = options.now ?? Date.now;
+  // Note: its errors are the connection's (a restart), which it survives by connecting again.
+  const bus = createPostgresBus(db, options.connectionString ?? process.env.DATABASE_URL, () => {});
   const tenants = createTenantRows({
     db,
     newTenant: options.newTenant,
@@ -242,7 +245,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     tenantCount: () => tenants.tenantCount(),
     maintain: async () => void (await sweepExpiredKeys(db)),
 
+    listenerBus: bus,
     async close() {
+      await bus.close();
       if (ownPool) await db.end();
     },
 
