@@ -1,8 +1,13 @@
 // A hosted sandbox as a merchant uses it, from the packed tarballs: two instances of the installed
 // merchant-payments-sandbox in issued mode on one throwaway PostgreSQL, one of them started by a shell that then exits
 // (it must stay up), a tenant issued by the operator's command, a test tenant made through one instance and used through
-// the other. Every process is stopped by its pid; the cluster and the folder are removed.
+// the other, and `merchant-payments webhook listen --from` connected to one instance forwarding an event made through
+// the other to a receiver on 127.0.0.1, signed with the secret it printed. Every process is stopped by its pid; the
+// cluster and the folder are removed.
 import { spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -11,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/tools.mjs';
-import { stopChild, type PipedChild } from '../../packages/contract/src/shared/children.js';
+import { spawnTiedNode, stopChild, type PipedChild } from '../../packages/contract/src/shared/children.js';
 import { startCluster, type Cluster } from '../postgres/cluster.js';
 import { startListening } from '../postgres/sandbox-process.js';
 import { output, run, userShellEnv } from './npm-env.js';
@@ -25,6 +30,9 @@ let env: NodeJS.ProcessEnv;
 /** The instance the shell started and left: its pid (from the shell's $!) and URL. */
 let detached: { pid: number; url: string } | undefined;
 let second: { url: string } | undefined;
+/** The test tenant the second test makes, which the listener forwards the events of. */
+let test: { id: string; public_key: string; secret_key: string } | undefined;
+let receiver: Server | undefined;
 
 const alive = (pid: number) => {
   try {
@@ -84,6 +92,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  receiver?.close();
   await stopDetached();
   await Promise.all(started.map((child) => stopChild(child)));
   await cluster?.stop();
@@ -141,7 +150,7 @@ describe('a hosted sandbox from the packed tarballs, as a merchant uses it', () 
       headers: { authorization: `Bearer ${tenant.access_token}` },
     });
     expect(made.status).toBe(201);
-    const test = (await made.json()).data as { id: string; public_key: string; secret_key: string };
+    test = (await made.json()).data as { id: string; public_key: string; secret_key: string };
     const keys = { 'x-public-key': test.public_key, 'x-secret-key': test.secret_key };
     const created = await fetch(`${second.url}/merchant/v1/payments`, {
       method: 'POST',
@@ -156,6 +165,71 @@ describe('a hosted sandbox from the packed tarballs, as a merchant uses it', () 
       headers: { authorization: `Bearer ${tenant.access_token}` },
     });
     expect((await listed.json()).data.map((t: { id: string }) => t.id)).toEqual([test.id]);
+  });
+
+  it('forwards an event made through one instance to a receiver on 127.0.0.1, from a listener connected to the other', async () => {
+    const got: { body: string; headers: Record<string, string> }[] = [];
+    receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        got.push({ body, headers: request.headers as Record<string, string> });
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
+    const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    const listener = spawnTiedNode(
+      bin('merchant-payments'),
+      ['webhook', 'listen', '--from', detached!.url, '--forward-to', hook],
+      { cwd: project, env: { ...env, PAYMENTS_PUBLIC_KEY: test!.public_key, PAYMENTS_SECRET_KEY: test!.secret_key } },
+    );
+    started.push(listener);
+    let printed = '';
+    listener.stdout.on('data', (chunk) => (printed += chunk));
+    const secret = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no secret printed within 30 s:\n${printed}`)), 30_000);
+      listener.stdout.on('data', () => {
+        const found = /signing secret is (whsec_\S+)/.exec(printed)?.[1];
+        if (found) {
+          clearTimeout(timer);
+          resolve(found);
+        }
+      });
+    });
+    const keys = { 'x-public-key': test!.public_key, 'x-secret-key': test!.secret_key };
+    const created = await fetch(`${second!.url}/merchant/v1/payments`, {
+      method: 'POST',
+      headers: { ...keys, 'content-type': 'application/json', 'idempotency-key': 'hosted-forwarded' },
+      body: JSON.stringify({ amount: '15.00', currency: 'EUR', requisite: { type: 'card' } }),
+    });
+    const id = (await created.json()).data.id as string;
+    const canceled = await fetch(`${second!.url}/merchant/v1/payments/${id}/cancel`, {
+      method: 'POST',
+      headers: { ...keys, 'idempotency-key': 'hosted-forwarded-cancel' },
+    });
+    expect(canceled.status).toBe(200);
+    for (let waited = 0; waited < 30_000 && !got.some((hit) => hit.body.includes(id)); waited += 100) await sleep(100);
+    const delivery = got.find((hit) => hit.body.includes(id));
+    expect(delivery, printed).toBeDefined();
+    // The installed contract's verifier, with the secret the listener printed.
+    const require = createRequire(path.join(project, 'index.js'));
+    const { verifyWebhook } = (await import(
+      pathToFileURL(require.resolve('@merchant-payments/contract/webhooks')).href
+    )) as typeof import('../../packages/contract/src/webhooks/index.js');
+    const event = await verifyWebhook(delivery!.body, delivery!.headers, secret);
+    expect(event.data).toMatchObject({ id, status: 'canceled' });
+    // The laptop's answer is the attempt in the tenant's delivery log, read through the other instance.
+    const deliveries = await (
+      await fetch(`${second!.url}/_sandbox/deliveries?state=delivered`, { headers: keys })
+    ).json();
+    const attempt = deliveries.data[0].attempts[0];
+    expect([attempt.outcome, attempt.response_status, typeof attempt.duration_ms]).toEqual([
+      'succeeded',
+      204,
+      'number',
+    ]);
+    await stopChild(listener);
   });
 
   it('stops the shell-started instance by its pid with one line that it drained', async () => {

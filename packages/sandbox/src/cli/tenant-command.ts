@@ -197,6 +197,7 @@ function onboarding(
     `  Variant B (X-Public-Key and X-Secret-Key headers):                ${base}/merchant/v1/payments, …`,
     `  The control API (the clock, webhook endpoints, faults, deliveries), with the same credentials: ${base}/_sandbox`,
     `  Test tenants, one per test file or CI job, each with credentials of its own: POST ${base}/_sandbox/tenants`,
+    `  Webhooks on your laptop: npx merchant-payments webhook listen --from ${base} --forward-to http://127.0.0.1:3000/webhooks`,
     '',
     'Credentials (shown this once; keep them in your secret store):',
     `  access token (Variant A): ${tenant.access_token}`,
