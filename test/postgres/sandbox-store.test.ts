@@ -88,6 +88,7 @@ describe('createPostgresStore', () => {
       '1780000000000_sandbox-issued-tenants',
       '1780000000001_sandbox-tenant-activity',
       '1790000000000_sandbox-rows',
+      '1800000000000_sandbox-test-tenants',
     ]);
   });
 
