@@ -51,21 +51,25 @@ async function used(sandbox: Sandbox, accessToken: string) {
   return { client, control };
 }
 
-const stages = { only: ['invariants', 'webhooks'] as ('invariants' | 'webhooks')[], requests: 3, webhookPort: 0 };
+/** The kit's invariants and webhooks stages with --sandbox, in-process, with a tenant's access token. */
+const kit = (sandbox: Sandbox, accessToken: string) =>
+  runConformance({
+    variant: 'a',
+    baseUrl: 'http://sandbox.test',
+    credentials: { accessToken },
+    sandbox: true,
+    fetch: sandbox.fetch,
+    only: ['invariants', 'webhooks'],
+    requests: 3,
+    webhookPort: 0,
+  });
 
 describe('the kit on a hosted sandbox', () => {
   it('runs in a test tenant of its own, passes on a tenant already in use, and deletes the test tenant after', async () => {
     const { sandbox, admin } = hosted();
     const parent = (await (await admin('POST', '/_admin/tenants')).json()).data;
     const { client, control } = await used(sandbox, parent.access_token);
-    const report = await runConformance({
-      variant: 'a',
-      baseUrl: 'http://sandbox.test',
-      credentials: { accessToken: parent.access_token },
-      sandbox: true,
-      fetch: sandbox.fetch,
-      ...stages,
-    });
+    const report = await kit(sandbox, parent.access_token);
     expect(report.checks.filter((check) => !check.ok)).toEqual([]);
     expect(report.passed).toBe(true);
     expect(report.tenant).toEqual({ kind: 'test', id: expect.stringMatching(/^ten_/) });
@@ -89,14 +93,7 @@ describe('the kit on a hosted sandbox', () => {
     );
     const test = (await made.json()).data;
     await used(sandbox, test.access_token);
-    const report = await runConformance({
-      variant: 'a',
-      baseUrl: 'http://sandbox.test',
-      credentials: { accessToken: test.access_token },
-      sandbox: true,
-      fetch: sandbox.fetch,
-      ...stages,
-    });
+    const report = await kit(sandbox, test.access_token);
     expect(report.tenant).toEqual({
       kind: 'given',
       noTestTenant: expect.stringMatching(

@@ -8,7 +8,6 @@ import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +18,7 @@ import { root } from '../../scripts/lib/tools.mjs';
 import { spawnTiedNode, stopChild, type PipedChild } from '../../packages/contract/src/shared/children.js';
 import { startCluster, type Cluster } from '../postgres/cluster.js';
 import { startListening } from '../postgres/sandbox-process.js';
-import { output, run, userShellEnv } from './npm-env.js';
+import { operatorShellEnv, output, run } from './npm-env.js';
 import { packedTarballs, tarballsFor } from './pack.js';
 
 const started: PipedChild[] = [];
@@ -84,11 +83,7 @@ beforeAll(async () => {
   );
   expect(install.status, output(install)).toBe(0);
   cluster = await startCluster();
-  env = {
-    ...userShellEnv(/^(SANDBOX_|DATABASE_URL$|PG)/),
-    DATABASE_URL: cluster.url,
-    SANDBOX_ADMIN_TOKEN: randomBytes(32).toString('base64'),
-  };
+  env = operatorShellEnv(cluster.url);
 }, 300_000);
 
 afterAll(async () => {

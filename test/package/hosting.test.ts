@@ -3,7 +3,6 @@
 // requests through both instances, a scrape of /metrics, a backup, and a SIGTERM during traffic that loses no
 // acknowledged request. Every block runs as written (blocks marked skip aside), in order, in one folder; the two
 // instances, background blocks, run until the end. Ports 4021 and 4022 are moved to free ones.
-import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +13,7 @@ import { startCluster, type Cluster } from '../postgres/cluster.js';
 import { createDocRunner, testSteps } from './doc-runner.js';
 import { packedTarballs, tarballsFor } from './pack.js';
 import { readmeSteps } from './readme-blocks.js';
-import { userShellEnv } from './npm-env.js';
+import { operatorShellEnv } from './npm-env.js';
 import { portFree } from './readme-ports.js';
 
 const guide = readFileSync(path.join(root, 'docs/hosting.md'), 'utf8');
@@ -44,11 +43,7 @@ beforeAll(async () => {
     copyFileSync(tarball, path.join(project, path.basename(tarball)));
   cluster = await startCluster();
   // Note: the operator's shell: none of this run's own variables, the secrets from the "secret store".
-  env = {
-    ...userShellEnv(/^(SANDBOX_|DATABASE_URL$|PG)/),
-    DATABASE_URL: cluster.url,
-    SANDBOX_ADMIN_TOKEN: randomBytes(32).toString('base64'),
-  };
+  env = operatorShellEnv(cluster.url);
 }, 300_000);
 
 afterAll(async () => {

@@ -2,6 +2,7 @@
 // stalls: npm waits five minutes for a stalled request by default, longer than a test's budget for the whole command,
 // so a request is given up after a minute and tried again. And a runner of commands with those settings.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 export const npmInstallEnv = {
   NO_UPDATE_NOTIFIER: '1',
   npm_config_fund: 'false',
@@ -26,6 +27,18 @@ export function userShellEnv(also?: RegExp): NodeJS.ProcessEnv {
       ),
     ),
     ...npmInstallEnv,
+  };
+}
+
+/**
+ * An operator's shell for a hosted sandbox: the user's shell without the sandbox's and PostgreSQL's variables of this run,
+ * the database of `databaseUrl`, and a new admin token, as if from their secret store.
+ */
+export function operatorShellEnv(databaseUrl: string): NodeJS.ProcessEnv {
+  return {
+    ...userShellEnv(/^(SANDBOX_|DATABASE_URL$|PG)/),
+    DATABASE_URL: databaseUrl,
+    SANDBOX_ADMIN_TOKEN: randomBytes(32).toString('base64'),
   };
 }
 
