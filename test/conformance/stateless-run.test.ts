@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { formatText, runConformance, type ConformanceOptions } from '../../packages/conformance/src/index.js';
+import { formatText, runConformance, toJunit, type ConformanceOptions } from '../../packages/conformance/src/index.js';
 import { CHECKS } from '../../packages/conformance/src/registry.js';
 import { STATELESS_WORKFLOWS } from '../../packages/conformance/src/stateless.js';
 import { root } from '../../scripts/lib/tools.mjs';
@@ -44,6 +44,13 @@ describe('a stateless run', () => {
     const text = formatText(report);
     expect(text.startsWith('Judged only what a server that keeps no state can pass (--stateless)')).toBe(true);
     expect(text).toContain(`The ${report.skipped.length} things that need a server that keeps state`);
+    const junit = toJunit(report);
+    for (const name of stateful)
+      expect(junit).toMatch(
+        new RegExp(
+          `<testcase classname="invariants\\.${name}" name="not judged \\(--stateless\\)"[^>]*>\\s*<skipped/>`,
+        ),
+      );
     expect(text.split('\n').at(-1)).toMatch(
       new RegExp(
         `^PASSED: .*judging only what a server without state can pass \\(--stateless; ${report.skipped.length} things that need state not judged\\); not run: webhooks$`,

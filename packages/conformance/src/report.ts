@@ -3,7 +3,7 @@
 import junitModule, { type Builder } from 'junit-report-builder';
 import { needsState } from './registry.js';
 import { NEEDS_STATE } from './state.js';
-import { leftOutCount } from './stateless.js';
+import { leftOut, leftOutCount } from './stateless.js';
 import { STAGES, WHOLE_STAGE, type CheckResult, type ConformanceReport, type Skipped } from './types.js';
 
 // Note: the package is CommonJS whose types declare an ES default; in Node the default import is the builder itself.
@@ -143,6 +143,15 @@ export function toJunit(report: ConformanceReport): string {
     const suite = builder.testSuite().name(`conformance ${stage} (Variant ${report.variant.toUpperCase()})`);
     for (const item of notRun.filter((candidate) => candidate.stage === stage))
       suite.testCase().className(stage).name(WHOLE_STAGE).skipped().standardOutput(item.reason);
+    // Note: in a stateless run each thing left out is a skipped test case, so CI shows it as not judged, never passed.
+    for (const item of report.skipped.filter((candidate) => candidate.stage === stage && leftOut(candidate)))
+      if (item.subject !== WHOLE_STAGE)
+        suite
+          .testCase()
+          .className(`${stage}.${item.subject}`)
+          .name('not judged (--stateless)')
+          .skipped()
+          .standardOutput(item.reason);
     for (const check of report.checks.filter((candidate) => candidate.stage === stage)) {
       const testCase = suite.testCase().className(`${stage}.${check.operation}`).name(check.check);
       const stateful = cannotPass(report, check);

@@ -31,9 +31,11 @@ export const WEBHOOKS_NEED_STATE =
   `${LEFT_OUT}: a server that keeps no state sends no webhooks (the contract mock, Prism, ignores the ` +
   "contract's webhooks section), and every event follows a status change of an object the server keeps";
 
+/** Whether a stateless run left `item` out (rather than a stage finding it could not check it). */
+export const leftOut = (item: Skipped) => item.reason.startsWith(LEFT_OUT);
+
 /** How many of `skipped` a stateless run left out. */
-export const leftOutCount = (skipped: readonly Skipped[]) =>
-  skipped.filter((item) => item.reason.startsWith(LEFT_OUT)).length;
+export const leftOutCount = (skipped: readonly Skipped[]) => skipped.filter(leftOut).length;
 
 /** The stages of `stages` a stateless run runs: all but webhooks. */
 export const statelessStages = (stages: readonly StageName[]) => stages.filter((stage) => stage !== 'webhooks');
