@@ -48,6 +48,7 @@ const prism = [
   'test/client/contract-variant-b.test.ts',
   'test/client/quickstart.test.ts',
   'test/mock/prefer.test.ts',
+  'test/conformance/mock-stateless.test.ts', // also starts the mock command, as docs/conformance.md and docs/mock.md show it
 ];
 
 /** Files that need the PostgreSQL cluster the `postgres` project's global setup starts (initdb, pg_ctl). */

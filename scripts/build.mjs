@@ -26,7 +26,7 @@ export const entries = {
   ],
   sandbox: ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/command.js'],
   conformance: ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/command.js', 'dist/src/respect-guard.js'],
-  cli: ['dist/src/main.js', 'dist/src/mock/command.js'],
+  cli: ['dist/src/main.js', 'dist/src/mock/command.js', 'dist/src/mock/problem-preload.js'],
 };
 
 /**

@@ -7,6 +7,17 @@ import { signWebhook } from '../../packages/contract/src/webhooks/index.js';
 
 export type Fetch = (request: Request) => Promise<Response>;
 
+/** Forgets everything between two requests: each one is answered by a new sandbox, whose ids start from the same seed. */
+export async function forgetful(request: Request): Promise<Response> {
+  const sandbox = createSandbox();
+  try {
+    const response = await sandbox.fetch(request);
+    return new Response(await response.arrayBuffer(), { status: response.status, headers: response.headers });
+  } finally {
+    await sandbox.close();
+  }
+}
+
 /** Rebuilds a response with another status, headers or body. */
 const rebuilt = (
   response: Response,

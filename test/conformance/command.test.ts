@@ -59,6 +59,8 @@ describe('merchant-payments-conformance', () => {
       '--requests',
       '--report json|junit',
       '--sandbox',
+      '--stateless',
+      '--base-url "$MERCHANT_PAYMENTS_MOCK_URL" --stateless',
       '--webhook-port',
       '--webhook-wait',
       '--deadline',
@@ -67,6 +69,7 @@ describe('merchant-payments-conformance', () => {
       'PAYMENTS_SECRET_KEY',
       'WEBHOOK_SECRET',
       'Exit codes: 0',
+      '--stateless with --sandbox',
     ])
       expect(stdout).toContain(text);
   });
@@ -105,6 +108,16 @@ describe('merchant-payments-conformance', () => {
       ['--variant', 'a', '--base-url', 'http://127.0.0.1:9', '--deadline', 'soon'],
       withA,
       /--deadline takes seconds, such as 10 or 2\.5, got "soon"/,
+    ],
+    [
+      ['--variant', 'b', '--base-url', 'http://127.0.0.1:9', '--stateless', '--sandbox'],
+      withB,
+      /--stateless and --sandbox cannot go together/,
+    ],
+    [
+      ['--variant', 'b', '--base-url', 'http://127.0.0.1:9', '--stateless', '--only', 'webhooks'],
+      withB,
+      /stateless runs none of the stages chosen \(webhooks\): a server that keeps no state sends no webhooks/,
     ],
   ])('exits 2 on a usage error: %j', async (args, env, message) => {
     const { code, stderr } = await run(args, env);

@@ -12,23 +12,13 @@ import {
 import { createStateWatch } from '../../packages/conformance/src/state.js';
 import { createSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
 import { operationsOf } from '../../packages/contract/src/validation/index.js';
+import { forgetful } from './broken-servers.js';
 
 const credentials = { publicKey: 'pk_conformance_Public_B1', secretKey: 'sk_conformance_Secret_B1' };
 const open: Sandbox[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((sandbox) => sandbox.close()));
 });
-
-/** Forgets everything between two requests: each one is answered by a new sandbox, whose ids start from the same seed. */
-async function forgetful(request: Request): Promise<Response> {
-  const sandbox = createSandbox();
-  try {
-    const response = await sandbox.fetch(request);
-    return new Response(await response.arrayBuffer(), { status: response.status, headers: response.headers });
-  } finally {
-    await sandbox.close();
-  }
-}
 
 const run = (fetch: (request: Request) => Promise<Response>): Promise<ConformanceReport> =>
   runConformance({

@@ -14,7 +14,7 @@ const NAME = 'merchant-payments conformance';
 const ALIAS = 'merchant-payments-conformance';
 const FORMATS = { json: toJson, junit: toJunit } as const;
 const usage = `usage: merchant-payments conformance --variant a|b --base-url <url> [--only <stage>[,<stage>...]] [--seed <n>]
-                                     [--requests <n>] [--sandbox] [--webhook-port <port>] [--webhook-wait <s>]
+                                     [--requests <n>] [--sandbox | --stateless] [--webhook-port <port>] [--webhook-wait <s>]
                                      [--deadline <s>] [--report json|junit <file>]...
    or: ${ALIAS} (the same flags)
 
@@ -45,6 +45,13 @@ enforces, the request, the response and a curl line that repeats it (credentials
                            registers its webhook endpoint, so that every transition, retries and the server's own
                            processing happen during the run; it runs in a test tenant of its own, deleted after (where
                            the credentials may not make one, in theirs, judging only the objects it made)
+  --stateless              judge only what a server that keeps no state can pass, such as the contract mock
+                           (merchant-payments mock) or a stub: the webhooks stage, the checks that follow an object from
+                           one request to the next and the workflows that need state are left out, each listed in the
+                           report with why; the checks of single answers still fail on an answer that breaks the
+                           contract. Not with --sandbox. Against the mock:
+                             merchant-payments mock --variant b -- sh -c 'merchant-payments conformance --variant b
+                               --base-url "$MERCHANT_PAYMENTS_MOCK_URL" --stateless'
   --webhook-port <port>    the port on 127.0.0.1 the webhooks stage listens on; 0 takes a free one (default 4030)
   --webhook-wait <s>       how long to wait for the event of a status change, in seconds (default 10)
   --deadline <s>           the whole run's deadline, in seconds (default 900): a stage still running then stops and the
@@ -60,7 +67,7 @@ Credentials, from the environment only:
 Exit codes: 0 every check passed; 1 a check failed (a server that does not answer, a stage stopped by the deadline and
 a body over 8 MiB fail too), or a report file
 could not be written; 2 usage error (an unknown or malformed flag, an unknown stage, missing credentials, no webhook
-secret, a webhook port that is taken).`;
+secret, a webhook port that is taken, --stateless with --sandbox).`;
 
 function fail(message: string, code = 2): never {
   console.error(`${NAME}: ${message}`);
@@ -116,6 +123,7 @@ export async function main(args: string[]): Promise<number> {
       requests: { type: 'string' },
       report: { type: 'string', multiple: true },
       sandbox: { type: 'boolean' },
+      stateless: { type: 'boolean' },
       'webhook-port': { type: 'string' },
       'webhook-wait': { type: 'string' },
       deadline: { type: 'string' },
@@ -124,6 +132,10 @@ export async function main(args: string[]): Promise<number> {
   if (flags.variant !== 'a' && flags.variant !== 'b')
     fail(`--variant must be "a" or "b"${flags.variant === undefined ? '' : `, got "${flags.variant}"`}\n${usage}`);
   if (flags['base-url'] === undefined) fail(`--base-url is required\n${usage}`);
+  if (flags.stateless && flags.sandbox)
+    fail(
+      `--stateless and --sandbox cannot go together: --sandbox says the server is the sandbox, which keeps state, and judges all of it; --stateless judges only what a server without state can pass\n${usage}`,
+    );
   const reports = (flags.report ?? []).map((value) => {
     const [format, ...rest] = value.split('=');
     const file = rest.join('=');
@@ -147,6 +159,7 @@ export async function main(args: string[]): Promise<number> {
       seed: integer('seed', flags.seed, 1),
       requests: integer('requests', flags.requests, 20),
       sandbox: flags.sandbox ?? false,
+      stateless: flags.stateless ?? false,
       webhookPort: flags['webhook-port'] === undefined ? undefined : integer('webhook-port', flags['webhook-port'], 0),
       webhookWaitMs: seconds('webhook-wait', flags['webhook-wait']),
       deadlineMs: seconds('deadline', flags.deadline),

@@ -14,6 +14,7 @@ import type { Variant } from '@merchant-payments/contract/internal/validation/in
 import { ENV, curlOf, excerptOf, maskSecrets, responseRecordOf } from './http.js';
 import type { Evidence, Recorder, Skipper } from './results.js';
 import { contractFile, packageFile } from './schemas.js';
+import { STATELESS_WORKFLOWS, workflowNeedsState } from './stateless.js';
 import type { RunWatch } from './stop.js';
 import { WHOLE_STAGE, type Credentials, type RequestRecord } from './types.js';
 
@@ -94,6 +95,8 @@ interface RespectReport {
 /** A workflow as the Arazzo file declares it: its steps, what each asserts, and the control API calls it makes. */
 interface DeclaredWorkflow {
   workflowId: string;
+  /** What the workflow checks: its summary and description. */
+  about: string;
   steps: { stepId: string; rule: string }[];
   sandboxCalls: string[];
 }
@@ -104,6 +107,8 @@ export interface FlowsOptions {
   baseUrl: string;
   credentials: Credentials;
   sandbox: boolean;
+  /** Run only the workflows a server without state can pass (STATELESS_WORKFLOWS); the others are skipped. */
+  stateless?: boolean;
   timeoutMs: number;
   watch: RunWatch;
   record: Recorder;
@@ -170,6 +175,7 @@ function declaredWorkflows(file: string): DeclaredWorkflow[] {
     );
     return {
       workflowId: String(workflow.workflowId),
+      about: [text(workflow.summary).trim(), text(workflow.description).trim()].filter(Boolean).join(' '),
       steps: steps.map(({ stepId, rule }) => ({ stepId, rule })),
       sandboxCalls: [...new Set(sandboxCalls.map((step) => step.operation.split('.').at(-1) ?? step.operation))],
       // Note: a workflow that depends on, or calls, one that needs the control API needs it too.
@@ -190,6 +196,7 @@ function declaredWorkflows(file: string): DeclaredWorkflow[] {
   };
   return declared.map((workflow) => ({
     workflowId: workflow.workflowId,
+    about: workflow.about,
     steps: workflow.steps,
     sandboxCalls: [...new Set(calls(workflow, new Set()))],
   }));
@@ -455,8 +462,13 @@ export async function flows(options: FlowsOptions): Promise<void> {
   if (bin === undefined) return skip(WHOLE_STAGE, notInstalled());
   const file = contractFile(`arazzo/variant-${variant}.arazzo.yaml`);
   const declared = declaredWorkflows(file);
-  const chosen = sandbox ? declared : declared.filter((workflow) => workflow.sandboxCalls.length === 0);
-  for (const workflow of declared) {
+  const passable = options.stateless
+    ? declared.filter((workflow) => Object.hasOwn(STATELESS_WORKFLOWS[variant], workflow.workflowId))
+    : declared;
+  for (const workflow of declared)
+    if (!passable.includes(workflow)) skip(workflow.workflowId, workflowNeedsState(workflow.about));
+  const chosen = sandbox ? passable : passable.filter((workflow) => workflow.sandboxCalls.length === 0);
+  for (const workflow of passable) {
     if (!chosen.includes(workflow))
       skip(
         workflow.workflowId,

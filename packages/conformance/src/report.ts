@@ -3,6 +3,7 @@
 import junitModule, { type Builder } from 'junit-report-builder';
 import { needsState } from './registry.js';
 import { NEEDS_STATE } from './state.js';
+import { leftOut, leftOutCount } from './stateless.js';
 import { STAGES, WHOLE_STAGE, type CheckResult, type ConformanceReport, type Skipped } from './types.js';
 
 // Note: the package is CommonJS whose types declare an ES default; in Node the default import is the builder itself.
@@ -14,9 +15,12 @@ const skippedOf = (report: ConformanceReport) => {
   return { stages: report.skipped.filter(whole), items: report.skipped.filter((item) => !whole(item)) };
 };
 
-/** The failed checks a server without state can never pass, when the report found it keeps none; else none. */
+/**
+ * The failed checks a server without state can never pass, when the report found it keeps none; else none. A stateless
+ * run judged only checks such a server can pass, so none of its failures is one.
+ */
 const cannotPass = (report: ConformanceReport, check: CheckResult) =>
-  report.stateless !== undefined && needsState(check);
+  report.stateless !== undefined && report.statelessOnly !== true && needsState(check);
 
 function failureText(check: CheckResult, stateful = false): string {
   const lines = [
@@ -48,6 +52,20 @@ function statelessNotice(sign: string, stateful: number, failed: number): string
   );
 }
 
+/** What a stateless run says first: what it judged, what it left out, and what showed the server keeps no state. */
+function statelessOnlyNotice(report: ConformanceReport): string {
+  const left = leftOutCount(report.skipped);
+  return wrap(
+    'Judged only what a server that keeps no state can pass (--stateless), such as the contract mock (merchant-payments ' +
+      'mock, Prism): the checks of single answers (status, media type, headers, schema, 401 without credentials, a 4xx ' +
+      `problem for a broken request) and the workflows that need no state. The ${left} things that need a server that ` +
+      'keeps state (the webhooks stage, the checks that follow an object from one request to the next, the other ' +
+      'workflows) are listed below, not judged, and count as neither passed nor failed' +
+      `${report.stateless === undefined ? '' : `; the answers showed it: ${report.stateless}`}. To judge them, point ` +
+      'the kit at the sandbox (merchant-payments sandbox, with --sandbox) or at a server of your own.',
+  );
+}
+
 /** `text` in lines of at most `width` characters, broken between words. */
 function wrap(text: string, width = 116): string {
   const lines: string[] = [];
@@ -76,12 +94,17 @@ export function formatText(report: ConformanceReport): string {
   const verdict = report.passed ? 'PASSED' : 'FAILED';
   const skipped = skippedOf(report);
   const totals = `${verdict}: ${report.checks.length - failed.length} of ${report.checks.length} checks passed on ${subjects} subjects of ${stages.join(', ') || 'no stage'} (${report.requests} requests, seed ${report.seed}, ${(report.durationMs / 1000).toFixed(1)} s) against Variant ${report.variant.toUpperCase()} at ${report.baseUrl}${
-    report.stateless === undefined
-      ? ''
-      : `, which keeps no state: ${stateful.length} of the ${failed.length} failures ${stateful.length === 1 ? 'needs' : 'need'} a server that does`
+    report.statelessOnly
+      ? `, judging only what a server without state can pass (--stateless; ${leftOutCount(report.skipped)} things that need state not judged)`
+      : report.stateless === undefined
+        ? ''
+        : `, which keeps no state: ${stateful.length} of the ${failed.length} failures ${stateful.length === 1 ? 'needs' : 'need'} a server that does`
   }${report.tenant.kind === 'test' ? `, in test tenant ${report.tenant.id} (deleted after the run)` : ''}${skipped.stages.length === 0 ? '' : `; not run: ${skipped.stages.map((item) => item.stage).join(', ')}`}`;
-  const notice =
-    report.stateless === undefined ? [] : [statelessNotice(report.stateless, stateful.length, failed.length)];
+  const notice = report.statelessOnly
+    ? [statelessOnlyNotice(report)]
+    : report.stateless === undefined
+      ? []
+      : [statelessNotice(report.stateless, stateful.length, failed.length)];
   const notRun =
     skipped.stages.length === 0
       ? []
@@ -120,6 +143,15 @@ export function toJunit(report: ConformanceReport): string {
     const suite = builder.testSuite().name(`conformance ${stage} (Variant ${report.variant.toUpperCase()})`);
     for (const item of notRun.filter((candidate) => candidate.stage === stage))
       suite.testCase().className(stage).name(WHOLE_STAGE).skipped().standardOutput(item.reason);
+    // Note: in a stateless run each thing left out is a skipped test case, so CI shows it as not judged, never passed.
+    for (const item of report.skipped.filter((candidate) => candidate.stage === stage && leftOut(candidate)))
+      if (item.subject !== WHOLE_STAGE)
+        suite
+          .testCase()
+          .className(`${stage}.${item.subject}`)
+          .name('not judged (--stateless)')
+          .skipped()
+          .standardOutput(item.reason);
     for (const check of report.checks.filter((candidate) => candidate.stage === stage)) {
       const testCase = suite.testCase().className(`${stage}.${check.operation}`).name(check.check);
       const stateful = cannotPass(report, check);

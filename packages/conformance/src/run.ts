@@ -13,6 +13,7 @@ import { curlOf, ENV, maskSecrets, recordOf, type Draft } from './http.js';
 import { invariants } from './invariants.js';
 import { createResults } from './results.js';
 import { createStateWatch } from './state.js';
+import { keptWhenStateless, statelessSkips, statelessStages } from './stateless.js';
 import { createWatch, DEFAULT_DEADLINE_MS, StageStopped, type RunWatch } from './stop.js';
 import { createTransport, MAX_RESPONSE_BYTES } from './transport.js';
 import { STAGES, type ConformanceOptions, type ConformanceReport, type Credentials, type StageName } from './types.js';
@@ -64,7 +65,17 @@ function settle(options: ConformanceOptions) {
   if (!Number.isSafeInteger(deadlineMs) || deadlineMs < 1 || deadlineMs > MAX_TIMER_MS)
     throw new ConformanceUsageError(`the deadline must be from 1 ms to ${MAX_TIMER_MS} ms`);
   checkBaseUrl(options.variant, options.baseUrl);
-  const stages = selectStages(options.only ?? STAGES);
+  const stateless = options.stateless ?? false;
+  if (stateless && options.sandbox)
+    throw new ConformanceUsageError(
+      'stateless and sandbox contradict each other: the sandbox keeps state, and with sandbox the kit judges all of it; pass one of them',
+    );
+  const selected = selectStages(options.only ?? STAGES);
+  const stages = stateless ? statelessStages(selected) : selected;
+  if (stages.length === 0)
+    throw new ConformanceUsageError(
+      `stateless runs none of the stages chosen (${selected.join(', ')}): a server that keeps no state sends no webhooks`,
+    );
   const credentials = options.credentials ?? credentialsFromEnv(options.variant);
   return {
     variant: options.variant,
@@ -74,6 +85,8 @@ function settle(options: ConformanceOptions) {
     deadlineMs,
     timeoutMs,
     stages,
+    stateless,
+    skippedStages: stateless ? statelessSkips(selected) : [],
     credentials,
   };
 }
@@ -93,7 +106,8 @@ async function runStage(watch: RunWatch, stopped: (detail: string) => void, run:
 
 /** Checks a server of one variant against the contract, stage by stage, and returns the report. */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
-  const { variant, baseUrl, seed, requests, deadlineMs, timeoutMs, stages, credentials: given } = settle(options);
+  const settled = settle(options);
+  const { variant, baseUrl, seed, requests, deadlineMs, timeoutMs, stages, stateless, credentials: given } = settled;
   const started = performance.now();
   const watch = createWatch(deadlineMs);
   const fetchOf = options.fetch ?? ((request: Request) => globalThis.fetch(request));
@@ -154,10 +168,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const request = recordOf(baseUrl, draft, credentials, true);
     return { request, curl: curlOf(request) };
   };
+  // Note: in a stateless run, what the invariants stage leaves unchecked (transitions, lists, the balance) belongs to
+  // checks that need state, which statelessSkips names one by one instead.
   const tools = (stage: StageName) => ({
     variant,
     record: results.record(stage),
-    skip: results.skip(stage),
+    skip: stateless && stage === 'invariants' ? () => {} : results.skip(stage),
     progress: progress(stage),
   });
 
@@ -180,6 +196,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         baseUrl,
         credentials,
         sandbox: control !== undefined,
+        stateless,
         timeoutMs,
         watch,
         countSent: (count) => void (sent += count),
@@ -208,8 +225,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     await webhooks?.close();
     await testTenant?.remove();
   }
-  const checks = results.checks();
-  const stateless = state.sign();
+  const checks = results.checks().filter((check) => !stateless || keptWhenStateless(check));
+  const sign = state.sign();
   return {
     variant,
     baseUrl: options.baseUrl,
@@ -218,10 +235,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     requests: sent,
     durationMs: Math.round(performance.now() - started),
     checks,
-    skipped: results.skipped(),
+    skipped: [...settled.skippedStages, ...results.skipped()],
     tenant: testTenant
       ? { kind: 'test', id: testTenant.id }
       : { kind: 'given', ...(tenancy && 'reason' in tenancy ? { noTestTenant: tenancy.reason } : {}) },
-    ...(stateless === undefined ? {} : { stateless: maskSecrets(stateless, credentials) }),
+    ...(sign === undefined ? {} : { stateless: maskSecrets(sign, credentials) }),
+    ...(stateless ? { statelessOnly: true as const } : {}),
   };
 }

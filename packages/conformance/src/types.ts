@@ -42,6 +42,12 @@ export interface ConformanceOptions {
    * own webhook endpoint, so every transition is exercised. Without it the kit checks what it can observe.
    */
   sandbox?: boolean;
+  /**
+   * Judge only what a server that keeps no state (the contract mock, a stub) can pass: the webhooks stage, the
+   * invariants stage's checks that follow an object from one request to the next, and the workflows that need state
+   * are left out, each named in the report's `skipped`. Refused with `sandbox`.
+   */
+  stateless?: boolean;
   /** The port on 127.0.0.1 the webhooks stage listens on (default 4030; 0 takes a free one). */
   webhookPort?: number;
   /** The `whsec_…` secret deliveries are verified with. Default: WEBHOOK_SECRET; with `sandbox`, one the kit registers. */
@@ -118,6 +124,11 @@ export interface ConformanceReport {
    * the checks that follow an object from one request to the next (`needsState`) cannot pass on it.
    */
   stateless?: string;
+  /**
+   * Present when the run was asked (`stateless`, --stateless) to judge only what a server without state can pass; what
+   * it left out is in `skipped`.
+   */
+  statelessOnly?: true;
 }
 
 /** Something a stage left unchecked, named so the report never passes it silently. */

@@ -17,6 +17,12 @@ import { assertPortFree, waitForPort } from './ports.js';
 
 const require = createRequire(import.meta.url);
 
+/**
+ * The preload that makes the mock answer a body that is not valid JSON with the contract's 400 problem, where Prism's
+ * server answers one of its own (problem-preload.js); a file URL, beside this module in src/ as in dist/.
+ */
+export const PROBLEM_PRELOAD = new URL('./problem-preload.js', import.meta.url).href;
+
 /** A running Prism mock. */
 export interface PrismServer {
   url: string;
@@ -86,7 +92,9 @@ export async function startPrism({
     FORCE_COLOR: '0',
     [SERVER_TIMEOUTS_VARIABLE]: timeouts === undefined ? undefined : JSON.stringify(timeouts),
   };
-  const child = spawnTiedNode(prismEntry(), args, { env, nodeArgs: ['--import', SERVER_TIMEOUTS_PRELOAD] });
+  // Note: the proxy leaves a malformed body to the upstream's judgement, so only the mock's answer is replaced.
+  const preloads = [SERVER_TIMEOUTS_PRELOAD, ...(upstream === undefined ? [PROBLEM_PRELOAD] : [])];
+  const child = spawnTiedNode(prismEntry(), args, { env, nodeArgs: preloads.flatMap((file) => ['--import', file]) });
   const output = collectOutput(child, { echo });
   const exited = new Promise<number | string | null>((resolve) =>
     child.once('exit', (code, sig) => resolve(code ?? sig)),
