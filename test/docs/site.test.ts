@@ -119,6 +119,16 @@ async function shoot(page: Page, name: string): Promise<void> {
   console.log(`screenshot: ${file}`);
 }
 
+/** Fails when `href`, a link on the page `from`, names an #anchor that no heading of its target page has. */
+function expectAnchor(from: string, href: string): void {
+  const url = new URL(href, `${server.url}/${from}`);
+  const target = url.pathname.slice(1);
+  const anchor = decodeURIComponent(url.hash.slice(1));
+  // Note: the VitePress pages' ids are GitHub's, so the same link works in the repository; Redoc routes its own.
+  if (!anchor || !target.endsWith('.html') || referencePages.some((p) => p.file === target)) return;
+  expect(readFileSync(path.join(site, target), 'utf8'), `${from} links to ${href}`).toContain(`id="${anchor}"`);
+}
+
 const headingLink = (summary: string) => `h2:has(a[aria-label=${JSON.stringify(`link to ${summary}`)}])`;
 
 beforeAll(async () => {
@@ -164,7 +174,9 @@ describe('the getting-started page', () => {
     for (const href of await page
       .locator('.vp-doc a')
       .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))) {
-      if (!/^([a-z]+:|#)/i.test(href)) expect(await statusOf(page, href.replace(/#.*$/, '')), href).toBe(200);
+      if (/^([a-z]+:|#)/i.test(href)) continue;
+      expect(await statusOf(page, href.replace(/#.*$/, '')), href).toBe(200);
+      expectAnchor(firstPage, href);
     }
     await shoot(page, 'getting-started-1400');
     expect(problems).toEqual([]);
@@ -341,6 +353,21 @@ describe.each(references)('the $variant reference', ({ variant, spec, webhooks: 
     }
   });
 
+  // Note: a reader's first screen says what the API does and how to start; what is stated or assumed comes later.
+  it.runIf(hasWebhooks)('opens with how to start, and keeps stated and assumed for further down', async () => {
+    const { page, problems } = await open(`${variant}.html`);
+    const top = async (text: string) => {
+      const heading = page.locator(`h2:has-text(${JSON.stringify(text)})`).first();
+      await heading.waitFor({ state: 'attached', timeout: 15_000 });
+      return heading.evaluate((el) => el.getBoundingClientRect().top);
+    };
+    expect(await top('Start here')).toBeLessThan(WIDE.height);
+    expect(await top('Reading this contract')).toBeGreaterThan(WIDE.height);
+    await expectVisible(page, 'text=http://127.0.0.1:4020', 'the local sandbox server');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it.runIf(hasWebhooks)('shows the webhook section with both layouts of onStatusChange', async () => {
     const webhooks = operations.filter((op) => op.tag === 'Webhooks');
     expect(webhooks.map((op) => op.operationId).sort()).toEqual(['onStatusChange', 'onStatusChangeEarlier']);
@@ -396,6 +423,7 @@ describe('the guides', () => {
         .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
       for (const href of hrefs.filter((h) => !/^([a-z]+:|#)/i.test(h))) {
         expect(await statusOf(page, href.replace(/#.*$/, '')), `${file} links to ${href}`).toBe(200);
+        expectAnchor(`${name}.html`, href);
       }
       expect(await sidewaysScroll(page), `${file} at 1400 px`).toBe(0);
       await page.keyboard.press('/');
