@@ -272,6 +272,24 @@ describe('the home page', () => {
     for (const href of hrefs) expect(await statusOf(page, href), href).toBe(200);
     expect(problems).toEqual([]);
     await page.close();
+    const phone = await open('index.html', PHONE);
+    expect(await sidewaysScroll(phone.page)).toBe(0);
+    expect(phone.problems).toEqual([]);
+    await phone.page.close();
+  });
+
+  it("follows the system's dark mode", async () => {
+    for (const colorScheme of ['dark', 'light'] as const) {
+      const page = await browser.newPage({ viewport: WIDE, colorScheme });
+      await page.route('**/*', (route) =>
+        route.request().url().startsWith(`${server.url}/`) ? route.continue() : route.abort(),
+      );
+      await page.goto(`${server.url}/index.html`);
+      expect(await page.evaluate(() => document.documentElement.classList.contains('dark')), colorScheme).toBe(
+        colorScheme === 'dark',
+      );
+      await page.close();
+    }
   });
 });
 
