@@ -12,15 +12,16 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { execFile } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { build } from 'vitepress';
 import { parse } from 'yaml';
 import { referencePages } from '../docs/.vitepress/sidebar.mjs';
 import { apis } from './lib/apis.mjs';
 import { GETTING_STARTED, gettingStartedMarkdown, repositoryWebUrl, siteHref } from './lib/getting-started.mjs';
-import { quietEnv, requireFile, root, runTool } from './lib/tools.mjs';
+import { binPath, quietEnv, requireFile, root } from './lib/tools.mjs';
 
 /** Where `npm run docs` writes the site, relative to the repository root. */
 export const defaultOutDir = 'docs/site';
@@ -32,6 +33,7 @@ export const maintainerPages = ['benchmarks'];
 export const firstPage = `${GETTING_STARTED}.html`;
 
 const MARKER = '.built-by-npm-run-docs';
+const execFileAsync = promisify(execFile);
 // Note: Redoc's "API docs by Redocly" badge loads its logo from a CDN; the same wordmark as an inline SVG keeps the
 // attribution and lets the page render without any request leaving the docs server.
 const LOGO = `data:image/svg+xml,${encodeURIComponent(
@@ -50,16 +52,19 @@ export function siteGuides() {
 export async function buildDocs({ outDir = path.join(root, defaultOutDir) } = {}) {
   prepare(outDir);
   const stage = stageSources();
+  const redoc = mkdtempSync(path.join(os.tmpdir(), 'merchant-payments-docs-redoc-'));
+  let references;
   try {
     // Note: VitePress writes its temporary files beside its config, so each build runs in a staged copy of its own
-    // (npm start and the browser test may build at the same time).
-    await build(stage, { outDir, mpa: false });
+    // (npm start and the browser test may build at the same time). Redoc builds meanwhile, in child processes, into
+    // a folder of its own, as VitePress empties its output folder first.
+    [references] = await Promise.all([buildReferences(redoc), build(stage, { outDir, mpa: false })]);
+    cpSync(redoc, outDir, { recursive: true });
   } finally {
     rmSync(stage, { recursive: true, force: true });
+    rmSync(redoc, { recursive: true, force: true });
   }
   writeFileSync(path.join(outDir, MARKER), 'Written by npm run docs; the whole folder is replaced on every build.\n');
-  mkdirSync(path.join(outDir, 'openapi'), { recursive: true });
-  const references = Object.entries(apis).map(([name, api]) => buildReference(name, api, outDir));
   const guides = readdirSync(outDir).filter((f) => f.endsWith('.html') && !references.some((r) => r.file === f));
   return [...guides.map((file) => ({ file, kind: 'page' })), ...references];
 }
@@ -100,7 +105,15 @@ function stageSources() {
   return stage;
 }
 
-function buildReference(name, api, outDir) {
+// Note: one Redoc build at a time, beside VitePress's, as two cores are all there may be.
+async function buildReferences(dir) {
+  const pages = [];
+  for (const [name, api] of Object.entries(apis)) pages.push(await buildReference(name, api, dir));
+  return pages;
+}
+
+/** Writes the Redoc page of one API and its bundled spec (under openapi/) into `outDir`. */
+async function buildReference(name, api, outDir) {
   requireFile(api.output, 'run npm run bundle first');
   const spec = path.join(root, api.output);
   const { info } = parse(readFileSync(spec, 'utf8'));
@@ -111,12 +124,20 @@ function buildReference(name, api, outDir) {
   const template = 'docs/.vitepress/redoc.hbs';
   requireFile(template);
   const args = ['build-docs', spec, '--inlineBundle', '--openapi.disableTelemetry=true', '--template', template];
-  const { status, stderr } = runTool('@redocly/cli', 'redocly', [...args, '--title', info.title, '--output', target], {
-    capture: true,
+  await execFileAsync(
+    process.execPath,
+    [binPath('@redocly/cli', 'redocly'), ...args, '--title', info.title, '--output', target],
+    {
+      cwd: root,
+      env: quietEnv,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  ).catch((error) => {
+    throw new Error(`redocly build-docs ${name} failed:\n${error.stderr ?? error.message}`);
   });
-  if (status !== 0) throw new Error(`redocly build-docs ${name} failed:\n${stderr}`);
   const html = readFileSync(target, 'utf8').replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g, LOGO);
   writeFileSync(target, html);
+  mkdirSync(path.join(outDir, 'openapi'), { recursive: true });
   cpSync(spec, path.join(outDir, 'openapi', path.basename(api.output)));
   return { file, kind: 'reference' };
 }
