@@ -8,12 +8,15 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  // Note: generated/ is written by the generators, each package's dist/ by tsc, docs/site/ by the docs build.
+  // Note: generated/ is written by the generators, each package's dist/ by tsc, docs/site/ by the docs build,
+  // VitePress's cache and .temp by VitePress.
   {
     ignores: [
       'packages/*/dist/',
       'packages/contract/generated/',
       'docs/site/',
+      'docs/.vitepress/cache/',
+      'docs/.vitepress/.temp/',
       'release/',
       'artifacts/',
       'node_modules/',

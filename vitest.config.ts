@@ -18,7 +18,7 @@ const processes = [
   'test/package/postgres-store.test.ts', // npm pack and install, a PostgreSQL cluster, the installed sandbox on it
   'test/package/hosting.test.ts', // npm pack and install, a PostgreSQL cluster, docs/hosting.md's commands (two instances, curl, pg_dump)
   'test/package/hosted-merchant.test.ts', // npm pack and install, a PostgreSQL cluster, two issued instances, a merchant's test tenant and webhook listener
-  'test/docs/site.test.ts', // Redocly build-docs and Chromium
+  'test/docs/site.test.ts', // the VitePress build, Redocly build-docs and Chromium
   'test/docs/snippets.test.ts', // tsc over the docs' snippets
   'test/mock/command.test.ts', // the mock command, which starts Prism
   'test/mock/start.test.ts', // npm start

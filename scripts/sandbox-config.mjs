@@ -12,6 +12,9 @@ const END = '<!-- /sandbox-settings -->';
 
 const cell = (text) => text.replaceAll('|', '\\|');
 const code = (text) => `\`${cell(text)}\``;
+// Note: a placeholder such as <url> in running text would be read as an HTML tag, hidden on GitHub and an unclosed
+// element to VitePress.
+const prose = (text) => cell(text).replaceAll('<', '&lt;');
 
 /** The table's Markdown: every flag with its variable and default, then what only the environment sets. */
 export async function renderTable() {
@@ -24,11 +27,11 @@ export async function renderTable() {
         ...('short' in s ? [code(`-${s.short}`)] : []),
       ].join(', ');
       const variable = code(s.variable) + ('multiple' in s ? ' (comma-separated)' : '');
-      lines.push(`| ${flag} | ${variable} | ${code(s.default)} | ${cell(s.help)} |`);
+      lines.push(`| ${flag} | ${variable} | ${code(s.default)} | ${prose(s.help)} |`);
     }
     for (const e of ENVIRONMENT_ONLY)
       lines.push(
-        `| (none: a flag would show in \`ps\`) | ${code(e.variable)} | ${cell(e.default)} | ${cell(e.help)} |`,
+        `| (none: a flag would show in \`ps\`) | ${code(e.variable)} | ${cell(e.default)} | ${prose(e.help)} |`,
       );
     lines.push(
       '| `-- <command>` | | | run `<command>` beside the sandbox with `MERCHANT_PAYMENTS_SANDBOX_URL` set (and `WEBHOOK_SECRET` when the secret was generated) |',

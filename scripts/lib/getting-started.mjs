@@ -43,9 +43,17 @@ function lead(readme) {
   return `${paragraph}\n\n${list}`;
 }
 
-/** The getting-started page's Markdown, from the README's text: its lead, then its install and quickstart sections. */
-export function gettingStartedMarkdown(readme) {
+/**
+ * The getting-started page's Markdown, from the README's text: its lead, then its install and quickstart sections, each
+ * link's target passed through `href` (outside code blocks).
+ */
+export function gettingStartedMarkdown(readme, href = (link) => link) {
   const body = [lead(readme), ...SECTIONS.map((title) => section(readme, title))].join('\n\n');
   // Note: the README test's markers say how to run a block; on the site they are no text for anyone.
-  return `# Getting started\n\n${body.replace(/^<!-- readme-test:.*-->\n/gm, '')}\n`;
+  const text = body.replace(/^<!-- readme-test:.*-->\n/gm, '');
+  const linked = text
+    .split(/(^```[\s\S]*?^```$)/m)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\]\(([^()\s]+)\)/g, (_, link) => `](${href(link)})`)))
+    .join('');
+  return `# Getting started\n\n${linked}\n`;
 }

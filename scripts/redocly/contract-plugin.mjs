@@ -149,20 +149,25 @@ function sharedOperations() {
   };
 }
 
-/** Joins `info.description` and `info.x-description-shared` (both may be `$ref`s to Markdown) into one description. */
+/**
+ * Joins `info.description`, `info.x-description-shared` and, when present, `info.x-description-provenance` (each may be
+ * a `$ref` to Markdown) into one description, in that order.
+ */
 function sharedDescription() {
   const text = (value, ctx) => (value?.$ref ? ctx.resolve(value).node : value);
   return {
     Info: {
       enter(info, ctx) {
         if (!('x-description-shared' in info)) return;
-        const parts = [text(info.description, ctx), text(info['x-description-shared'], ctx)];
-        delete info['x-description-shared'];
+        // Note: the provenance part comes last, so a reference page opens with what the API does and how to start.
+        const keys = ['x-description-shared', 'x-description-provenance'].filter((key) => key in info);
+        const parts = [text(info.description, ctx), ...keys.map((key) => text(info[key], ctx))];
+        for (const key of keys) delete info[key];
         if (parts.every((p) => typeof p === 'string'))
           info.description = parts.map((p) => p.trimEnd()).join('\n\n') + '\n';
         else
           ctx.report({
-            message: 'description and x-description-shared must both be text or $refs to Markdown',
+            message: 'description and its x-description-* parts must all be text or $refs to Markdown',
             location: ctx.location.child(['description']),
           });
       },

@@ -567,13 +567,18 @@ describe('section 7: errors', () => {
 
 describe('the base address', () => {
   it.each(variants)(
-    '$label: keeps the stated {base_url} and lists first a literal https URL, marked assumed',
+    '$label: keeps the stated {base_url}, lists first a literal https URL, and the local sandbox, each marked assumed',
     (spec) => {
       const servers = spec.doc.servers as Node[];
       expect(servers.map((s) => s.url)).toContain('https://{base_url}');
       expect(servers[0]!.url).toMatch(/^https:\/\/[^{}]+$/);
       expect(servers[0]!['x-provenance']).toBe('assumed');
-      expect(servers.every((s) => s.url.startsWith('https://'))).toBe(true);
+      // Every server is https but the local sandbox's, on the loopback interface, which is this project's own.
+      const local = servers.filter((s) => !s.url.startsWith('https://'));
+      expect(local.map((s) => s.url)).toEqual(['http://127.0.0.1:4020']);
+      expect(local[0]!['x-provenance']).toBe('assumed');
+      expect(local[0]!.description).toMatch(/sandbox/);
+      expect(local[0]!.description).toMatch(/Not part of the source/);
     },
   );
 });

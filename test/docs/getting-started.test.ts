@@ -1,12 +1,11 @@
 // The docs site's getting-started page is made from the README when the site is built: its lead, install and
 // quickstart sections as written (the README test's markers left out), with each link moved to where it leads from the
-// site. And no page of the merchants' site shows the maintainers' notes. test/docs/site.test.ts opens the built page.
-import { readdirSync, readFileSync } from 'node:fs';
+// site. And no page of the merchants' site shows the maintainers' notes. test/docs/site.test.ts opens the built pages.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { maintainerPages } from '../../scripts/docs.mjs';
+import { siteGuides } from '../../scripts/docs.mjs';
 import { gettingStartedMarkdown, repositoryWebUrl, SECTIONS, siteHref } from '../../scripts/lib/getting-started.mjs';
-import { renderGuide } from '../../scripts/lib/site.mjs';
 import { root } from '../../scripts/lib/tools.mjs';
 
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -38,20 +37,19 @@ describe('the getting-started page', () => {
     expect(siteHref('examples/', web)).toBe(`${web}/tree/main/examples/`);
     expect(siteHref('CHANGELOG.md', web)).toBe(`${web}/blob/main/CHANGELOG.md`);
     expect(siteHref('https://stoplight.io/open-source/prism', web)).toBe('https://stoplight.io/open-source/prism');
-    const { html, title } = renderGuide(page, 'README.md', { href: (href) => siteHref(href, web) });
-    expect(title).toBe('Getting started');
-    expect(html).toContain('href="typescript-errors.html"');
-    expect(html).toContain(`href="${web}/tree/main/examples/"`);
+    const linked = gettingStartedMarkdown(readme, (href) => siteHref(href, web));
+    expect(linked.startsWith('# Getting started\n')).toBe(true);
+    expect(linked).toContain('](typescript-errors.md)');
+    expect(linked).toContain(`](${web}/tree/main/examples/)`);
+    expect(linked).not.toMatch(/\]\(docs\//);
+    // Code blocks keep their text as written, links or not.
+    expect(linked.match(/^```[\s\S]*?^```$/gm)).toEqual(page.match(/^```[\s\S]*?^```$/gm));
   });
 });
 
 describe("the merchants' site", () => {
-  const guides = readdirSync(path.join(root, 'docs')).filter(
-    (f) => f.endsWith('.md') && !maintainerPages.includes(f.replace(/\.md$/, '')),
-  );
-
-  it.each(guides)("shows no maintainers' note on the page of %s", (file) => {
-    const { html } = renderGuide(readFileSync(path.join(root, 'docs', file), 'utf8'), file);
-    expect(html.replace(/<!--[\s\S]*?-->/g, '')).not.toMatch(MAINTAINER_NOTES);
+  it.each(siteGuides())("shows no maintainers' note on the page of %s (HTML comments are not shown)", (file) => {
+    const markdown = readFileSync(path.join(root, 'docs', file), 'utf8');
+    expect(markdown.replace(/<!--[\s\S]*?-->/g, '')).not.toMatch(MAINTAINER_NOTES);
   });
 });

@@ -1,10 +1,10 @@
 // The links of Markdown files as a reader follows them where the files lie: a relative link must name a file or folder
 // under the root given (the installed package, or the repository), and an `#anchor` a heading of the Markdown file it
-// points at, by the ids GitHub and the docs site give headings (scripts/lib/site.mjs).
+// points at, by the ids GitHub and the docs site give headings (github-slugger, docs/.vitepress/config.mjs).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Marked } from 'marked';
-import { slug } from '../../scripts/lib/site.mjs';
+import { slug } from 'github-slugger';
 
 const marked = new Marked({ gfm: true });
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
