@@ -8,11 +8,10 @@ import type { ControlOperation } from './handler.js';
 import { dataReply, noContent, pageReply, problemReply, type Reply } from './reply.js';
 
 /**
- * The registry, when `tenant` may make test tenants in it; otherwise the 403 that says why. Only a test tenant's own id
- * is in the registry with a parent, so an open-mode tenant costs one look-up that finds nothing.
+ * Why `tenant` may not make test tenants, or undefined when it may. Only a test tenant's own id is in the registry with
+ * a parent, so an open-mode tenant costs one look-up that finds nothing.
  */
-async function parentRegistry(runtime: SandboxRuntime, tenant: string): Promise<TenantRegistry | Reply> {
-  const { registry } = runtime;
+async function refusal(registry: TenantRegistry | undefined, tenant: string): Promise<Reply | undefined> {
   if (!registry)
     return problemReply(
       'forbidden',
@@ -24,19 +23,17 @@ async function parentRegistry(runtime: SandboxRuntime, tenant: string): Promise<
       'forbidden',
       "These credentials are a test tenant's, and a test tenant can't make test tenants; use its parent's credentials.",
     );
-  return registry;
+  return undefined;
 }
-
-const refused = (value: TenantRegistry | Reply): value is Reply => !('createTest' in value);
 
 /** POST /_sandbox/tenants: a new test tenant, its access token and secret key shown this once. */
 export const createTestTenant = (runtime: SandboxRuntime): ControlOperation => ({
   operationId: 'createTestTenant',
   async run({ tenant }) {
-    const registry = await parentRegistry(runtime, tenant);
-    if (refused(registry)) return registry;
+    const refused = await refusal(runtime.registry, tenant);
+    if (refused) return refused;
     const { max, idleMs } = runtime.testTenants;
-    const made = await registry.createTest(tenant, runtime.testTenants, runtime.wallNow());
+    const made = await runtime.registry!.createTest(tenant, runtime.testTenants, runtime.wallNow());
     if (made === 'limit_reached')
       return problemReply(
         'limit_reached',
