@@ -1,0 +1,111 @@
+// A list of payments, payouts or appeals: a status filter, pages of 20, each row linking to its object's page.
+import { statusesOf } from '@merchant-payments/contract/internal/sandbox-model/lifecycle.js';
+import type { ObjectKind } from '@merchant-payments/contract/internal/sandbox-model/types.js';
+import { describeError, Time } from '../feedback.js';
+import { useLoad } from '../load.js';
+import { listObjects, PLURAL, type ObjectFields } from '../objects.js';
+import { href } from '../route.js';
+import type { ViewProps } from '../shell.js';
+
+const LIMIT = 20;
+
+/** An amount as the API shows it: `"42.50"` with a currency beside it, or `{ amount, currency }` (a payment's `requested`). */
+export function amountOf(fields: ObjectFields): string {
+  const { currency } = fields;
+  const amount = fields.amount ?? fields.requested;
+  if (typeof amount === 'string') return `${amount} ${typeof currency === 'string' ? currency : ''}`.trim();
+  if (typeof amount === 'object' && amount !== null) {
+    const money = amount as { amount?: unknown; currency?: unknown };
+    if (typeof money.amount === 'string')
+      return `${money.amount} ${typeof money.currency === 'string' ? money.currency : ''}`.trim();
+  }
+  return '—';
+}
+
+export function ObjectList({
+  clients,
+  version,
+  kind,
+  query,
+}: ViewProps & { kind: ObjectKind; query: URLSearchParams }) {
+  const plural = PLURAL[kind];
+  const status = query.get('status') ?? '';
+  const offset = Math.max(0, Number(query.get('offset')) || 0);
+  const page = useLoad(
+    () => listObjects(clients, kind, { status: status || undefined, limit: LIMIT, offset }),
+    [clients, version, kind, status, offset],
+  );
+  const title = plural[0]!.toUpperCase() + plural.slice(1);
+  const go = (to: { status?: string; offset?: number }) => {
+    location.hash = href(plural, { status: to.status ?? status, offset: to.offset || undefined });
+  };
+  return (
+    <section aria-labelledby="list-title">
+      <h1 id="list-title">{title}</h1>
+      <form class="inline" onSubmit={(e) => e.preventDefault()}>
+        <label for="status-filter">Status</label>
+        <select id="status-filter" value={status} onChange={(e) => go({ status: e.currentTarget.value, offset: 0 })}>
+          <option value="">any</option>
+          {statusesOf(kind).map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </form>
+      {page.state === 'loading' && <p role="status">Loading {plural}…</p>}
+      {page.state === 'failed' && (
+        <p class="error" role="alert">
+          {describeError(page.error)}
+        </p>
+      )}
+      {page.state === 'done' && (
+        <>
+          <table>
+            <caption>
+              {page.data.pagination.total === 0
+                ? `No ${plural}${status ? ` in status ${status}` : ''} yet.`
+                : `${title} ${offset + 1}–${offset + page.data.data.length} of ${page.data.pagination.total}, newest first`}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Id</th>
+                <th scope="col">Status</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.data.map((item) => (
+                <tr key={item.id}>
+                  <td>
+                    <a href={href(`${plural}/${encodeURIComponent(item.id)}`)}>{item.id}</a>
+                  </td>
+                  <td>
+                    <span class="tag">{item.status}</span>
+                  </td>
+                  <td>{amountOf(item)}</td>
+                  <td>
+                    <Time value={item.created_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <nav class="pager" aria-label={`Pages of ${plural}`}>
+            <button type="button" disabled={offset === 0} onClick={() => go({ offset: Math.max(0, offset - LIMIT) })}>
+              Newer
+            </button>
+            <button
+              type="button"
+              disabled={offset + LIMIT >= page.data.pagination.total}
+              onClick={() => go({ offset: offset + LIMIT })}
+            >
+              Older
+            </button>
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}
