@@ -12,12 +12,15 @@ export const dashboardDist = path.join(root, 'packages', 'sandbox', 'dist', 'das
 /** The most the page's files may weigh, gzipped, together. */
 export const DASHBOARD_GZIP_BUDGET = 150 * 1024;
 
-/** Builds the page into `outDir`, replacing what was there; throws with Vite's output when it fails. */
-export function buildDashboard(outDir = dashboardDist) {
+/** Vite's command line that builds the page into `outDir`, replacing what was there. */
+export function dashboardBuildArgs(outDir) {
   const config = path.join(root, 'packages', 'sandbox', 'dashboard', 'vite.config.mjs');
-  const { status, stdout, stderr } = runTool('vite', 'vite', ['build', '--config', config, '--outDir', outDir], {
-    capture: true,
-  });
+  return ['build', '--config', config, '--outDir', outDir];
+}
+
+/** Builds the page into `outDir`; throws with Vite's output when it fails. */
+export function buildDashboard(outDir = dashboardDist) {
+  const { status, stdout, stderr } = runTool('vite', 'vite', dashboardBuildArgs(outDir), { capture: true });
   if (status !== 0) throw new Error(`The dashboard's Vite build failed:\n${stdout}${stderr}`);
 }
 

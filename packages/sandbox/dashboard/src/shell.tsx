@@ -1,5 +1,5 @@
 // The signed-in page: the tenant's clock and Sign out, the views' navigation, and the view the fragment names.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { ObjectKind } from '@merchant-payments/contract/internal/sandbox-model/types.js';
 import { ClockPanel } from './views/clock.js';
 import { Deliveries } from './views/deliveries.js';
@@ -39,6 +39,8 @@ export function Shell({ clients, onSignOut }: { clients: Clients; onSignOut(): v
   const [message, setMessage] = useState<Message>();
   const props: ViewProps = { clients, version, refresh: () => setVersion((v) => v + 1), say: setMessage };
   const [section = 'payments', id] = route.parts;
+  // Note: a message is about the view it was said on; another view starts without it.
+  useEffect(() => setMessage(undefined), [section, id]);
   const kind = KINDS[section];
   let view;
   if (kind && id) view = <ObjectPage {...props} kind={kind} id={id} />;
