@@ -163,7 +163,7 @@ describe.each(['contract', 'sandbox', 'conformance', 'cli'] as const)('@merchant
       console.log(JSON.stringify({
         status: page.status,
         csp: page.headers.get('content-security-policy'),
-        title: /<title>([^<]*)<\/title>/.exec(html)?.[1],
+        title: /<title>([^<]*)<[/]title>/.exec(html)?.[1],
         asset: asset?.status,
       }));
       await sandbox.close();
