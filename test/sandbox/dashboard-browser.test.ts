@@ -14,17 +14,8 @@ import { createVariantAClient } from '@merchant-payments/contract';
 import { createSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
 import { DASHBOARD_CSP } from '../../packages/sandbox/src/dashboard/routes.js';
 import { buildDashboard, DASHBOARD_GZIP_BUDGET, gzippedSizes } from '../../scripts/lib/dashboard.mjs';
-import { findChromium } from '../docs/chromium.js';
+import { CHROMIUM_FLAGS, findChromium } from '../docs/chromium.js';
 
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 /** Where the screenshots go, kept after the run (the test prints their paths). */
 const screenshots = path.join(os.tmpdir(), 'merchant-payments-dashboard');
 const WIDE = { width: 1400, height: 900 };

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../packages/sandbox/src/index.js';
 import { DASHBOARD_CSP, defaultDashboardAssets } from '../../packages/sandbox/src/dashboard/routes.js';
 import { root } from '../../scripts/lib/tools.mjs';
 
@@ -17,7 +17,7 @@ const sandboxes: Sandbox[] = [];
 
 const get = (sandbox: Sandbox, where: string, init?: RequestInit) =>
   sandbox.fetch(new Request(`${ORIGIN}${where}`, init));
-const withDashboard = (dashboard: Parameters<typeof createSandbox>[0]['dashboard']) => {
+const withDashboard = (dashboard: SandboxOptions['dashboard']) => {
   const sandbox = createSandbox({ dashboard });
   sandboxes.push(sandbox);
   return sandbox;

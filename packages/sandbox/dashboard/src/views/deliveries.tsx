@@ -1,12 +1,11 @@
 // Every webhook delivery of the tenant, the newest event first: a state filter, pages, and "Redeliver" on each.
 import type { DeliveryState } from '@merchant-payments/contract/internal/sandbox-control/types.js';
-import { describeError } from '../feedback.js';
 import { answerOf, useLoad } from '../load.js';
 import { href } from '../route.js';
 import type { ViewProps } from '../shell.js';
 import { DeliveryCard } from './delivery.js';
+import { Filter, LoadState, PAGE_SIZE, Pager } from './paging.js';
 
-const LIMIT = 20;
 const STATES: readonly DeliveryState[] = ['scheduled', 'due', 'delivered', 'failed', 'abandoned'];
 
 export function Deliveries(props: ViewProps & { query: URLSearchParams }) {
@@ -19,7 +18,7 @@ export function Deliveries(props: ViewProps & { query: URLSearchParams }) {
     () =>
       answerOf(
         clients.control.GET('/_sandbox/deliveries', {
-          params: { query: { limit: LIMIT, offset, ...(state ? { state } : {}) } },
+          params: { query: { limit: PAGE_SIZE, offset, ...(state ? { state } : {}) } },
         }),
         (d) => d,
       ),
@@ -31,23 +30,14 @@ export function Deliveries(props: ViewProps & { query: URLSearchParams }) {
   return (
     <section aria-labelledby="deliveries-title">
       <h1 id="deliveries-title">Deliveries</h1>
-      <form class="inline" onSubmit={(e) => e.preventDefault()}>
-        <label for="state-filter">State</label>
-        <select id="state-filter" value={state ?? ''} onChange={(e) => go({ state: e.currentTarget.value, offset: 0 })}>
-          <option value="">any</option>
-          {STATES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </form>
-      {page.state === 'loading' && <p role="status">Loading deliveries…</p>}
-      {page.state === 'failed' && (
-        <p class="error" role="alert">
-          {describeError(page.error)}
-        </p>
-      )}
+      <Filter
+        id="state-filter"
+        label="State"
+        value={state ?? ''}
+        values={STATES}
+        onPick={(picked) => go({ state: picked, offset: 0 })}
+      />
+      <LoadState loaded={page} what="deliveries" />
       {page.state === 'done' && (
         <>
           <p>
@@ -58,18 +48,7 @@ export function Deliveries(props: ViewProps & { query: URLSearchParams }) {
           {page.data.data.map((delivery) => (
             <DeliveryCard key={delivery.id} {...props} delivery={delivery} />
           ))}
-          <nav class="pager" aria-label="Pages of deliveries">
-            <button type="button" disabled={offset === 0} onClick={() => go({ offset: Math.max(0, offset - LIMIT) })}>
-              Newer
-            </button>
-            <button
-              type="button"
-              disabled={offset + LIMIT >= page.data.pagination.total}
-              onClick={() => go({ offset: offset + LIMIT })}
-            >
-              Older
-            </button>
-          </nav>
+          <Pager what="deliveries" offset={offset} total={page.data.pagination.total} go={(to) => go({ offset: to })} />
         </>
       )}
     </section>

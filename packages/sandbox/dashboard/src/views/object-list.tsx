@@ -1,13 +1,12 @@
 // A list of payments, payouts or appeals: a status filter, pages of 20, each row linking to its object's page.
 import { statusesOf } from '@merchant-payments/contract/internal/sandbox-model/lifecycle.js';
 import type { ObjectKind } from '@merchant-payments/contract/internal/sandbox-model/types.js';
-import { describeError, Time } from '../feedback.js';
+import { Time } from '../feedback.js';
 import { useLoad } from '../load.js';
 import { listObjects, PLURAL, type ObjectFields } from '../objects.js';
 import { href } from '../route.js';
 import type { ViewProps } from '../shell.js';
-
-const LIMIT = 20;
+import { Filter, LoadState, PAGE_SIZE, Pager } from './paging.js';
 
 /** An amount as the API shows it: `"42.50"` with a currency beside it, or `{ amount, currency }` (a payment's `requested`). */
 export function amountOf(fields: ObjectFields): string {
@@ -32,7 +31,7 @@ export function ObjectList({
   const status = query.get('status') ?? '';
   const offset = Math.max(0, Number(query.get('offset')) || 0);
   const page = useLoad(
-    () => listObjects(clients, kind, { status: status || undefined, limit: LIMIT, offset }),
+    () => listObjects(clients, kind, { status: status || undefined, limit: PAGE_SIZE, offset }),
     [clients, version, kind, status, offset],
   );
   const title = plural[0]!.toUpperCase() + plural.slice(1);
@@ -42,23 +41,14 @@ export function ObjectList({
   return (
     <section aria-labelledby="list-title">
       <h1 id="list-title">{title}</h1>
-      <form class="inline" onSubmit={(e) => e.preventDefault()}>
-        <label for="status-filter">Status</label>
-        <select id="status-filter" value={status} onChange={(e) => go({ status: e.currentTarget.value, offset: 0 })}>
-          <option value="">any</option>
-          {statusesOf(kind).map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </form>
-      {page.state === 'loading' && <p role="status">Loading {plural}…</p>}
-      {page.state === 'failed' && (
-        <p class="error" role="alert">
-          {describeError(page.error)}
-        </p>
-      )}
+      <Filter
+        id="status-filter"
+        label="Status"
+        value={status}
+        values={statusesOf(kind)}
+        onPick={(picked) => go({ status: picked, offset: 0 })}
+      />
+      <LoadState loaded={page} what={plural} />
       {page.state === 'done' && (
         <>
           <table>
@@ -92,18 +82,7 @@ export function ObjectList({
               ))}
             </tbody>
           </table>
-          <nav class="pager" aria-label={`Pages of ${plural}`}>
-            <button type="button" disabled={offset === 0} onClick={() => go({ offset: Math.max(0, offset - LIMIT) })}>
-              Newer
-            </button>
-            <button
-              type="button"
-              disabled={offset + LIMIT >= page.data.pagination.total}
-              onClick={() => go({ offset: offset + LIMIT })}
-            >
-              Older
-            </button>
-          </nav>
+          <Pager what={plural} offset={offset} total={page.data.pagination.total} go={(to) => go({ offset: to })} />
         </>
       )}
     </section>
