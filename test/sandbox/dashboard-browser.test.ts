@@ -142,7 +142,9 @@ describe('the built dashboard', () => {
       expect(body!.trim()).toBe('');
     }
     expect(index).not.toMatch(/\sstyle=|<style/);
-    // The page never names the admin API.
+    // The page pulls no Node-only module (Vite would stub it as __vite-browser-external) and never names the admin API.
+    for (const { file } of sizes.filter(({ file }) => file.endsWith('.js')))
+      expect(readFileSync(path.join(dir, 'dashboard', file), 'utf8')).not.toMatch(/__vite-browser-external|["']node:/);
     for (const { file } of sizes)
       expect(readFileSync(path.join(dir, 'dashboard', file), 'utf8')).not.toContain('/_admin');
   });
