@@ -187,6 +187,29 @@ describe('the dashboard in issued mode', () => {
 });
 
 describe('the dashboard in open mode', () => {
+  it('is used with the keyboard alone, and shows where the focus is', async () => {
+    const { page, problems } = await newPage();
+    await page.goto(`${openUrl}/_dashboard/`);
+    await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true);
+    // Tab to the variant, on to the access token, type it, and Enter signs in.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe('A');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('access-token');
+    await page.keyboard.type('dashboard-token-keys');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => signedIn(page).isVisible()).toBe(true);
+    // The focused control has a visible ring: the style sheet's :focus-visible outline.
+    await page.keyboard.press('Tab');
+    const ring = await page.evaluate(() => {
+      const style = getComputedStyle(document.activeElement!);
+      return { tag: document.activeElement!.tagName, style: style.outlineStyle, width: style.outlineWidth };
+    });
+    expect(ring).toEqual({ tag: 'INPUT', style: 'solid', width: '3px' });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('shows a payment made through the API, moves it with Advance, shows the delivery attempt, and redelivers it', async () => {
     const { page, requests, problems } = await newPage();
     await signInA(page, openUrl, TOKEN);
@@ -261,6 +284,14 @@ describe('the dashboard in open mode', () => {
     await page.getByRole('link', { name: 'Deliveries' }).click();
     await expect.poll(() => page.locator('article.delivery').count()).toBe(await events.count());
     await axe(page, 'the deliveries');
+    await page.getByRole('link', { name: 'Deliveries' }).click();
+    await page.getByLabel('State').selectOption('failed');
+    await expect.poll(() => page.locator('main p').last().innerText()).toMatch(/^No deliveries yet/);
+
+    // Removing the endpoint in the page empties the list, read again from the API.
+    await page.getByRole('link', { name: 'Webhook endpoints' }).click();
+    await page.getByRole('button', { name: /^Remove we_/ }).click();
+    await expect.poll(() => page.locator('caption').innerText()).toBe('No endpoints yet.');
 
     // The credentials travelled only as headers to this sandbox: no request left it, none named the token or /_admin.
     expect(requests.every((url) => url.startsWith(`${openUrl}/`))).toBe(true);
@@ -311,12 +342,25 @@ describe('the dashboard in open mode', () => {
     expect(await page.locator('.brand').innerText()).toContain('Variant B');
     expect(await page.evaluate((key) => sessionStorage.getItem(key), STORAGE_KEY)).toContain('pk_dashboard');
 
+    // Payouts and appeals have lists of their own, through Variant B's paths.
+    for (const [link, caption] of [
+      ['Payouts', 'No payouts yet.'],
+      ['Appeals', 'No appeals yet.'],
+    ] as const) {
+      await page.getByRole('link', { name: link }).click();
+      await expect.poll(() => page.locator('caption').innerText()).toBe(caption);
+      expect(await page.getByLabel('Status').locator('option').count()).toBeGreaterThan(2);
+    }
+
     await page.getByRole('link', { name: 'Test tenants' }).click();
     await page.getByRole('button', { name: 'Make a test tenant' }).click();
     const made = page.getByRole('region', { name: "New test tenant's credentials" });
     await expect.poll(() => made.locator('dd').first().innerText()).toMatch(/^sbx_at_/);
     await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
     await axe(page, 'the test tenants');
+    const tenantId = await page.locator('tbody tr td').first().innerText();
+    await page.getByRole('button', { name: `Revoke ${tenantId}` }).click();
+    await expect.poll(() => page.locator('caption').innerText()).toBe('No test tenants.');
 
     // "Advance" by something that is not a duration is refused in the page with a message saying what to write.
     await page.getByLabel('Advance by').fill('soon');
