@@ -11,15 +11,7 @@ import { TestTenants } from './views/test-tenants.js';
 import { MessageLine, type Message } from './feedback.js';
 import { href, useRoute } from './route.js';
 import type { Clients } from './session.js';
-
-/** What every view gets: the clients, a version that grows after each action, and the page's message line. */
-export interface ViewProps {
-  clients: Clients;
-  version: number;
-  /** Reloads every view (after an action). */
-  refresh(): void;
-  say(message: Message): void;
-}
+import type { ViewProps } from './view.js';
 
 const KINDS: Record<string, ObjectKind> = { payments: 'payment', payouts: 'payout', appeals: 'appeal' };
 

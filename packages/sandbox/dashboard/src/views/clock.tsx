@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { describeError, parseDuration, Time } from '../feedback.js';
 import { answerOf, useLoad } from '../load.js';
-import type { ViewProps } from '../shell.js';
+import type { ViewProps } from '../view.js';
 
 export function ClockPanel({ clients, version, refresh, say }: ViewProps) {
   const clock = useLoad(() => answerOf(clients.control.GET('/_sandbox/clock'), (d) => d.data), [clients, version]);

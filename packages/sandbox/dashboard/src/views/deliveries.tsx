@@ -2,7 +2,7 @@
 import type { DeliveryState } from '@merchant-payments/contract/internal/sandbox-control/types.js';
 import { answerOf, useLoad } from '../load.js';
 import { href } from '../route.js';
-import type { ViewProps } from '../shell.js';
+import type { ViewProps } from '../view.js';
 import { DeliveryCard } from './delivery.js';
 import { Filter, LoadState, PAGE_SIZE, Pager } from './paging.js';
 

@@ -1,7 +1,7 @@
 // One webhook delivery: its endpoint and state, every attempt (time, status or failure, duration), and "Redeliver".
 import type { Delivery } from '@merchant-payments/contract/internal/sandbox-control/types.js';
 import { describeError, Time } from '../feedback.js';
-import type { ViewProps } from '../shell.js';
+import type { ViewProps } from '../view.js';
 
 export function DeliveryCard({ clients, refresh, say, delivery }: ViewProps & { delivery: Delivery }) {
   const redeliver = async () => {

@@ -3,7 +3,7 @@ import type { WebhookLayout } from '@merchant-payments/contract/internal/sandbox
 import { useState } from 'preact/hooks';
 import { describeError, fieldOf, Time } from '../feedback.js';
 import { answerOf, useLoad } from '../load.js';
-import type { ViewProps } from '../shell.js';
+import type { ViewProps } from '../view.js';
 
 export function Endpoints({ clients, version, refresh, say }: ViewProps) {
   const list = useLoad(

@@ -4,7 +4,7 @@ import { FAULT_KINDS, FAULT_OPERATIONS } from '@merchant-payments/contract/inter
 import { useState } from 'preact/hooks';
 import { describeError, fieldOf, Time } from '../feedback.js';
 import { answerOf, useLoad } from '../load.js';
-import type { ViewProps } from '../shell.js';
+import type { ViewProps } from '../view.js';
 
 export function Faults({ clients, version, refresh, say }: ViewProps) {
   const list = useLoad(() => answerOf(clients.control.GET('/_sandbox/faults'), (d) => d.data), [clients, version]);

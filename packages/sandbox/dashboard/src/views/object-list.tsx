@@ -5,7 +5,7 @@ import { Time } from '../feedback.js';
 import { useLoad } from '../load.js';
 import { listObjects, PLURAL, type ObjectFields } from '../objects.js';
 import { href } from '../route.js';
-import type { ViewProps } from '../shell.js';
+import type { ViewProps } from '../view.js';
 import { Filter, LoadState, PAGE_SIZE, Pager } from './paging.js';
 
 /** An amount as the API shows it: `"42.50"` with a currency beside it, or `{ amount, currency }` (a payment's `requested`). */

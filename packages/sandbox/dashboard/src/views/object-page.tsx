@@ -5,7 +5,7 @@ import { describeError, Time } from '../feedback.js';
 import { answerOf, useLoad } from '../load.js';
 import { PLURAL, retrieveObject } from '../objects.js';
 import { href } from '../route.js';
-import type { ViewProps } from '../shell.js';
+import type { ViewProps } from '../view.js';
 import { DeliveryCard } from './delivery.js';
 
 function EventDeliveries(props: ViewProps & { change: StatusChange }) {

@@ -3,7 +3,7 @@ import type { TestTenantCredentials } from '@merchant-payments/contract/internal
 import { useState } from 'preact/hooks';
 import { describeError, Time } from '../feedback.js';
 import { answerOf, useLoad } from '../load.js';
-import type { ViewProps } from '../shell.js';
+import type { ViewProps } from '../view.js';
 
 export function TestTenants({ clients, version, refresh, say }: ViewProps) {
   const list = useLoad(
