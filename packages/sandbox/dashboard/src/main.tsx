@@ -18,8 +18,9 @@ type Session = { state: 'checking' } | { state: 'out' } | { state: 'in'; clients
 
 /** Asks the sandbox whether `credentials` name a tenant, by reading its clock. */
 async function check(credentials: Credentials): Promise<{ clients: Clients } | { error: unknown }> {
-  const clients = clientsFor(credentials);
   try {
+    // Note: inside the try, as a client refuses malformed credentials (a blank key) with a ClientConfigError.
+    const clients = clientsFor(credentials);
     const { error } = await clients.control.GET('/_sandbox/clock');
     return error === undefined ? { clients } : { error };
   } catch (error) {
