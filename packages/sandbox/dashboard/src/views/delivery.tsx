@@ -1,6 +1,7 @@
 // One webhook delivery: its endpoint and state, every attempt (time, status or failure, duration), and "Redeliver".
 import type { Delivery } from '@merchant-payments/contract/internal/sandbox-control/types.js';
 import { describeError, Time } from '../feedback.js';
+import { Table } from '../table.js';
 import type { ViewProps } from '../view.js';
 
 export function DeliveryCard({ clients, refresh, say, delivery }: ViewProps & { delivery: Delivery }) {
@@ -27,38 +28,27 @@ export function DeliveryCard({ clients, refresh, say, delivery }: ViewProps & { 
           Redeliver
         </button>
       </p>
-      <table>
-        <caption>Attempts of {delivery.id}</caption>
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">Sent</th>
-            <th scope="col">Endpoint</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Answer</th>
-            <th scope="col">Duration</th>
-          </tr>
-        </thead>
-        <tbody>
-          {delivery.attempts.map((attempt) => (
-            <tr key={attempt.number}>
-              <td>{attempt.number}</td>
-              <td>
+      <Table
+        caption={`Attempts of ${delivery.id}`}
+        rows={delivery.attempts}
+        keyOf={(attempt) => attempt.number}
+        columns={[
+          ['#', (attempt) => attempt.number],
+          [
+            'Sent',
+            (attempt) => (
+              <>
                 <Time value={attempt.sent_at ?? attempt.due_at} />
                 {attempt.sent_at ? '' : ' (due)'}
-              </td>
-              <td>
-                <code>{delivery.endpoint_id}</code>
-              </td>
-              <td>
-                <span class={`tag ${attempt.outcome}`}>{attempt.outcome}</span>
-              </td>
-              <td>{attempt.response_status ?? attempt.error ?? '—'}</td>
-              <td>{attempt.duration_ms === undefined ? '—' : `${attempt.duration_ms} ms`}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          ],
+          ['Endpoint', () => <code>{delivery.endpoint_id}</code>],
+          ['Outcome', (attempt) => <span class={`tag ${attempt.outcome}`}>{attempt.outcome}</span>],
+          ['Answer', (attempt) => attempt.response_status ?? attempt.error ?? '—'],
+          ['Duration', (attempt) => (attempt.duration_ms === undefined ? '—' : `${attempt.duration_ms} ms`)],
+        ]}
+      />
     </article>
   );
 }

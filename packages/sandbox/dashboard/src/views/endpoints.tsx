@@ -3,6 +3,7 @@ import type { WebhookLayout } from '@merchant-payments/contract/internal/sandbox
 import { useState } from 'preact/hooks';
 import { describeError, fieldOf, Time } from '../feedback.js';
 import { answerOf, useLoad } from '../load.js';
+import { Table } from '../table.js';
 import type { ViewProps } from '../view.js';
 
 export function Endpoints({ clients, version, refresh, say }: ViewProps) {
@@ -71,43 +72,27 @@ export function Endpoints({ clients, version, refresh, say }: ViewProps) {
       )}
       {list.state === 'failed' && <p class="error">{describeError(list.error)}</p>}
       {list.state === 'done' && (
-        <table>
-          <caption>
-            {list.data.length === 0 ? 'No endpoints yet.' : `${list.data.length} endpoint(s), newest first`}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Id</th>
-              <th scope="col">URL</th>
-              <th scope="col">Layout</th>
-              <th scope="col">Source</th>
-              <th scope="col">Created</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.map((endpoint) => (
-              <tr key={endpoint.id}>
-                <td>
-                  <code>{endpoint.id}</code>
-                </td>
-                <td>{endpoint.url ?? '(the operator’s)'}</td>
-                <td>{endpoint.layout}</td>
-                <td>{endpoint.listener ? 'listener' : endpoint.source}</td>
-                <td>
-                  <Time value={endpoint.created_at} />
-                </td>
-                <td>
-                  {endpoint.source === 'tenant' && (
-                    <button type="button" onClick={() => void remove(endpoint.id)} aria-label={`Remove ${endpoint.id}`}>
-                      Remove
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          caption={list.data.length === 0 ? 'No endpoints yet.' : `${list.data.length} endpoint(s), newest first`}
+          rows={list.data}
+          keyOf={(endpoint) => endpoint.id}
+          columns={[
+            ['Id', (endpoint) => <code>{endpoint.id}</code>],
+            ['URL', (endpoint) => endpoint.url ?? '(the operator’s)'],
+            ['Layout', (endpoint) => endpoint.layout],
+            ['Source', (endpoint) => (endpoint.listener ? 'listener' : endpoint.source)],
+            ['Created', (endpoint) => <Time value={endpoint.created_at} />],
+            [
+              'Actions',
+              (endpoint) =>
+                endpoint.source === 'tenant' && (
+                  <button type="button" onClick={() => void remove(endpoint.id)} aria-label={`Remove ${endpoint.id}`}>
+                    Remove
+                  </button>
+                ),
+            ],
+          ]}
+        />
       )}
     </section>
   );

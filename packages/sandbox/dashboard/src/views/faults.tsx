@@ -4,6 +4,7 @@ import { FAULT_KINDS, FAULT_OPERATIONS } from '@merchant-payments/contract/inter
 import { useState } from 'preact/hooks';
 import { describeError, fieldOf, Time } from '../feedback.js';
 import { answerOf, useLoad } from '../load.js';
+import { Options, Table } from '../table.js';
 import type { ViewProps } from '../view.js';
 
 export function Faults({ clients, version, refresh, say }: ViewProps) {
@@ -41,11 +42,7 @@ export function Faults({ clients, version, refresh, say }: ViewProps) {
         <p class="field">
           <label for="fault-operation">Operation</label>
           <select id="fault-operation" name="operation_id">
-            {FAULT_OPERATIONS.map((operation) => (
-              <option key={operation} value={operation}>
-                {operation}
-              </option>
-            ))}
+            <Options values={FAULT_OPERATIONS} />
           </select>
         </p>
         <p class="field">
@@ -56,11 +53,7 @@ export function Faults({ clients, version, refresh, say }: ViewProps) {
             value={kind}
             onChange={(e) => setKind(e.currentTarget.value as typeof kind)}
           >
-            {FAULT_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {k}
-              </option>
-            ))}
+            <Options values={FAULT_KINDS} />
           </select>
         </p>
         <p class="field">
@@ -78,39 +71,21 @@ export function Faults({ clients, version, refresh, say }: ViewProps) {
       {list.state === 'failed' && <p class="error">{describeError(list.error)}</p>}
       {list.state === 'done' && (
         <>
-          <table>
-            <caption>
-              {list.data.length === 0 ? 'No faults waiting.' : `${list.data.length} fault(s), in the order they apply`}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Id</th>
-                <th scope="col">Operation</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Remaining</th>
-                <th scope="col">Retry-After</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((fault) => (
-                <tr key={fault.id}>
-                  <td>
-                    <code>{fault.id}</code>
-                  </td>
-                  <td>{fault.operation_id}</td>
-                  <td>{fault.kind}</td>
-                  <td>
-                    {fault.remaining} of {fault.count}
-                  </td>
-                  <td>{fault.retry_after ?? '—'}</td>
-                  <td>
-                    <Time value={fault.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            caption={
+              list.data.length === 0 ? 'No faults waiting.' : `${list.data.length} fault(s), in the order they apply`
+            }
+            rows={list.data}
+            keyOf={(fault) => fault.id}
+            columns={[
+              ['Id', (fault) => <code>{fault.id}</code>],
+              ['Operation', (fault) => fault.operation_id],
+              ['Kind', (fault) => fault.kind],
+              ['Remaining', (fault) => `${fault.remaining} of ${fault.count}`],
+              ['Retry-After', (fault) => fault.retry_after ?? '—'],
+              ['Created', (fault) => <Time value={fault.created_at} />],
+            ]}
+          />
           <button type="button" onClick={() => void clear()} disabled={list.data.length === 0}>
             Clear faults
           </button>

@@ -5,6 +5,7 @@ import { Time } from '../feedback.js';
 import { useLoad } from '../load.js';
 import { listObjects, PLURAL, type ObjectFields } from '../objects.js';
 import { href } from '../route.js';
+import { Table } from '../table.js';
 import type { ViewProps } from '../view.js';
 import { Filter, LoadState, PAGE_SIZE, Pager } from './paging.js';
 
@@ -51,37 +52,21 @@ export function ObjectList({
       <LoadState loaded={page} what={plural} />
       {page.state === 'done' && (
         <>
-          <table>
-            <caption>
-              {page.data.pagination.total === 0
+          <Table
+            caption={
+              page.data.pagination.total === 0
                 ? `No ${plural}${status ? ` in status ${status}` : ''} yet.`
-                : `${title} ${offset + 1}–${offset + page.data.data.length} of ${page.data.pagination.total}, newest first`}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Id</th>
-                <th scope="col">Status</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.data.map((item) => (
-                <tr key={item.id}>
-                  <td>
-                    <a href={href(`${plural}/${encodeURIComponent(item.id)}`)}>{item.id}</a>
-                  </td>
-                  <td>
-                    <span class="tag">{item.status}</span>
-                  </td>
-                  <td>{amountOf(item)}</td>
-                  <td>
-                    <Time value={item.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                : `${title} ${offset + 1}–${offset + page.data.data.length} of ${page.data.pagination.total}, newest first`
+            }
+            rows={page.data.data}
+            keyOf={(item) => item.id}
+            columns={[
+              ['Id', (item) => <a href={href(`${plural}/${encodeURIComponent(item.id)}`)}>{item.id}</a>],
+              ['Status', (item) => <span class="tag">{item.status}</span>],
+              ['Amount', amountOf],
+              ['Created', (item) => <Time value={item.created_at} />],
+            ]}
+          />
           <Pager what={plural} offset={offset} total={page.data.pagination.total} go={(to) => go({ offset: to })} />
         </>
       )}

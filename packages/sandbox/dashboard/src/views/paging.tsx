@@ -1,6 +1,7 @@
 // What the paged lists share: a filter by one value, the "Newer" and "Older" buttons, and the load's progress or error.
 import { describeError } from '../feedback.js';
 import type { Loaded } from '../load.js';
+import { Options } from '../table.js';
 
 /** How many items a list page holds. */
 export const PAGE_SIZE = 20;
@@ -18,11 +19,7 @@ export function Filter(props: {
       <label for={props.id}>{props.label}</label>
       <select id={props.id} value={props.value} onChange={(e) => props.onPick(e.currentTarget.value)}>
         <option value="">any</option>
-        {props.values.map((value) => (
-          <option key={value} value={value}>
-            {value}
-          </option>
-        ))}
+        <Options values={props.values} />
       </select>
     </form>
   );

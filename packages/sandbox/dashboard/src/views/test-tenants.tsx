@@ -3,6 +3,7 @@ import type { TestTenantCredentials } from '@merchant-payments/contract/internal
 import { useState } from 'preact/hooks';
 import { describeError, Time } from '../feedback.js';
 import { answerOf, useLoad } from '../load.js';
+import { Table } from '../table.js';
 import type { ViewProps } from '../view.js';
 
 export function TestTenants({ clients, version, refresh, say }: ViewProps) {
@@ -67,43 +68,25 @@ export function TestTenants({ clients, version, refresh, say }: ViewProps) {
       )}
       {list.state === 'failed' && <p class="error">{describeError(list.error)}</p>}
       {list.state === 'done' && (
-        <table>
-          <caption>
-            {list.data.length === 0 ? 'No test tenants.' : `${list.data.length} test tenant(s), newest first`}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Id</th>
-              <th scope="col">Public key</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.map((tenant) => (
-              <tr key={tenant.id}>
-                <td>
-                  <code>{tenant.id}</code>
-                </td>
-                <td>
-                  <code>{tenant.public_key}</code>
-                </td>
-                <td>
-                  <Time value={tenant.created_at} />
-                </td>
-                <td>
-                  <Time value={tenant.expires_at} />
-                </td>
-                <td>
-                  <button type="button" onClick={() => void revoke(tenant.id)} aria-label={`Revoke ${tenant.id}`}>
-                    Revoke
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          caption={list.data.length === 0 ? 'No test tenants.' : `${list.data.length} test tenant(s), newest first`}
+          rows={list.data}
+          keyOf={(tenant) => tenant.id}
+          columns={[
+            ['Id', (tenant) => <code>{tenant.id}</code>],
+            ['Public key', (tenant) => <code>{tenant.public_key}</code>],
+            ['Created', (tenant) => <Time value={tenant.created_at} />],
+            ['Expires', (tenant) => <Time value={tenant.expires_at} />],
+            [
+              'Actions',
+              (tenant) => (
+                <button type="button" onClick={() => void revoke(tenant.id)} aria-label={`Revoke ${tenant.id}`}>
+                  Revoke
+                </button>
+              ),
+            ],
+          ]}
+        />
       )}
     </section>
   );
