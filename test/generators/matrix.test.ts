@@ -1,0 +1,264 @@
+// The generator matrix (issue 34, first part): each independent generator reads each variant's bundled spec as a
+// stranger would, its TypeScript output must compile under `strict`, and its client must run a merchant's flow
+// against an in-memory sandbox on 127.0.0.1: create a payment, retrieve it, list payments, force it to `succeeded`
+// through the control API (not the generator's client: the control API is not the subject), and refund it, every
+// answer checked for its status and key fields.
+//
+// A generator that fails today is listed in `known` with the exact failure: its case then asserts that failure, so
+// the file stays green and honest, and a fix (in the contract or the tool) fails the case until it leaves the list.
+// docs/generators.md is the first draft of the matrix these cases make.
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
+import { strictOptions, tsFiles, typecheck } from '../tools/typecheck.js';
+import { bundles, makeWorkspace, root, type Workspace } from '../tools/workspace.js';
+
+type Variant = (typeof bundles)[number]['variant'];
+
+/** What a flow prints as its last line: each step's HTTP status (where the client exposes it) and key fields. */
+interface FlowResult {
+  create: { status: number; id: string; state: string; amount: string };
+  retrieve: { status: number; id: string; state: string };
+  list: { status: number; ids: string[] };
+  refund: { status: number; id: string; refunded: string };
+}
+
+interface Generator {
+  name: string;
+  /** The package whose exact version is pinned in the root package.json. */
+  pkg: string;
+  /** Writes the client into `out`. */
+  generate(spec: string, out: string, variant: Variant, dir: string): Promise<void> | void;
+  /** Compiler options for the output and the flow; null when the output is not TypeScript. */
+  compile: ts.CompilerOptions | null;
+  /** The flow's TypeScript source, run from the workspace with `node --import tsx`; it reads BASE_URL. */
+  flow(variant: Variant): string;
+  /** Failures known today, per variant and stage, as a pattern the failure's text must match. */
+  known?: Partial<Record<Variant, { compile?: RegExp; flow?: RegExp }>>;
+}
+
+const bundlerStrict: ts.CompilerOptions = {
+  ...strictOptions,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+};
+
+const nodeNextStrict: ts.CompilerOptions = {
+  ...strictOptions,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+};
+
+/**
+ * Runs a command without blocking the event loop (the sandbox answers from this process); throws with its output
+ * unless it exits 0.
+ */
+function run(command: string, args: string[], cwd: string, timeoutMs: number, env: Record<string, string> = {}) {
+  return new Promise<string>((resolve, reject) => {
+    execFile(
+      command,
+      args,
+      {
+        cwd,
+        encoding: 'utf8',
+        timeout: timeoutMs,
+        env: { ...process.env, DO_NOT_TRACK: '1', NO_UPDATE_NOTIFIER: '1', FORCE_COLOR: '0', ...env },
+      },
+      (error, stdout, stderr) => {
+        const output = `${stdout}${stderr}`;
+        if (error) reject(new Error(`${command} ${args.join(' ')}: ${error.message}\n${output}`));
+        else resolve(output);
+      },
+    );
+  });
+}
+
+/** What every flow shares: credentials per variant, the paths' prefix, the control API and the final report. */
+const prelude = (variant: Variant) => `
+declare const process: { env: Record<string, string | undefined> };
+export const BASE = process.env['BASE_URL']!;
+export const A = ${variant === 'variant-a'};
+export const PREFIX = A ? '' : '/merchant/v1';
+export const AUTH: Record<string, string> = A
+  ? { Authorization: 'Bearer token-matrix' }
+  : { 'X-Public-Key': 'pk_matrix', 'X-Secret-Key': 'sk_matrix' };
+export const key = () => crypto.randomUUID();
+export const BODY = { amount: '42.50', currency: 'EUR', requisite: { type: 'card' } } as const;
+/** Forces a payment to succeeded through the control API (created -> pending -> succeeded), with plain fetch. */
+export async function succeed(id: string): Promise<void> {
+  for (const status of ['pending', 'succeeded']) {
+    const r = await fetch(BASE + '/_sandbox/payments/' + id + '/status', {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': 'application/json', 'Idempotency-Key': key() },
+      body: JSON.stringify({ status }),
+    });
+    if (r.status !== 200) throw new Error('control API: ' + status + ' answered ' + r.status + ' ' + (await r.text()));
+  }
+}
+export function report(result: unknown): void {
+  console.log('FLOW ' + JSON.stringify(result));
+}
+`;
+
+const generators: Generator[] = [
+  {
+    name: '@hey-api/openapi-ts (fetch client, zod plugin)',
+    pkg: '@hey-api/openapi-ts',
+    compile: nodeNextStrict,
+    async generate(spec, out) {
+      const { createClient } = await import('@hey-api/openapi-ts');
+      await createClient({
+        input: spec,
+        output: { path: out, tsConfigPath: path.join(root, 'tsconfig.json') },
+        plugins: ['@hey-api/client-fetch', '@hey-api/sdk', '@hey-api/typescript', 'zod'],
+        logs: { level: 'silent', file: false },
+        interactive: false,
+      });
+    },
+    flow: (variant) => `
+import { client } from './client/client.gen.js';
+import { createPayment, listPayments, refundPayment, retrievePayment } from './client/sdk.gen.js';
+import { AUTH, BASE, BODY, key, report, succeed } from './prelude.js';
+client.setConfig({ baseUrl: BASE, headers: AUTH });
+const created = await createPayment({ body: BODY, headers: { 'Idempotency-Key': key() } });
+if (!created.data) throw new Error('create: ' + created.response.status + ' ' + JSON.stringify(created.error));
+const id = created.data.data.id;
+const path = ${variant === 'variant-a' ? '{ id }' : '{ paymentId: id }'};
+const retrieved = await retrievePayment({ path });
+const listed = await listPayments({ query: { limit: 10 } });
+await succeed(id);
+const refunded = await refundPayment({ path, headers: { 'Idempotency-Key': key() } });
+report({
+  create: { status: created.response.status, id, state: created.data.data.status, amount: created.data.data.requested.amount },
+  retrieve: { status: retrieved.response.status, id: retrieved.data?.data.id, state: retrieved.data?.data.status },
+  list: { status: listed.response.status, ids: listed.data?.data.map((p) => p.id) },
+  refund: { status: refunded.response.status, id: refunded.data?.data.id, refunded: refunded.data?.data.refunded?.amount },
+});
+`,
+  },
+  {
+    name: 'openapi-typescript-codegen (fetch)',
+    pkg: 'openapi-typescript-codegen',
+    compile: bundlerStrict,
+    async generate(spec, out) {
+      const { generate } = await import('openapi-typescript-codegen');
+      await generate({ input: spec, output: out, httpClient: 'fetch' });
+    },
+    // Note: its services return the body and throw ApiError on any status its `errors` list, so a returned body means 200.
+    flow: () => `
+import { OpenAPI, PaymentsService } from './client/index';
+import { AUTH, BASE, BODY, key, report, succeed } from './prelude';
+OpenAPI.BASE = BASE;
+OpenAPI.HEADERS = AUTH;
+const created = await PaymentsService.createPayment(key(), BODY);
+const id = created.data.id;
+const retrieved = await PaymentsService.retrievePayment(id);
+const listed = await PaymentsService.listPayments(10);
+await succeed(id);
+const refunded = await PaymentsService.refundPayment(id, key());
+report({
+  create: { status: 200, id, state: created.data.status, amount: created.data.requested.amount },
+  retrieve: { status: 200, id: retrieved.data.id, state: retrieved.data.status },
+  list: { status: 200, ids: listed.data.map((p) => p.id) },
+  refund: { status: 200, id: refunded.data.id, refunded: refunded.data.refunded?.amount },
+});
+`,
+  },
+];
+
+/** The exact version of each generator, as installed from the pinned root devDependencies. */
+function version(pkg: string): string {
+  return (JSON.parse(readFileSync(path.join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string })
+    .version;
+}
+
+let sandbox: Sandbox;
+let baseUrl: string;
+
+beforeAll(async () => {
+  sandbox = createSandbox();
+  baseUrl = (await sandbox.listen({ port: 0, host: '127.0.0.1' })).url;
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+describe.each(generators.flatMap((g) => bundles.map((b) => ({ ...b, g, label: g.name }))))(
+  '$label on $variant',
+  ({ g, variant, file }) => {
+    let workspace: Workspace;
+    let out: string;
+    const known = g.known?.[variant];
+
+    beforeAll(async () => {
+      workspace = makeWorkspace(`matrix-${g.pkg.replace(/\W+/g, '-')}-${variant}`);
+      out = path.join(workspace.dir, 'client');
+      writeFileSync(path.join(workspace.dir, 'package.json'), '{ "type": "module" }\n');
+      writeFileSync(path.join(workspace.dir, 'prelude.ts'), prelude(variant));
+      writeFileSync(path.join(workspace.dir, 'flow.ts'), g.flow(variant));
+      await g.generate(file, out, variant, workspace.dir);
+      console.log(`${g.pkg} ${version(g.pkg)} on ${variant}: generated into ${out}`);
+    });
+
+    afterAll(() => workspace?.remove());
+
+    const compileCase = () => {
+      const files = [...tsFiles(out), path.join(workspace.dir, 'flow.ts'), path.join(workspace.dir, 'prelude.ts')];
+      return typecheck(files, g.compile!, workspace.dir);
+    };
+
+    if (g.compile) {
+      if (known?.compile) {
+        it(`fails to compile under strict, as known today (${known.compile.source})`, () => {
+          const diagnostics = compileCase();
+          expect(diagnostics.join('\n'), 'it compiles now: move it out of `known`').toMatch(known.compile!);
+        });
+      } else {
+        it('compiles under tsc --strict, with the flow', () => {
+          const diagnostics = compileCase();
+          expect(diagnostics, `tsc found ${diagnostics.length} problem(s):\n${diagnostics.join('\n')}`).toEqual([]);
+        });
+      }
+    }
+
+    const flow = async (): Promise<FlowResult> => {
+      const output = await run(process.execPath, ['--import', 'tsx', 'flow.ts'], workspace.dir, 120_000, {
+        BASE_URL: baseUrl,
+      });
+      const line = output.split('\n').find((l) => l.startsWith('FLOW '));
+      if (!line) throw new Error(`the flow printed no result:\n${output}`);
+      return JSON.parse(line.slice('FLOW '.length)) as FlowResult;
+    };
+
+    if (known?.flow) {
+      it(`fails the flow, as known today (${known.flow.source})`, async () => {
+        await expect(flow(), 'the flow passes now: move it out of `known`').rejects.toThrow(known.flow!);
+      });
+    } else {
+      it('creates, retrieves, lists and refunds a payment on the sandbox', async () => {
+        const r = await flow();
+        expect(r.create).toEqual({
+          status: 200,
+          id: expect.stringMatching(/^pay_/),
+          state: 'created',
+          amount: '42.50',
+        });
+        expect(r.retrieve).toEqual({ status: 200, id: r.create.id, state: 'created' });
+        expect(r.list.status).toBe(200);
+        expect(r.list.ids).toContain(r.create.id);
+        expect(r.refund).toEqual({ status: 200, id: r.create.id, refunded: '42.50' });
+      });
+    }
+
+    it('is pinned exactly in the root devDependencies', () => {
+      const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+        devDependencies: Record<string, string>;
+      };
+      expect(pkg.devDependencies[g.pkg]).toBe(version(g.pkg));
+    });
+  },
+);
