@@ -217,6 +217,60 @@ report({
       'variant-b': { flow: /create answered 400/ },
     },
   },
+  {
+    name: 'typed-openapi (its ApiClient, a fetcher of the flow)',
+    pkg: 'typed-openapi',
+    compile: bundlerStrict,
+    async generate(spec, out, _variant, dir) {
+      // Note: typed-openapi 2.2.7 joins the working directory and -o, so an absolute -o lands under cwd; pass it relative.
+      await run(
+        path.join(root, 'node_modules', '.bin', 'typed-openapi'),
+        [spec, '-o', path.relative(dir, path.join(out, 'api.ts'))],
+        dir,
+        180_000,
+      );
+    },
+    // Note: typed-openapi leaves the transport to a Fetcher the user writes (its --default-fetcher is a sample to copy);
+    // this one adds the credentials, as its sample's "custom headers" comment suggests.
+    flow: (variant) => {
+      const p = variant === 'variant-a' ? '' : '/merchant/v1';
+      const id = variant === 'variant-a' ? 'id' : 'paymentId';
+      return `
+import { createApiClient, type Fetcher } from './client/api';
+import { AUTH, BASE, BODY, key, report, succeed } from './prelude';
+const fetcher: Fetcher = {
+  fetch: async (input) => {
+    const headers = new Headers(AUTH);
+    if (input.urlSearchParams) input.url.search = input.urlSearchParams.toString();
+    const parameters = input.parameters as { body?: unknown; header?: Record<string, unknown> } | undefined;
+    const body = parameters?.body === undefined ? undefined : JSON.stringify(parameters.body);
+    if (body) headers.set('Content-Type', 'application/json');
+    for (const [name, value] of Object.entries(parameters?.header ?? {})) if (value != null) headers.set(name, String(value));
+    return fetch(input.url, { method: input.method.toUpperCase(), ...(body ? { body } : {}), headers });
+  },
+};
+const api = createApiClient(fetcher, BASE);
+function ok<T extends { ok: boolean; status: number }>(name: string, r: T): T {
+  if (!r.ok) throw new Error(name + ' answered ' + r.status);
+  return r;
+}
+const created = ok('create', await api.post('${p}/payments', { header: { 'Idempotency-Key': key() }, body: BODY, withResponse: true }));
+if (!created.ok) throw new Error();
+const id = created.data.data.id;
+const retrieved = ok('retrieve', await api.get('${p}/payments/{${id}}', { path: { ${id}: id }, withResponse: true }));
+const listed = ok('list', await api.get('${p}/payments', { query: { limit: 10 }, withResponse: true }));
+await succeed(id);
+const refunded = ok('refund', await api.post('${p}/payments/{${id}}/refund', { path: { ${id}: id }, header: { 'Idempotency-Key': key() }, withResponse: true }));
+if (!retrieved.ok || !listed.ok || !refunded.ok) throw new Error();
+report({
+  create: { status: created.status, id, state: created.data.data.status, amount: created.data.data.requested.amount },
+  retrieve: { status: retrieved.status, id: retrieved.data.data.id, state: retrieved.data.data.status },
+  list: { status: listed.status, ids: listed.data.data.map((p) => p.id) },
+  refund: { status: refunded.status, id: refunded.data.data.id, refunded: refunded.data.data.refunded?.amount },
+});
+`;
+    },
+  },
 ];
 
 /** The exact version of each generator, as installed from the pinned root devDependencies. */
