@@ -271,6 +271,44 @@ report({
 `;
     },
   },
+  {
+    name: 'orval (fetch client)',
+    pkg: 'orval',
+    compile: bundlerStrict,
+    async generate(spec, out, _variant, dir) {
+      // Note: orval's fetch client builds relative URLs unless output.baseUrl is set, so the config names the sandbox.
+      const config = {
+        matrix: {
+          input: { target: spec },
+          output: { target: path.join(out, 'api.ts'), client: 'fetch', baseUrl, mode: 'single' },
+        },
+      };
+      writeFileSync(path.join(dir, 'orval.config.cjs'), `module.exports = ${JSON.stringify(config)};\n`);
+      await run(path.join(root, 'node_modules', '.bin', 'orval'), ['--config', './orval.config.cjs'], dir, 180_000);
+    },
+    flow: () => `
+import { createPayment, listPayments, refundPayment, retrievePayment } from './client/api';
+import { AUTH, BODY, key, report, succeed } from './prelude';
+function ok<T extends { status: number }>(name: string, r: T): T {
+  if (r.status !== 200) throw new Error(name + ' answered ' + r.status + ' ' + JSON.stringify((r as { data?: unknown }).data));
+  return r;
+}
+const created = ok('create', await createPayment(BODY, { headers: { ...AUTH, 'Idempotency-Key': key() } }));
+if (created.status !== 200) throw new Error();
+const id = created.data.data.id;
+const retrieved = ok('retrieve', await retrievePayment(id, { headers: AUTH }));
+const listed = ok('list', await listPayments({ limit: 10 }, { headers: AUTH }));
+await succeed(id);
+const refunded = ok('refund', await refundPayment(id, { headers: { ...AUTH, 'Idempotency-Key': key() } }));
+if (retrieved.status !== 200 || listed.status !== 200 || refunded.status !== 200) throw new Error();
+report({
+  create: { status: created.status, id, state: created.data.data.status, amount: created.data.data.requested.amount },
+  retrieve: { status: retrieved.status, id: retrieved.data.data.id, state: retrieved.data.data.status },
+  list: { status: listed.status, ids: listed.data.data.map((p) => p.id) },
+  refund: { status: refunded.status, id: refunded.data.data.id, refunded: refunded.data.data.refunded?.amount },
+});
+`,
+  },
 ];
 
 /** The exact version of each generator, as installed from the pinned root devDependencies. */
