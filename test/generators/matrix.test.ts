@@ -361,6 +361,68 @@ report({
     // (null out of the enum), a change for the breaking-change check next session.
     known: { 'variant-a': { compile: /client\/api\.ts\(\d+,\d+\): TS2769 No overload matches this call/ } },
   },
+  {
+    name: 'kubb (@kubb/cli, plugin-client fetch, plugin-zod)',
+    pkg: '@kubb/cli',
+    // Note: kubb writes `.ts` import specifiers.
+    compile: { ...bundlerStrict, allowImportingTsExtensions: true },
+    async generate(spec, out, _variant, dir) {
+      writeFileSync(
+        path.join(dir, 'kubb.config.mjs'),
+        `import { defineConfig } from '@kubb/core';
+import { pluginOas } from '@kubb/plugin-oas';
+import { pluginTs } from '@kubb/plugin-ts';
+import { pluginClient } from '@kubb/plugin-client';
+import { pluginZod } from '@kubb/plugin-zod';
+export default defineConfig({
+  root: '.',
+  input: { path: ${JSON.stringify(spec)} },
+  output: { path: ${JSON.stringify(out)}, clean: true },
+  plugins: [pluginOas(), pluginTs(), pluginClient({ client: 'fetch', baseURL: ${JSON.stringify(baseUrl)} }), pluginZod()],
+});
+`,
+      );
+      // Note: DO_NOT_TRACK=1 (set by run) turns kubb's telemetry off.
+      await run(
+        path.join(root, 'node_modules', '.bin', 'kubb'),
+        ['generate', '--config', 'kubb.config.mjs'],
+        dir,
+        180_000,
+      );
+    },
+    // Note: kubb's generated functions return the body only, whatever the status, so a problem body names the status.
+    flow: () => `
+import { createPayment, listPayments, refundPayment, retrievePayment } from './client/index.ts';
+import { AUTH, BODY, key, report, succeed } from './prelude.ts';
+function payment<T>(name: string, body: T): T {
+  const data = (body as { data?: { id?: string } }).data;
+  if (!data?.id) throw new Error(name + ' answered ' + JSON.stringify(body));
+  return body;
+}
+const created = payment('create', await createPayment(BODY, { 'Idempotency-Key': key() }, { headers: AUTH }));
+const id = created.data.id;
+const retrieved = payment('retrieve', await retrievePayment(id, { headers: AUTH }));
+const listed = await listPayments({ limit: 10 }, { headers: AUTH });
+await succeed(id);
+const refunded = payment('refund', await refundPayment(id, { 'Idempotency-Key': key() }, { headers: AUTH }));
+report({
+  create: { status: 200, id, state: created.data.status, amount: created.data.requested.amount },
+  retrieve: { status: 200, id: retrieved.data.id, state: retrieved.data.status },
+  list: { status: 200, ids: listed.data.map((p) => p.id) },
+  refund: { status: 200, id: refunded.data.id, refunded: refunded.data.refunded?.amount },
+});
+`,
+    // kubb 4.39.3's fetch runtime (@kubb/plugin-client/clients/fetch) sends `JSON.stringify(data)` with only the
+    // caller's headers, so fetch labels the body text/plain and the sandbox refuses the create: 400 bad_request,
+    // 'Header "Content-Type" must be application/json, not text/plain.' The generated createPayment passes no content
+    // type either. This is the client runtime, not a construct of the contract as far as observed: the workaround is
+    // a Content-Type header in the call's config or a custom client; whether an inline requestBody (instead of
+    // components/requestBodies/CreatePayment) changes kubb's output is not checked yet.
+    known: {
+      'variant-a': { flow: /create answered .*Content-Type\\" must be application\/json, not text\/plain/ },
+      'variant-b': { flow: /create answered .*Content-Type\\" must be application\/json, not text\/plain/ },
+    },
+  },
 ];
 
 /** The exact version of each generator, as installed from the pinned root devDependencies. */
