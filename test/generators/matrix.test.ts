@@ -8,6 +8,7 @@
 // the file stays green and honest, and a fix (in the contract or the tool) fails the case until it leaves the list.
 // docs/generators.md is the first draft of the matrix these cases make.
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -518,3 +519,149 @@ describe.each(generators.flatMap((g) => bundles.map((b) => ({ ...b, g, label: g.
     });
   },
 );
+
+/** A Postman request as openapi-to-postmanv2 writes it, as far as the flow touches it. */
+interface PostmanItem {
+  name: string;
+  item?: PostmanItem[];
+  request: {
+    method: string;
+    header?: { key: string; value: string }[];
+    body?: { mode?: string; raw?: string };
+    url: { path?: string[]; variable?: { key: string; value: string }[] };
+  };
+  event?: { listen: string; script: { exec: string[] } }[];
+}
+
+/**
+ * openapi-to-postmanv2 and newman: converts the bundle to a collection, takes its create, retrieve, list and refund
+ * requests as they are (URL, method, headers, the collection's auth), fills in the body and the variables a user
+ * would, puts two control-API requests before the refund, and runs it with newman's API in this process.
+ */
+async function postmanFlow(
+  spec: string,
+  dir: string,
+): Promise<{ statuses: Record<string, number>; failures: string[] }> {
+  const out = path.join(dir, 'collection.json');
+  await run(path.join(root, 'node_modules', '.bin', 'openapi2postmanv2'), ['-s', spec, '-o', out, '-p'], dir, 180_000);
+  const collection = JSON.parse(readFileSync(out, 'utf8')) as { item: PostmanItem[]; variable?: unknown[] };
+  const all = (items: PostmanItem[]): PostmanItem[] => items.flatMap((i) => (i.item ? all(i.item) : [i]));
+  const find = (method: string, tail: RegExp) => {
+    const found = all(collection.item).find(
+      (i) => i.request.method === method && tail.test((i.request.url.path ?? []).join('/')),
+    );
+    if (!found) throw new Error(`no ${method} ${tail.source} in the collection`);
+    return structuredClone(found);
+  };
+  const withId = (item: PostmanItem) => {
+    for (const v of item.request.url.variable ?? []) v.value = '{{paymentId}}';
+    for (const h of item.request.header ?? []) if (h.key === 'Idempotency-Key') h.value = '{{$guid}}';
+    return item;
+  };
+  const test = (name: string, extra = '') => [
+    {
+      listen: 'test',
+      script: { exec: [`pm.test('${name} answers 200', () => pm.response.to.have.status(200));`, extra] },
+    },
+  ];
+  const create = withId(find('POST', /payments$/));
+  create.request.body = {
+    mode: 'raw',
+    raw: JSON.stringify({ amount: '42.50', currency: 'EUR', requisite: { type: 'card' } }),
+  };
+  create.event = test('create', "pm.collectionVariables.set('paymentId', pm.response.json().data.id);");
+  const retrieve = withId(find('GET', /payments\/:\w+$/));
+  retrieve.event = test(
+    'retrieve',
+    "pm.test('same id', () => pm.expect(pm.response.json().data.id).to.eql(pm.collectionVariables.get('paymentId')));",
+  );
+  const list = withId(find('GET', /payments$/));
+  list.event = test('list');
+  const refund = withId(find('POST', /payments\/:\w+\/refund$/));
+  refund.event = test(
+    'refund',
+    "pm.test('refunded in full', () => pm.expect(pm.response.json().data.refunded.amount).to.eql('42.50'));",
+  );
+  const force = (status: string): PostmanItem => ({
+    name: `force ${status}`,
+    request: {
+      method: 'POST',
+      header: [
+        { key: 'Content-Type', value: 'application/json' },
+        { key: 'Idempotency-Key', value: '{{$guid}}' },
+      ],
+      body: { mode: 'raw', raw: JSON.stringify({ status }) },
+      url: {
+        raw: `{{baseUrl}}/_sandbox/payments/{{paymentId}}/status`,
+        host: ['{{baseUrl}}'],
+        path: ['_sandbox', 'payments', '{{paymentId}}', 'status'],
+      } as PostmanItem['request']['url'],
+    },
+    event: test(`force ${status}`),
+  });
+  const runnable = { ...collection, item: [create, retrieve, list, force('pending'), force('succeeded'), refund] };
+  // Note: the variables a user sets for the collection's own auth (bearerToken for Variant A, apiKey for Variant B), as
+  // an environment, since the collection's own baseUrl variable outranks globals.
+  const variables = [
+    { key: 'baseUrl', value: baseUrl },
+    { key: 'bearerToken', value: 'token-matrix' },
+    { key: 'apiKey', value: 'pk_matrix' },
+  ];
+  const newman = createRequire(import.meta.url)('newman') as {
+    run(
+      options: object,
+      done: (
+        error: Error | null,
+        summary: {
+          run: {
+            executions: { item: { name: string }; response?: { code: number } }[];
+            failures: { source?: { name?: string }; error: { message: string } }[];
+          };
+        },
+      ) => void,
+    ): void;
+  };
+  const summary = await new Promise<Parameters<Parameters<typeof newman.run>[1]>[1]>((resolve, reject) =>
+    newman.run({ collection: runnable, environment: { values: variables }, reporters: [] }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    ),
+  );
+  const statuses = Object.fromEntries(summary.run.executions.map((e) => [e.item.name, e.response?.code ?? 0]));
+  const failures = summary.run.failures.map((f) => `${f.source?.name}: ${f.error.message}`);
+  return { statuses, failures };
+}
+
+describe.each(bundles)('openapi-to-postmanv2 with newman on $variant', ({ variant, file }) => {
+  let workspace: Workspace;
+  beforeAll(() => {
+    workspace = makeWorkspace(`matrix-postman-${variant}`);
+  });
+  afterAll(() => workspace?.remove());
+
+  if (variant === 'variant-a') {
+    it('creates, retrieves, lists and refunds a payment on the sandbox', async () => {
+      const { statuses, failures } = await postmanFlow(file, workspace.dir);
+      expect(failures).toEqual([]);
+      expect(Object.values(statuses)).toEqual([200, 200, 200, 200, 200, 200]);
+    });
+  } else {
+    // openapi-to-postmanv2 6.3.3 wires only the first key of Variant B's two-key security requirement
+    // (publicKey + secretKey, both apiKey headers): the collection's auth sends X-Public-Key = {{apiKey}} and no
+    // X-Secret-Key, so every request is refused 401. The contract would need nothing it can express differently in
+    // OpenAPI (the two keys are one requirement); the user adds X-Secret-Key to the collection by hand.
+    it('fails the flow, as known today (no X-Secret-Key: the create answers 401)', async () => {
+      const { statuses } = await postmanFlow(file, workspace.dir);
+      expect(Object.values(statuses)[0], 'the create passes now: move it out of the known failures').toBe(401);
+    });
+  }
+
+  it('is pinned exactly in the root devDependencies', () => {
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    expect([pkg.devDependencies['openapi-to-postmanv2'], pkg.devDependencies['newman']]).toEqual([
+      version('openapi-to-postmanv2'),
+      version('newman'),
+    ]);
+  });
+});
