@@ -472,7 +472,9 @@ describe.each(generators.flatMap((g) => bundles.map((b) => ({ ...b, g, label: g.
       if (known?.compile) {
         it(`fails to compile under strict, as known today (${known.compile.source})`, () => {
           const diagnostics = compileCase();
-          expect(diagnostics.join('\n'), 'it no longer fails this way: update or remove its `known` entry').toMatch(known.compile!);
+          expect(diagnostics.join('\n'), 'it no longer fails this way: update or remove its `known` entry').toMatch(
+            known.compile!,
+          );
         });
       } else {
         it('compiles under tsc --strict, with the flow', () => {
@@ -493,7 +495,9 @@ describe.each(generators.flatMap((g) => bundles.map((b) => ({ ...b, g, label: g.
 
     if (known?.flow) {
       it(`fails the flow, as known today (${known.flow.source})`, async () => {
-        await expect(flow(), 'the flow no longer fails this way: update or remove its `known` entry').rejects.toThrow(known.flow!);
+        await expect(flow(), 'the flow no longer fails this way: update or remove its `known` entry').rejects.toThrow(
+          known.flow!,
+        );
       });
     } else {
       it('creates, retrieves, lists and refunds a payment on the sandbox', async () => {
