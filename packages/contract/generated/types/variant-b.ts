@@ -711,9 +711,8 @@ export interface components {
          *     | `requisites_unavailable` | no requisite could be issued for the payment |
          *     | `declined` | the provider declined the payment |
          *     | `provider_error` | the provider failed to process the payment |
-         * @enum {string|null}
          */
-        ReasonCode: "payment_timeout" | "amount_mismatch" | "canceled_by_merchant" | "requisites_unavailable" | "declined" | "provider_error" | null;
+        ReasonCode: ("payment_timeout" | "amount_mismatch" | "canceled_by_merchant" | "requisites_unavailable" | "declined" | "provider_error") | null;
         /** @description A payment as Variant A's Confirm Payment returns it and as the later webhook layout sends it: requisite with `card` and `holder`, `reason_code`, and `finalized_at` in place of `updated_at`. */
         ConfirmedPayment: components["schemas"]["PaymentCore"] & {
             requisite: components["schemas"]["ConfirmedRequisite"];
@@ -721,41 +720,23 @@ export interface components {
             finalized_at: components["schemas"]["Timestamp"];
         };
         /** @description Later-layout `onStatusChange` body for a payment; data has the shape of Variant A's Confirm Payment response (stated). */
-        PaymentStatusChangedEvent: components["schemas"]["WebhookEventBase"] & {
+        PaymentStatusChangedEvent: {
             /** @constant */
             type: "payment.status_changed";
             data: components["schemas"]["ConfirmedPayment"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "payment.status_changed";
-        };
+        } & WithRequired<components["schemas"]["WebhookEventBase"], "type">;
         /** @description Later-layout `onStatusChange` body for a payout. The source names only payment data for this webhook; payout events are assumed. */
-        PayoutStatusChangedEvent: components["schemas"]["WebhookEventBase"] & {
+        PayoutStatusChangedEvent: {
             /** @constant */
             type: "payout.status_changed";
             data: components["schemas"]["Payout"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "payout.status_changed";
-        };
+        } & WithRequired<components["schemas"]["WebhookEventBase"], "type">;
         /** @description Later-layout `onStatusChange` body for an appeal. The source names only payment data for this webhook; appeal events are assumed. */
-        AppealStatusChangedEvent: components["schemas"]["WebhookEventBase"] & {
+        AppealStatusChangedEvent: {
             /** @constant */
             type: "appeal.status_changed";
             data: components["schemas"]["Appeal"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "appeal.status_changed";
-        };
+        } & WithRequired<components["schemas"]["WebhookEventBase"], "type">;
         /** @description Body of the later `onStatusChange` layout. `type` tells which object `data` holds; its values are assumed (see EventType). */
         WebhookEvent: components["schemas"]["PaymentStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"] | components["schemas"]["AppealStatusChangedEvent"];
         /** @description Body of the earlier `onStatusChange` layout, which the source marks as under development: `data` has the shape of a create-payment request. */
@@ -777,7 +758,7 @@ export interface components {
                 "application/json": components["schemas"]["PaymentListResponse"];
             };
         };
-        /** @description Bad request */
+        /** @description Bad request: the body is not valid JSON, or is not sent as `application/json` (the `Content-Type` header names another media type or none), or a required header such as Idempotency-Key is missing. `detail` names which. */
         BadRequest: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -1108,26 +1089,7 @@ export interface components {
         /** @description Time of this delivery attempt (stated in the later layout only). Its format is not shown; assumed: integer Unix seconds, signed together with the body. Receivers reject a timestamp more than 300 seconds away from their clock, in either direction. */
         TimestampHeader: string;
     };
-    requestBodies: {
-        /** @description The payment to create. */
-        CreatePayment: {
-            content: {
-                "application/json": components["schemas"]["CreatePaymentRequest"];
-            };
-        };
-        /** @description The payout to create. */
-        CreatePayout: {
-            content: {
-                "application/json": components["schemas"]["CreatePayoutRequest"];
-            };
-        };
-        /** @description The appeal to create. */
-        CreateAppeal: {
-            content: {
-                "application/json": components["schemas"]["CreateAppealRequest"];
-            };
-        };
-    };
+    requestBodies: never;
     headers: {
         /** @description What is left of the current rate-limit window (draft-ietf-httpapi-ratelimit-headers), for example `"default";r=50;t=30`: 50 requests remain, the window resets in 30 seconds. Rate limits are not shown in the source; this header is assumed and optional. */
         RateLimit: string;
@@ -1231,9 +1193,6 @@ export type ParameterEventId = components['parameters']['EventId'];
 export type ParameterEventTypeHeader = components['parameters']['EventTypeHeader'];
 export type ParameterSignature = components['parameters']['Signature'];
 export type ParameterTimestampHeader = components['parameters']['TimestampHeader'];
-export type RequestBodyCreatePayment = components['requestBodies']['CreatePayment'];
-export type RequestBodyCreatePayout = components['requestBodies']['CreatePayout'];
-export type RequestBodyCreateAppeal = components['requestBodies']['CreateAppeal'];
 export type HeaderRateLimit = components['headers']['RateLimit'];
 export type HeaderRateLimitPolicy = components['headers']['RateLimitPolicy'];
 export type HeaderWwwAuthenticate = components['headers']['WwwAuthenticate'];
@@ -1292,7 +1251,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["CreatePayment"];
+        /** @description The payment to create. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentRequest"];
+            };
+        };
         responses: {
             200: components["responses"]["PaymentCreated"];
             400: components["responses"]["BadRequest"];
@@ -1466,7 +1430,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["CreatePayout"];
+        /** @description The payout to create. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePayoutRequest"];
+            };
+        };
         responses: {
             200: components["responses"]["PayoutCreated"];
             400: components["responses"]["BadRequest"];
@@ -1596,7 +1565,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["CreateAppeal"];
+        /** @description The appeal to create. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAppealRequest"];
+            };
+        };
         responses: {
             200: components["responses"]["AppealCreated"];
             400: components["responses"]["BadRequest"];
@@ -1774,3 +1748,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};
