@@ -27,7 +27,7 @@ import { binPath, quietEnv, requireFile, root } from './lib/tools.mjs';
 export const defaultOutDir = 'docs/site';
 
 /** The API team's own pages in docs/: linked from CONTRIBUTING.md, not part of the merchants' site (nor of the package). */
-export const maintainerPages = ['benchmarks', 'generators'];
+export const maintainerPages = ['benchmarks'];
 
 /** The site's getting-started page, made from the README's install and quickstart sections (scripts/lib/getting-started.mjs). */
 export const firstPage = `${GETTING_STARTED}.html`;

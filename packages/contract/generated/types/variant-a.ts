@@ -792,17 +792,6 @@ export interface components {
         };
     };
     responses: {
-        /** @description One page of payments. */
-        PaymentList: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentListResponse"];
-            };
-        };
         /** @description Bad request: the body is not valid JSON, or is not sent as `application/json` (the `Content-Type` header names another media type or none), or a required header such as Idempotency-Key is missing. `detail` names which. */
         BadRequest: {
             headers: {
@@ -871,18 +860,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The created payment. */
-        PaymentWithReasonCreated: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentWithReasonResponse"];
-            };
-        };
         /** @description Request in progress */
         Conflict: {
             headers: {
@@ -906,53 +883,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The payment, with its reason code. */
-        PaymentWithReasonRetrieved: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentWithReasonResponse"];
-            };
-        };
-        /** @description The confirmed payment, with reason_code and finalized_at. */
-        PaymentConfirmed: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ConfirmedPaymentResponse"];
-            };
-        };
-        /** @description The canceled payment. */
-        PaymentWithReasonCanceled: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentWithReasonResponse"];
-            };
-        };
-        /** @description The refunded payment. */
-        PaymentWithReasonRefunded: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentWithReasonResponse"];
-            };
-        };
         /** @description Unprocessable request, or the available balance does not cover it */
         InsufficientBalance: {
             headers: {
@@ -963,109 +893,6 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description One page of payouts. */
-        PayoutList: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayoutListResponse"];
-            };
-        };
-        /** @description The created payout. */
-        PayoutCreated: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayoutResponse"];
-            };
-        };
-        /** @description The payout. */
-        PayoutRetrieved: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayoutResponse"];
-            };
-        };
-        /** @description The canceled payout. */
-        PayoutCanceled: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayoutResponse"];
-            };
-        };
-        /** @description One page of appeals. */
-        AppealList: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AppealListResponse"];
-            };
-        };
-        /** @description The created appeal. */
-        AppealCreated: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AppealResponse"];
-            };
-        };
-        /** @description The appeal. */
-        AppealRetrieved: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AppealResponse"];
-            };
-        };
-        /** @description The canceled appeal. */
-        AppealCanceled: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AppealResponse"];
-            };
-        };
-        /** @description The merchant's balance per currency. */
-        BalanceRetrieved: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["BalanceResponse"];
             };
         };
         /** @description The receiver accepted the event (stated: 200 with a JSON body, an empty object in the source's example). Any other answer makes the service deliver the event again (assumed). */
@@ -1216,30 +1043,15 @@ export type PayoutStatusChangedEvent = components['schemas']['PayoutStatusChange
 export type AppealStatusChangedEvent = components['schemas']['AppealStatusChangedEvent'];
 export type WebhookEvent = components['schemas']['WebhookEvent'];
 export type EarlierWebhookEvent = components['schemas']['EarlierWebhookEvent'];
-export type ResponsePaymentList = components['responses']['PaymentList'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
-export type ResponsePaymentWithReasonCreated = components['responses']['PaymentWithReasonCreated'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseCreateRefused = components['responses']['CreateRefused'];
-export type ResponsePaymentWithReasonRetrieved = components['responses']['PaymentWithReasonRetrieved'];
-export type ResponsePaymentConfirmed = components['responses']['PaymentConfirmed'];
-export type ResponsePaymentWithReasonCanceled = components['responses']['PaymentWithReasonCanceled'];
-export type ResponsePaymentWithReasonRefunded = components['responses']['PaymentWithReasonRefunded'];
 export type ResponseInsufficientBalance = components['responses']['InsufficientBalance'];
-export type ResponsePayoutList = components['responses']['PayoutList'];
-export type ResponsePayoutCreated = components['responses']['PayoutCreated'];
-export type ResponsePayoutRetrieved = components['responses']['PayoutRetrieved'];
-export type ResponsePayoutCanceled = components['responses']['PayoutCanceled'];
-export type ResponseAppealList = components['responses']['AppealList'];
-export type ResponseAppealCreated = components['responses']['AppealCreated'];
-export type ResponseAppealRetrieved = components['responses']['AppealRetrieved'];
-export type ResponseAppealCanceled = components['responses']['AppealCanceled'];
-export type ResponseBalanceRetrieved = components['responses']['BalanceRetrieved'];
 export type ResponseWebhookReceived = components['responses']['WebhookReceived'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterOffset = components['parameters']['Offset'];
@@ -1278,7 +1090,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PaymentList"];
+            /** @description One page of payments. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentListResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1320,7 +1142,18 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["PaymentWithReasonCreated"];
+            /** @description The created payment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentWithReasonResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
@@ -1344,7 +1177,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PaymentWithReasonRetrieved"];
+            /** @description The payment, with its reason code. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentWithReasonResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1392,7 +1235,18 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["PaymentConfirmed"];
+            /** @description The confirmed payment, with reason_code and finalized_at. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmedPaymentResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1436,7 +1290,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PaymentWithReasonCanceled"];
+            /** @description The canceled payment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentWithReasonResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1480,7 +1345,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PaymentWithReasonRefunded"];
+            /** @description The refunded payment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentWithReasonResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1506,7 +1382,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PayoutList"];
+            /** @description One page of payouts. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutListResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1548,7 +1434,18 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["PayoutCreated"];
+            /** @description The created payout. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
@@ -1572,7 +1469,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PayoutRetrieved"];
+            /** @description The payout. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1615,7 +1522,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PayoutCanceled"];
+            /** @description The canceled payout. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1641,7 +1559,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppealList"];
+            /** @description One page of appeals. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealListResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1683,7 +1611,18 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppealCreated"];
+            /** @description The created appeal. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1708,7 +1647,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppealRetrieved"];
+            /** @description The appeal. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1751,7 +1700,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppealCanceled"];
+            /** @description The canceled appeal. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1770,7 +1730,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["BalanceRetrieved"];
+            /** @description The merchant's balance per currency. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["UnprocessableEntity"];

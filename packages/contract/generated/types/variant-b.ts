@@ -747,17 +747,6 @@ export interface components {
         };
     };
     responses: {
-        /** @description One page of payments. */
-        PaymentList: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentListResponse"];
-            };
-        };
         /** @description Bad request: the body is not valid JSON, or is not sent as `application/json` (the `Content-Type` header names another media type or none), or a required header such as Idempotency-Key is missing. `detail` names which. */
         BadRequest: {
             headers: {
@@ -826,18 +815,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The created payment. */
-        PaymentCreated: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentResponse"];
-            };
-        };
         /** @description Request in progress */
         Conflict: {
             headers: {
@@ -861,41 +838,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The payment. */
-        PaymentRetrieved: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentResponse"];
-            };
-        };
-        /** @description The canceled payment. */
-        PaymentCanceled: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentResponse"];
-            };
-        };
-        /** @description The refunded payment. */
-        PaymentRefunded: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentResponse"];
-            };
-        };
         /** @description Unprocessable request, or the available balance does not cover it */
         InsufficientBalance: {
             headers: {
@@ -906,109 +848,6 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description One page of payouts. */
-        PayoutList: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayoutListResponse"];
-            };
-        };
-        /** @description The created payout. */
-        PayoutCreated: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayoutResponse"];
-            };
-        };
-        /** @description The payout. */
-        PayoutRetrieved: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayoutResponse"];
-            };
-        };
-        /** @description The canceled payout. */
-        PayoutCanceled: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayoutResponse"];
-            };
-        };
-        /** @description One page of appeals. */
-        AppealList: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AppealListResponse"];
-            };
-        };
-        /** @description The created appeal. */
-        AppealCreated: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AppealResponse"];
-            };
-        };
-        /** @description The appeal. */
-        AppealRetrieved: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AppealResponse"];
-            };
-        };
-        /** @description The canceled appeal. */
-        AppealCanceled: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AppealResponse"];
-            };
-        };
-        /** @description The merchant's balance per currency. */
-        BalanceRetrieved: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["BalanceResponse"];
             };
         };
         /** @description The receiver accepted the event (stated: 200 with a JSON body, an empty object in the source's example). Any other answer makes the service deliver the event again (assumed). */
@@ -1155,29 +994,15 @@ export type PayoutStatusChangedEvent = components['schemas']['PayoutStatusChange
 export type AppealStatusChangedEvent = components['schemas']['AppealStatusChangedEvent'];
 export type WebhookEvent = components['schemas']['WebhookEvent'];
 export type EarlierWebhookEvent = components['schemas']['EarlierWebhookEvent'];
-export type ResponsePaymentList = components['responses']['PaymentList'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
-export type ResponsePaymentCreated = components['responses']['PaymentCreated'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseCreateRefused = components['responses']['CreateRefused'];
-export type ResponsePaymentRetrieved = components['responses']['PaymentRetrieved'];
-export type ResponsePaymentCanceled = components['responses']['PaymentCanceled'];
-export type ResponsePaymentRefunded = components['responses']['PaymentRefunded'];
 export type ResponseInsufficientBalance = components['responses']['InsufficientBalance'];
-export type ResponsePayoutList = components['responses']['PayoutList'];
-export type ResponsePayoutCreated = components['responses']['PayoutCreated'];
-export type ResponsePayoutRetrieved = components['responses']['PayoutRetrieved'];
-export type ResponsePayoutCanceled = components['responses']['PayoutCanceled'];
-export type ResponseAppealList = components['responses']['AppealList'];
-export type ResponseAppealCreated = components['responses']['AppealCreated'];
-export type ResponseAppealRetrieved = components['responses']['AppealRetrieved'];
-export type ResponseAppealCanceled = components['responses']['AppealCanceled'];
-export type ResponseBalanceRetrieved = components['responses']['BalanceRetrieved'];
 export type ResponseWebhookReceived = components['responses']['WebhookReceived'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterOffset = components['parameters']['Offset'];
@@ -1216,7 +1041,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PaymentList"];
+            /** @description One page of payments. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentListResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1258,7 +1093,18 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["PaymentCreated"];
+            /** @description The created payment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
@@ -1282,7 +1128,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PaymentRetrieved"];
+            /** @description The payment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1325,7 +1181,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PaymentCanceled"];
+            /** @description The canceled payment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1369,7 +1236,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PaymentRefunded"];
+            /** @description The refunded payment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1395,7 +1273,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PayoutList"];
+            /** @description One page of payouts. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutListResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1437,7 +1325,18 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["PayoutCreated"];
+            /** @description The created payout. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
@@ -1461,7 +1360,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PayoutRetrieved"];
+            /** @description The payout. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1504,7 +1413,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PayoutCanceled"];
+            /** @description The canceled payout. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1530,7 +1450,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppealList"];
+            /** @description One page of appeals. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealListResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1572,7 +1502,18 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppealCreated"];
+            /** @description The created appeal. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1597,7 +1538,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppealRetrieved"];
+            /** @description The appeal. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1640,7 +1591,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppealCanceled"];
+            /** @description The canceled appeal. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1659,7 +1621,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["BalanceRetrieved"];
+            /** @description The merchant's balance per currency. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["UnprocessableEntity"];
