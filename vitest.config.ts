@@ -37,6 +37,7 @@ const processes = [
   'test/lint/house-rules.test.ts', // Spectral
   'test/lint/sandbox-ruleset.test.ts', // Spectral
   'test/lint/admin-ruleset.test.ts', // Spectral
+  'test/generators/matrix.test.ts', // eight generators' CLIs and APIs, newman, tsc, each client's flow under tsx in a child process
   'test/tools/hey-api.test.ts', // an independent generator, then tsc
   'test/tools/openapi-typescript-codegen.test.ts', // an independent generator, then tsc
   'test/tools/redocly-strict.test.ts', // Redocly lint

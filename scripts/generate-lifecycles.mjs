@@ -66,11 +66,22 @@ export function checkLifecycle(file, schema, reasonCodes) {
   return { statuses, transitions: out };
 }
 
+/**
+ * The values of an enum, with null where the schema also takes null: a plain `enum`, or (as ReasonCode is written, so
+ * that generators which take only strings in `enum` compile) `anyOf` of a string enum and `type: 'null'`.
+ */
+export function nullableEnum(schema) {
+  if (Array.isArray(schema.enum)) return schema.enum;
+  const values = schema.anyOf?.find((branch) => Array.isArray(branch.enum))?.enum;
+  if (!values) return undefined;
+  return schema.anyOf.some((branch) => branch.type === 'null') ? [...values, null] : values;
+}
+
 /** Renders packages/contract/generated/sandbox/lifecycles.ts from the status schemas. */
 export function renderLifecycles() {
   const reason = readSchema('ReasonCode');
-  const reasonCodes = reason.schema.enum;
-  if (!Array.isArray(reasonCodes)) throw new Error(`generate-lifecycles: ${reason.file} has no enum`);
+  const reasonCodes = nullableEnum(reason.schema);
+  if (!reasonCodes) throw new Error(`generate-lifecycles: ${reason.file} has no enum`);
   const q = (value) =>
     Array.isArray(value)
       ? `[${value.map(q).join(', ')}]`

@@ -70,11 +70,18 @@ export async function renderWebhookValidators(specFile = sharedBundle, label = s
   for (const name of Object.values(ROOT_SCHEMAS)) {
     if (!doc.components?.schemas?.[name]) throw new Error(`${label} has no components.schemas.${name}`);
   }
-  // Note: each event type's own validator, from WebhookEvent's discriminator mapping (sorted by type).
-  const mapping = Object.entries(doc.components.schemas[ROOT_SCHEMAS.later].discriminator?.mapping ?? {}).sort(
-    ([a], [b]) => a.localeCompare(b),
-  );
-  if (mapping.length === 0) throw new Error(`${ROOT_SCHEMAS.later} in ${label} has no discriminator mapping`);
+  // Note: each event type's own validator, from WebhookEvent's branches and the const of each one's tag (sorted by type).
+  const later = doc.components.schemas[ROOT_SCHEMAS.later];
+  const tag = 'type';
+  const mapping = (later.oneOf ?? [])
+    .map(({ $ref }) => {
+      const value = $ref && doc.components.schemas[schemaName($ref)]?.properties?.[tag]?.const;
+      if (typeof value !== 'string')
+        throw new Error(`${ROOT_SCHEMAS.later} in ${label}: branch ${$ref} has no const ${tag} of its own`);
+      return [value, $ref];
+    })
+    .sort(([a], [b]) => a.localeCompare(b));
+  if (mapping.length === 0) throw new Error(`${ROOT_SCHEMAS.later} in ${label} has no oneOf branches`);
   const ajv = compile(doc);
   const exportsMap = {
     validateWebhookEvent: `${SCHEMA_ID}#/components/schemas/${ROOT_SCHEMAS.later}`,

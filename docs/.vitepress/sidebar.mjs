@@ -29,6 +29,7 @@ export const sidebar = [
       page('Pagination', 'pagination'),
       page('Webhooks', 'webhooks'),
       page('TypeScript errors', 'typescript-errors'),
+      page('Other generators and Postman', 'generators'),
     ],
   },
   {

@@ -14,8 +14,8 @@ const ucs2length = createRequire(import.meta.url)('ajv/dist/runtime/ucs2length')
  * Keywords Ajv is to read as annotations: the OpenAPI Object's fields (Ajv compiles the whole bundle as the root of
  * every `$ref`), OpenAPI's own schema keywords, and the contract's extensions (packages/contract/openapi/README.md). Any other keyword
  * Ajv does not know is an error (strict mode).
- * Note: Ajv's own `discriminator` support needs the tag in each branch's `properties`, and these branches are built
- * with allOf; the oneOf over `const` tags decides the same.
+ * Note: `discriminator` is read as an annotation, not with Ajv's `discriminator` option: the oneOf over each branch's
+ * `const` tag decides the same, and the generated validators' messages stay those of oneOf.
  */
 const ANNOTATIONS = [
   'openapi',

@@ -155,14 +155,14 @@ export class BundledSpec {
     return current;
   }
 
-  /** The JSON types a schema allows, from `type`, `const` and its `allOf` members. */
+  /** The JSON types a schema allows, from `type`, `const` and its `allOf`, `anyOf` and `oneOf` members. */
   types(schema: Node): Set<string> {
     const found = new Set<string>();
     const visit = (node: Node) => {
       const value = this.resolve(node);
       for (const type of [value.type ?? []].flat() as string[]) found.add(type);
       if ('const' in value) found.add(value.const === null ? 'null' : typeof value.const);
-      for (const member of (value.allOf ?? []) as Node[]) visit(member);
+      for (const member of [value.allOf ?? [], value.anyOf ?? [], value.oneOf ?? []].flat() as Node[]) visit(member);
     };
     visit(schema);
     return found;

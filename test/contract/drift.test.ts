@@ -8,6 +8,7 @@ import { bundle, bundleShared } from '../../scripts/bundle.mjs';
 import { renderTypes, typesPath } from '../../scripts/generate.mjs';
 import { renderWebhookValidators, validatorsDir } from '../../scripts/generate-webhook-validators.mjs';
 import { operationsDir, renderOperationValidators } from '../../scripts/generate-operation-validators.mjs';
+import { postmanDir, renderPostman } from '../../scripts/generate-postman.mjs';
 import { apis, bundles, sharedBundle, variants } from '../../scripts/lib/apis.mjs';
 import { root } from '../../scripts/lib/tools.mjs';
 
@@ -61,6 +62,18 @@ describe('generated files', () => {
       expect(read(path.join(root, file)), `${file} is stale: run npm run regenerate and commit it`).toBe(content);
     }
     expect(readdirSync(path.join(root, operationsDir)).sort()).toEqual(Object.keys(files).sort());
+  });
+
+  it('converting the variants again reproduces generated/postman, and nothing else is there', async () => {
+    const files = await renderPostman(Object.fromEntries(variants.map((name) => [name, fresh(name)])));
+    for (const [file, content] of Object.entries(files)) {
+      expect(read(path.join(root, file)), `${file} is stale: run npm run regenerate and commit it`).toBe(content);
+    }
+    expect(readdirSync(path.join(root, postmanDir)).sort()).toEqual(
+      Object.keys(files)
+        .map((f) => path.basename(f))
+        .sort(),
+    );
   });
 
   // Note: the shared types and the webhook validators are built from the shared bundle alone; this is what makes

@@ -148,6 +148,23 @@ describe.each(variants)(
       const api = variant === 'A' ? 'a' : 'b';
       expect(validateResponse(api, 'createPayment', { status: 400, headers: response.headers, body })).toEqual([]);
     });
+
+    // Note: Prism answers the operation's 422 example here, naming a field that is right; the preload puts the
+    // contract's 400 in its place, with the sandbox's detail.
+    it("answers a JSON body sent as text/plain with the contract's 400 bad_request problem naming Content-Type", async () => {
+      const { url, init } = validRequest(spec, spec.operation('createPayment')!, credentials);
+      const headers = { ...(init.headers as Record<string, string>), 'Content-Type': 'text/plain' };
+      const response = await fetch(`${server.url}${url}`, { ...init, headers });
+      const body: unknown = await response.json();
+      expect([response.status, response.headers.get('content-type')]).toEqual([400, 'application/problem+json']);
+      expect(body).toMatchObject({
+        status: 400,
+        code: 'bad_request',
+        detail: 'Header "Content-Type" must be application/json, not text/plain.',
+      });
+      const api = variant === 'A' ? 'a' : 'b';
+      expect(validateResponse(api, 'createPayment', { status: 400, headers: response.headers, body })).toEqual([]);
+    });
   },
 );
 

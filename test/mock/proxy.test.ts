@@ -15,8 +15,9 @@ import { fromSource } from './processes.js';
 const command = path.join(root, 'packages/cli/src/mock/command.ts');
 const spec = await BundledSpec.open('Variant B', 'variant-b');
 const credentials = { 'X-Public-Key': 'pk_live_1', 'X-Secret-Key': 'sk_live_1' };
-const example = (spec.expand(spec.doc.components.responses.PaymentRetrieved) as Node).content['application/json']
-  .examples;
+const example = (spec.expand(spec.doc.paths['/merchant/v1/payments/{paymentId}'].get.responses['200']) as Node).content[
+  'application/json'
+].examples;
 const payment = (Object.values(example)[0] as Node).value as { data: Record<string, unknown> };
 
 /** A stand-in for a real server: answers the contract's payment, or a payment that breaks it. */

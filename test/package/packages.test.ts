@@ -76,7 +76,7 @@ describe.each(['contract', 'sandbox', 'conformance', 'cli'] as const)('@merchant
       ...Object.values(manifest.bin ?? {}),
     ].flatMap((t) => (t && !t.includes('*') ? [t.replace(/^\.\//, '')] : []));
     expect(files).toEqual(expect.arrayContaining([...targets, 'README.md', 'LICENSE', 'CHANGELOG.md', 'package.json']));
-    const shipped = manifest.files.filter((f) => f.endsWith('.yaml'));
+    const shipped = manifest.files.filter((f) => /\.(yaml|json)$/.test(f));
     const unexpected = files.filter(
       (f) =>
         !/^(dist\/.*\.(js|d\.ts)|bin\/[a-z-]+\.mjs|LICENSE|README\.md|CHANGELOG\.md|package\.json)$/.test(f) &&

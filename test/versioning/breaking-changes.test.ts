@@ -83,7 +83,9 @@ describe('classifyChanges on what changes no request or response', () => {
   it('calls changed, added and moved examples annotations', () => {
     const after = structuredClone(spec);
     after.components.examples.PendingPayment.value.data.status = 'created';
-    after.components.responses.PaymentRetrieved.content['application/json'].examples.payment_extra = { value: {} };
+    after.paths['/merchant/v1/payments/{paymentId}'].get.responses['200'].content[
+      'application/json'
+    ].examples.payment_extra = { value: {} };
     after.components.parameters.PaymentId.example = 'pay_other';
     expect(types(after)).toEqual(['annotation']);
   });

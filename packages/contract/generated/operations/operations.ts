@@ -30,7 +30,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           {"name":"status","in":"query","required":false,"type":"string","validator": v.validatePaymentStatus}
         ],
         "responses": {
-          "200": "PaymentList",
+          "200": "listPayments 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -50,7 +50,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "requestBody": {"required":true,"content":{"application/json":{"validator": v.validateCreatePaymentRequest}}},
         "responses": {
-          "200": "PaymentWithReasonCreated",
+          "200": "createPayment 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "409": "Conflict",
@@ -67,7 +67,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         "security": [[{"scheme":"bearerAuth","type":"http","httpScheme":"bearer"}]],
         "parameters": [{"name":"id","in":"path","required":true,"type":"string","validator": v.validateResourceId}],
         "responses": {
-          "200": "PaymentWithReasonRetrieved",
+          "200": "retrievePayment 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -88,7 +88,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "requestBody": {"required":true,"content":{"application/json":{"validator": v.validateConfirmPaymentRequest}}},
         "responses": {
-          "200": "PaymentConfirmed",
+          "200": "confirmPayment 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -109,7 +109,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           {"name":"Idempotency-Key","in":"header","required":true,"type":"string","validator": v.validateIdempotencyKeyParameter}
         ],
         "responses": {
-          "200": "PaymentWithReasonCanceled",
+          "200": "cancelPayment 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -130,7 +130,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           {"name":"Idempotency-Key","in":"header","required":true,"type":"string","validator": v.validateIdempotencyKeyParameter}
         ],
         "responses": {
-          "200": "PaymentWithReasonRefunded",
+          "200": "refundPayment 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -152,7 +152,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           {"name":"status","in":"query","required":false,"type":"string","validator": v.validatePayoutStatus}
         ],
         "responses": {
-          "200": "PayoutList",
+          "200": "listPayouts 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -172,7 +172,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "requestBody": {"required":true,"content":{"application/json":{"validator": v.validateCreatePayoutRequest}}},
         "responses": {
-          "200": "PayoutCreated",
+          "200": "createPayout 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "409": "Conflict",
@@ -189,7 +189,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         "security": [[{"scheme":"bearerAuth","type":"http","httpScheme":"bearer"}]],
         "parameters": [{"name":"id","in":"path","required":true,"type":"string","validator": v.validateResourceId}],
         "responses": {
-          "200": "PayoutRetrieved",
+          "200": "retrievePayout 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -209,7 +209,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           {"name":"Idempotency-Key","in":"header","required":true,"type":"string","validator": v.validateIdempotencyKeyParameter}
         ],
         "responses": {
-          "200": "PayoutCanceled",
+          "200": "cancelPayout 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -231,7 +231,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           {"name":"status","in":"query","required":false,"type":"string","validator": v.validateAppealStatus}
         ],
         "responses": {
-          "200": "AppealList",
+          "200": "listAppeals 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -251,7 +251,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "requestBody": {"required":true,"content":{"application/json":{"validator": v.validateCreateAppealRequest}}},
         "responses": {
-          "200": "AppealCreated",
+          "200": "createAppeal 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -269,7 +269,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         "security": [[{"scheme":"bearerAuth","type":"http","httpScheme":"bearer"}]],
         "parameters": [{"name":"id","in":"path","required":true,"type":"string","validator": v.validateResourceId}],
         "responses": {
-          "200": "AppealRetrieved",
+          "200": "retrieveAppeal 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -289,7 +289,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           {"name":"Idempotency-Key","in":"header","required":true,"type":"string","validator": v.validateIdempotencyKeyParameter}
         ],
         "responses": {
-          "200": "AppealCanceled",
+          "200": "cancelAppeal 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -307,7 +307,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         "security": [[{"scheme":"bearerAuth","type":"http","httpScheme":"bearer"}]],
         "parameters": [],
         "responses": {
-          "200": "BalanceRetrieved",
+          "200": "retrieveBalance 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "422": "UnprocessableEntity",
@@ -317,7 +317,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
       }
     ],
     "responses": {
-      "PaymentList": {
+      "listPayments 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
@@ -376,7 +376,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         "content": {"application/problem+json":{"validator": v.validateProblem}}
       },
       "InternalServerError": {"headers":[],"content":{"application/problem+json":{"validator": v.validateProblem}}},
-      "PaymentWithReasonCreated": {
+      "createPayment 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
@@ -411,14 +411,14 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "content": {"application/problem+json":{"validator": v.validateProblem}}
       },
-      "PaymentWithReasonRetrieved": {
+      "retrievePayment 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
         ],
         "content": {"application/json":{"validator": v.validatePaymentWithReasonResponse}}
       },
-      "PaymentConfirmed": {
+      "confirmPayment 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
@@ -432,7 +432,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "content": {"application/json":{"validator": v.validateConfirmedPaymentResponse}}
       },
-      "PaymentWithReasonCanceled": {
+      "cancelPayment 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
@@ -446,7 +446,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "content": {"application/json":{"validator": v.validatePaymentWithReasonResponse}}
       },
-      "PaymentWithReasonRefunded": {
+      "refundPayment 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
@@ -474,14 +474,14 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "content": {"application/problem+json":{"validator": v.validateProblem}}
       },
-      "PayoutList": {
+      "listPayouts 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
         ],
         "content": {"application/json":{"validator": v.validatePayoutListResponse}}
       },
-      "PayoutCreated": {
+      "createPayout 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
@@ -495,14 +495,14 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "content": {"application/json":{"validator": v.validatePayoutResponse}}
       },
-      "PayoutRetrieved": {
+      "retrievePayout 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
         ],
         "content": {"application/json":{"validator": v.validatePayoutResponse}}
       },
-      "PayoutCanceled": {
+      "cancelPayout 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
@@ -516,14 +516,14 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "content": {"application/json":{"validator": v.validatePayoutResponse}}
       },
-      "AppealList": {
+      "listAppeals 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
         ],
         "content": {"application/json":{"validator": v.validateAppealListResponse}}
       },
-      "AppealCreated": {
+      "createAppeal 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
@@ -537,14 +537,14 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "content": {"application/json":{"validator": v.validateAppealResponse}}
       },
-      "AppealRetrieved": {
+      "retrieveAppeal 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
         ],
         "content": {"application/json":{"validator": v.validateAppealResponse}}
       },
-      "AppealCanceled": {
+      "cancelAppeal 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
@@ -558,7 +558,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "content": {"application/json":{"validator": v.validateAppealResponse}}
       },
-      "BalanceRetrieved": {
+      "retrieveBalance 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
@@ -587,7 +587,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           {"name":"status","in":"query","required":false,"type":"string","validator": v.validatePaymentStatus}
         ],
         "responses": {
-          "200": "PaymentList",
+          "200": "listPayments 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -612,7 +612,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "requestBody": {"required":true,"content":{"application/json":{"validator": v.validateCreatePaymentRequest}}},
         "responses": {
-          "200": "PaymentCreated",
+          "200": "createPayment 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "409": "Conflict",
@@ -634,7 +634,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "parameters": [{"name":"paymentId","in":"path","required":true,"type":"string","validator": v.validateResourceId}],
         "responses": {
-          "200": "PaymentRetrieved",
+          "200": "retrievePayment 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -659,7 +659,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           {"name":"Idempotency-Key","in":"header","required":true,"type":"string","validator": v.validateIdempotencyKeyParameter}
         ],
         "responses": {
-          "200": "PaymentCanceled",
+          "200": "cancelPayment 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -685,7 +685,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           {"name":"Idempotency-Key","in":"header","required":true,"type":"string","validator": v.validateIdempotencyKeyParameter}
         ],
         "responses": {
-          "200": "PaymentRefunded",
+          "200": "refundPayment 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -712,7 +712,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           {"name":"status","in":"query","required":false,"type":"string","validator": v.validatePayoutStatus}
         ],
         "responses": {
-          "200": "PayoutList",
+          "200": "listPayouts 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -737,7 +737,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "requestBody": {"required":true,"content":{"application/json":{"validator": v.validateCreatePayoutRequest}}},
         "responses": {
-          "200": "PayoutCreated",
+          "200": "createPayout 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "409": "Conflict",
@@ -759,7 +759,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "parameters": [{"name":"payoutId","in":"path","required":true,"type":"string","validator": v.validateResourceId}],
         "responses": {
-          "200": "PayoutRetrieved",
+          "200": "retrievePayout 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -784,7 +784,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           {"name":"Idempotency-Key","in":"header","required":true,"type":"string","validator": v.validateIdempotencyKeyParameter}
         ],
         "responses": {
-          "200": "PayoutCanceled",
+          "200": "cancelPayout 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -811,7 +811,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           {"name":"status","in":"query","required":false,"type":"string","validator": v.validateAppealStatus}
         ],
         "responses": {
-          "200": "AppealList",
+          "200": "listAppeals 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -836,7 +836,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "requestBody": {"required":true,"content":{"application/json":{"validator": v.validateCreateAppealRequest}}},
         "responses": {
-          "200": "AppealCreated",
+          "200": "createAppeal 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -859,7 +859,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "parameters": [{"name":"appealId","in":"path","required":true,"type":"string","validator": v.validateResourceId}],
         "responses": {
-          "200": "AppealRetrieved",
+          "200": "retrieveAppeal 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -884,7 +884,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           {"name":"Idempotency-Key","in":"header","required":true,"type":"string","validator": v.validateIdempotencyKeyParameter}
         ],
         "responses": {
-          "200": "AppealCanceled",
+          "200": "cancelAppeal 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "404": "NotFound",
@@ -907,7 +907,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "parameters": [],
         "responses": {
-          "200": "BalanceRetrieved",
+          "200": "retrieveBalance 200",
           "400": "BadRequest",
           "401": "Unauthorized",
           "422": "UnprocessableEntity",
@@ -917,7 +917,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
       }
     ],
     "responses": {
-      "PaymentList": {
+      "listPayments 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
@@ -976,7 +976,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         "content": {"application/problem+json":{"validator": v.validateProblem}}
       },
       "InternalServerError": {"headers":[],"content":{"application/problem+json":{"validator": v.validateProblem}}},
-      "PaymentCreated": {
+      "createPayment 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
@@ -1011,14 +1011,14 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "content": {"application/problem+json":{"validator": v.validateProblem}}
       },
-      "PaymentRetrieved": {
+      "retrievePayment 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
         ],
         "content": {"application/json":{"validator": v.validatePaymentResponse}}
       },
-      "PaymentCanceled": {
+      "cancelPayment 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
@@ -1032,7 +1032,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "content": {"application/json":{"validator": v.validatePaymentResponse}}
       },
-      "PaymentRefunded": {
+      "refundPayment 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
@@ -1060,14 +1060,14 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "content": {"application/problem+json":{"validator": v.validateProblem}}
       },
-      "PayoutList": {
+      "listPayouts 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
         ],
         "content": {"application/json":{"validator": v.validatePayoutListResponse}}
       },
-      "PayoutCreated": {
+      "createPayout 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
@@ -1081,14 +1081,14 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "content": {"application/json":{"validator": v.validatePayoutResponse}}
       },
-      "PayoutRetrieved": {
+      "retrievePayout 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
         ],
         "content": {"application/json":{"validator": v.validatePayoutResponse}}
       },
-      "PayoutCanceled": {
+      "cancelPayout 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
@@ -1102,14 +1102,14 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "content": {"application/json":{"validator": v.validatePayoutResponse}}
       },
-      "AppealList": {
+      "listAppeals 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
         ],
         "content": {"application/json":{"validator": v.validateAppealListResponse}}
       },
-      "AppealCreated": {
+      "createAppeal 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
@@ -1123,14 +1123,14 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "content": {"application/json":{"validator": v.validateAppealResponse}}
       },
-      "AppealRetrieved": {
+      "retrieveAppeal 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}
         ],
         "content": {"application/json":{"validator": v.validateAppealResponse}}
       },
-      "AppealCanceled": {
+      "cancelAppeal 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
@@ -1144,7 +1144,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         ],
         "content": {"application/json":{"validator": v.validateAppealResponse}}
       },
-      "BalanceRetrieved": {
+      "retrieveBalance 200": {
         "headers": [
           {"name":"RateLimit","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader},
           {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": v.validateRateLimitHeader}

@@ -1386,8 +1386,8 @@ validate73.evaluated = {"dynamicProps":false,"dynamicItems":false};
 export const validateStatusChangeListResponse: SchemaValidator = validate74;
 const schema35 = {"type":"object","required":["data","pagination"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/StatusChange"}},"pagination":{"$ref":"#/components/schemas/Pagination"}}};
 const schema36 = {"type":"object","required":["event","from","to","trigger"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEvent"},"from":{"$ref":"#/components/schemas/ObjectStatus"},"to":{"$ref":"#/components/schemas/ObjectStatus"},"trigger":{"$ref":"#/components/schemas/Trigger"}}};
-const schema37 = {"oneOf":[{"$ref":"#/components/schemas/PaymentStatusChangedEvent"},{"$ref":"#/components/schemas/PayoutStatusChangedEvent"},{"$ref":"#/components/schemas/AppealStatusChangedEvent"}],"discriminator":{"propertyName":"type","mapping":{"payment.status_changed":"#/components/schemas/PaymentStatusChangedEvent","payout.status_changed":"#/components/schemas/PayoutStatusChangedEvent","appeal.status_changed":"#/components/schemas/AppealStatusChangedEvent"}}};
-const schema38 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBase"},{"type":"object","required":["type","data"],"properties":{"type":{"const":"payment.status_changed"},"data":{"$ref":"#/components/schemas/ConfirmedPayment"}}}]};
+const schema37 = {"oneOf":[{"$ref":"#/components/schemas/PaymentStatusChangedEvent"},{"$ref":"#/components/schemas/PayoutStatusChangedEvent"},{"$ref":"#/components/schemas/AppealStatusChangedEvent"}]};
+const schema38 = {"type":"object","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"}],"required":["type","data"],"properties":{"type":{"const":"payment.status_changed"},"data":{"$ref":"#/components/schemas/ConfirmedPayment"}}};
 const schema39 = {"type":"object","required":["id","type","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/EventType"},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
 const schema40 = {"type":"string","enum":["payment.status_changed","payout.status_changed","appeal.status_changed"]};
 
@@ -2212,7 +2212,7 @@ return errors === 0;
 }
 validate105.evaluated = {"props":{"type":true,"card":true,"holder":true,"bank":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema52 = {"type":["string","null"],"enum":["payment_timeout","amount_mismatch","canceled_by_merchant","requisites_unavailable","declined","provider_error",null]};
+const schema52 = {"anyOf":[{"type":"string","enum":["payment_timeout","amount_mismatch","canceled_by_merchant","requisites_unavailable","declined","provider_error"]},{"type":"null"}]};
 
 function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2224,8 +2224,11 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if((typeof data !== "string") && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema52.type},message:"must be string,null"};
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2234,8 +2237,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!(((((((data === "payment_timeout") || (data === "amount_mismatch")) || (data === "canceled_by_merchant")) || (data === "requisites_unavailable")) || (data === "declined")) || (data === "provider_error")) || (data === null))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema52.enum},message:"must be equal to one of the allowed values"};
+if(!((((((data === "payment_timeout") || (data === "amount_mismatch")) || (data === "canceled_by_merchant")) || (data === "requisites_unavailable")) || (data === "declined")) || (data === "provider_error"))){
+const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema52.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2243,6 +2246,42 @@ else {
 vErrors.push(err1);
 }
 errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+const _errs3 = errors;
+if(data !== null){
+const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
 }
 validate113.errors = vErrors;
 return errors === 0;
@@ -2346,7 +2385,7 @@ errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2356,7 +2395,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data === undefined){
-const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2367,7 +2406,7 @@ errors++;
 }
 if(data.type !== undefined){
 if("payment.status_changed" !== data.type){
-const err2 = {instancePath:instancePath+"/type",schemaPath:"#/allOf/1/properties/type/const",keyword:"const",params:{allowedValue: "payment.status_changed"},message:"must be equal to constant"};
+const err2 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "payment.status_changed"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2385,7 +2424,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2399,7 +2438,7 @@ return errors === 0;
 }
 validate77.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema53 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBase"},{"type":"object","required":["type","data"],"properties":{"type":{"const":"payout.status_changed"},"data":{"$ref":"#/components/schemas/Payout"}}}]};
+const schema53 = {"type":"object","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"}],"required":["type","data"],"properties":{"type":{"const":"payout.status_changed"},"data":{"$ref":"#/components/schemas/Payout"}}};
 const schema54 = {"type":"object","required":["id","type","requested","requisite","status","expires_at","created_at","updated_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"requested":{"$ref":"#/components/schemas/Money"},"processed":{"$ref":"#/components/schemas/Money"},"requisite":{"$ref":"#/components/schemas/Requisite"},"status":{"$ref":"#/components/schemas/PayoutStatus"},"expires_at":{"$ref":"#/components/schemas/Timestamp"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"updated_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
 const schema55 = {"type":"object","required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"card_number":{"$ref":"#/components/schemas/CardNumber"},"card_holder":{"$ref":"#/components/schemas/ShortText"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
 
@@ -2686,7 +2725,7 @@ errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2696,7 +2735,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data === undefined){
-const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2707,7 +2746,7 @@ errors++;
 }
 if(data.type !== undefined){
 if("payout.status_changed" !== data.type){
-const err2 = {instancePath:instancePath+"/type",schemaPath:"#/allOf/1/properties/type/const",keyword:"const",params:{allowedValue: "payout.status_changed"},message:"must be equal to constant"};
+const err2 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "payout.status_changed"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2725,7 +2764,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2739,7 +2778,7 @@ return errors === 0;
 }
 validate118.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema57 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBase"},{"type":"object","required":["type","data"],"properties":{"type":{"const":"appeal.status_changed"},"data":{"$ref":"#/components/schemas/Appeal"}}}]};
+const schema57 = {"type":"object","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"}],"required":["type","data"],"properties":{"type":{"const":"appeal.status_changed"},"data":{"$ref":"#/components/schemas/Appeal"}}};
 const schema58 = {"type":"object","required":["id","appeal_id","requested","status","created_at","updated_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"appeal_id":{"$ref":"#/components/schemas/ResourceId"},"requested":{"$ref":"#/components/schemas/Money"},"resolved":{"$ref":"#/components/schemas/Money"},"attachments":{"$ref":"#/components/schemas/AppealAttachment"},"status":{"$ref":"#/components/schemas/AppealStatus"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"updated_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
 const schema59 = {"type":"object","required":["id","url"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"filename":{"$ref":"#/components/schemas/ShortText"},"url":{"$ref":"#/components/schemas/Url"},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
 const schema60 = {"type":"string","format":"uri","maxLength":2048};
@@ -3066,7 +3105,7 @@ errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3076,7 +3115,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data === undefined){
-const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3087,7 +3126,7 @@ errors++;
 }
 if(data.type !== undefined){
 if("appeal.status_changed" !== data.type){
-const err2 = {instancePath:instancePath+"/type",schemaPath:"#/allOf/1/properties/type/const",keyword:"const",params:{allowedValue: "appeal.status_changed"},message:"must be equal to constant"};
+const err2 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "appeal.status_changed"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3105,7 +3144,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err3];
 }

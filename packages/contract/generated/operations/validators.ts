@@ -2475,7 +2475,7 @@ validate99.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 export const validatePaymentWithReasonResponse: SchemaValidator = validate117;
 const schema50 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/PaymentWithReason"}}};
 const schema51 = {"allOf":[{"$ref":"#/components/schemas/Payment"},{"type":"object","required":["reason_code"],"properties":{"reason_code":{"$ref":"#/components/schemas/ReasonCode"}}}]};
-const schema52 = {"type":["string","null"],"enum":["payment_timeout","amount_mismatch","canceled_by_merchant","requisites_unavailable","declined","provider_error",null]};
+const schema52 = {"anyOf":[{"type":"string","enum":["payment_timeout","amount_mismatch","canceled_by_merchant","requisites_unavailable","declined","provider_error"]},{"type":"null"}]};
 
 function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2487,8 +2487,11 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if((typeof data !== "string") && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema52.type},message:"must be string,null"};
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2497,8 +2500,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!(((((((data === "payment_timeout") || (data === "amount_mismatch")) || (data === "canceled_by_merchant")) || (data === "requisites_unavailable")) || (data === "declined")) || (data === "provider_error")) || (data === null))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema52.enum},message:"must be equal to one of the allowed values"};
+if(!((((((data === "payment_timeout") || (data === "amount_mismatch")) || (data === "canceled_by_merchant")) || (data === "requisites_unavailable")) || (data === "declined")) || (data === "provider_error"))){
+const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema52.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2506,6 +2509,42 @@ else {
 vErrors.push(err1);
 }
 errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+const _errs3 = errors;
+if(data !== null){
+const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
 }
 validate120.errors = vErrors;
 return errors === 0;

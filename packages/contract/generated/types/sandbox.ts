@@ -654,9 +654,8 @@ export interface components {
          *     | `requisites_unavailable` | no requisite could be issued for the payment |
          *     | `declined` | the provider declined the payment |
          *     | `provider_error` | the provider failed to process the payment |
-         * @enum {string|null}
          */
-        ReasonCode: "payment_timeout" | "amount_mismatch" | "canceled_by_merchant" | "requisites_unavailable" | "declined" | "provider_error" | null;
+        ReasonCode: ("payment_timeout" | "amount_mismatch" | "canceled_by_merchant" | "requisites_unavailable" | "declined" | "provider_error") | null;
         /** @description A payment as Variant A's Confirm Payment returns it and as the later webhook layout sends it: requisite with `card` and `holder`, `reason_code`, and `finalized_at` in place of `updated_at`. */
         ConfirmedPayment: components["schemas"]["PaymentCore"] & {
             requisite: components["schemas"]["ConfirmedRequisite"];
@@ -664,17 +663,11 @@ export interface components {
             finalized_at: components["schemas"]["Timestamp"];
         };
         /** @description Later-layout `onStatusChange` body for a payment; data has the shape of Variant A's Confirm Payment response (stated). */
-        PaymentStatusChangedEvent: components["schemas"]["WebhookEventBase"] & {
+        PaymentStatusChangedEvent: {
             /** @constant */
             type: "payment.status_changed";
             data: components["schemas"]["ConfirmedPayment"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "payment.status_changed";
-        };
+        } & WithRequired<components["schemas"]["WebhookEventBase"], "type">;
         /** @description Where the money is sent or taken from, as returned by Variant B, in Variant A list items and on payouts (stated: `type`, `card_number`, `card_holder`, `bank`, all strings). */
         Requisite: {
             type: components["schemas"]["TypeCode"];
@@ -714,17 +707,11 @@ export interface components {
             metadata?: components["schemas"]["Metadata"];
         };
         /** @description Later-layout `onStatusChange` body for a payout. The source names only payment data for this webhook; payout events are assumed. */
-        PayoutStatusChangedEvent: components["schemas"]["WebhookEventBase"] & {
+        PayoutStatusChangedEvent: {
             /** @constant */
             type: "payout.status_changed";
             data: components["schemas"]["Payout"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "payout.status_changed";
-        };
+        } & WithRequired<components["schemas"]["WebhookEventBase"], "type">;
         /**
          * Format: uri
          * @description A URL. The source types it as a string; assumed: an absolute URI of at most 2048 characters.
@@ -768,17 +755,11 @@ export interface components {
             metadata?: components["schemas"]["Metadata"];
         };
         /** @description Later-layout `onStatusChange` body for an appeal. The source names only payment data for this webhook; appeal events are assumed. */
-        AppealStatusChangedEvent: components["schemas"]["WebhookEventBase"] & {
+        AppealStatusChangedEvent: {
             /** @constant */
             type: "appeal.status_changed";
             data: components["schemas"]["Appeal"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "appeal.status_changed";
-        };
+        } & WithRequired<components["schemas"]["WebhookEventBase"], "type">;
         /** @description Body of the later `onStatusChange` layout. `type` tells which object `data` holds; its values are assumed (see EventType). */
         WebhookEvent: components["schemas"]["PaymentStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"] | components["schemas"]["AppealStatusChangedEvent"];
         /** @description A status of a payment, a payout or an appeal. */
@@ -2209,3 +2190,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

@@ -117,17 +117,11 @@ export interface components {
          */
         AppealStatus: "pending" | "under_review" | "accepted" | "rejected" | "canceled";
         /** @description Later-layout `onStatusChange` body for an appeal. The source names only payment data for this webhook; appeal events are assumed. */
-        AppealStatusChangedEvent: components["schemas"]["WebhookEventBase"] & {
+        AppealStatusChangedEvent: {
             /** @constant */
             type: "appeal.status_changed";
             data: components["schemas"]["Appeal"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "appeal.status_changed";
-        };
+        } & WithRequired<components["schemas"]["WebhookEventBase"], "type">;
         /** @description The merchant's balance. Its fields are not shown in the source; assumed: one entry per currency. */
         Balance: {
             /** @description One entry per currency the merchant holds. The bound is assumed. */
@@ -333,17 +327,11 @@ export interface components {
          */
         PaymentStatus: "created" | "pending" | "succeeded" | "failed" | "expired" | "canceled" | "refunded";
         /** @description Later-layout `onStatusChange` body for a payment; data has the shape of Variant A's Confirm Payment response (stated). */
-        PaymentStatusChangedEvent: components["schemas"]["WebhookEventBase"] & {
+        PaymentStatusChangedEvent: {
             /** @constant */
             type: "payment.status_changed";
             data: components["schemas"]["ConfirmedPayment"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "payment.status_changed";
-        };
+        } & WithRequired<components["schemas"]["WebhookEventBase"], "type">;
         /** @description A payment as Variant A returns it from Retrieve Payment. The source states only that this response carries `reason_code`; the rest of its shape, and its use for Create, Cancel and Refund Payment, follow the Variant A list item. */
         PaymentWithReason: components["schemas"]["Payment"] & {
             reason_code: components["schemas"]["ReasonCode"];
@@ -401,17 +389,11 @@ export interface components {
          */
         PayoutStatus: "created" | "pending" | "processing" | "succeeded" | "failed" | "canceled" | "expired";
         /** @description Later-layout `onStatusChange` body for a payout. The source names only payment data for this webhook; payout events are assumed. */
-        PayoutStatusChangedEvent: components["schemas"]["WebhookEventBase"] & {
+        PayoutStatusChangedEvent: {
             /** @constant */
             type: "payout.status_changed";
             data: components["schemas"]["Payout"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "payout.status_changed";
-        };
+        } & WithRequired<components["schemas"]["WebhookEventBase"], "type">;
         /** @description Every error body: RFC 9457 problem details sent as `application/problem+json`. The shape of an error body is not shown in the source; assumed: the RFC's members plus a stable machine `code`, the `request_id` to quote to support and, for validation failures, `errors`. */
         Problem: {
             /**
@@ -462,9 +444,8 @@ export interface components {
          *     | `requisites_unavailable` | no requisite could be issued for the payment |
          *     | `declined` | the provider declined the payment |
          *     | `provider_error` | the provider failed to process the payment |
-         * @enum {string|null}
          */
-        ReasonCode: "payment_timeout" | "amount_mismatch" | "canceled_by_merchant" | "requisites_unavailable" | "declined" | "provider_error" | null;
+        ReasonCode: ("payment_timeout" | "amount_mismatch" | "canceled_by_merchant" | "requisites_unavailable" | "declined" | "provider_error") | null;
         /** @description A receipt attached when confirming a payment (stated: `url` and `name`, strings). */
         Receipt: {
             url: components["schemas"]["Url"];
@@ -698,3 +679,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

@@ -569,9 +569,8 @@ export interface components {
          *     | `requisites_unavailable` | no requisite could be issued for the payment |
          *     | `declined` | the provider declined the payment |
          *     | `provider_error` | the provider failed to process the payment |
-         * @enum {string|null}
          */
-        ReasonCode: "payment_timeout" | "amount_mismatch" | "canceled_by_merchant" | "requisites_unavailable" | "declined" | "provider_error" | null;
+        ReasonCode: ("payment_timeout" | "amount_mismatch" | "canceled_by_merchant" | "requisites_unavailable" | "declined" | "provider_error") | null;
         /** @description A payment as Variant A returns it from Retrieve Payment. The source states only that this response carries `reason_code`; the rest of its shape, and its use for Create, Cancel and Refund Payment, follow the Variant A list item. */
         PaymentWithReason: components["schemas"]["Payment"] & {
             reason_code: components["schemas"]["ReasonCode"];
@@ -766,41 +765,23 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
         };
         /** @description Later-layout `onStatusChange` body for a payment; data has the shape of Variant A's Confirm Payment response (stated). */
-        PaymentStatusChangedEvent: components["schemas"]["WebhookEventBase"] & {
+        PaymentStatusChangedEvent: {
             /** @constant */
             type: "payment.status_changed";
             data: components["schemas"]["ConfirmedPayment"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "payment.status_changed";
-        };
+        } & WithRequired<components["schemas"]["WebhookEventBase"], "type">;
         /** @description Later-layout `onStatusChange` body for a payout. The source names only payment data for this webhook; payout events are assumed. */
-        PayoutStatusChangedEvent: components["schemas"]["WebhookEventBase"] & {
+        PayoutStatusChangedEvent: {
             /** @constant */
             type: "payout.status_changed";
             data: components["schemas"]["Payout"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "payout.status_changed";
-        };
+        } & WithRequired<components["schemas"]["WebhookEventBase"], "type">;
         /** @description Later-layout `onStatusChange` body for an appeal. The source names only payment data for this webhook; appeal events are assumed. */
-        AppealStatusChangedEvent: components["schemas"]["WebhookEventBase"] & {
+        AppealStatusChangedEvent: {
             /** @constant */
             type: "appeal.status_changed";
             data: components["schemas"]["Appeal"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "appeal.status_changed";
-        };
+        } & WithRequired<components["schemas"]["WebhookEventBase"], "type">;
         /** @description Body of the later `onStatusChange` layout. `type` tells which object `data` holds; its values are assumed (see EventType). */
         WebhookEvent: components["schemas"]["PaymentStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"] | components["schemas"]["AppealStatusChangedEvent"];
         /** @description Body of the earlier `onStatusChange` layout, which the source marks as under development: `data` has the shape of a create-payment request. */
@@ -811,18 +792,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description One page of payments. */
-        PaymentList: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentListResponse"];
-            };
-        };
-        /** @description Bad request */
+        /** @description Bad request: the body is not valid JSON, or is not sent as `application/json` (the `Content-Type` header names another media type or none), or a required header such as Idempotency-Key is missing. `detail` names which. */
         BadRequest: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -890,18 +860,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The created payment. */
-        PaymentWithReasonCreated: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentWithReasonResponse"];
-            };
-        };
         /** @description Request in progress */
         Conflict: {
             headers: {
@@ -925,53 +883,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The payment, with its reason code. */
-        PaymentWithReasonRetrieved: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentWithReasonResponse"];
-            };
-        };
-        /** @description The confirmed payment, with reason_code and finalized_at. */
-        PaymentConfirmed: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ConfirmedPaymentResponse"];
-            };
-        };
-        /** @description The canceled payment. */
-        PaymentWithReasonCanceled: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentWithReasonResponse"];
-            };
-        };
-        /** @description The refunded payment. */
-        PaymentWithReasonRefunded: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentWithReasonResponse"];
-            };
-        };
         /** @description Unprocessable request, or the available balance does not cover it */
         InsufficientBalance: {
             headers: {
@@ -982,109 +893,6 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description One page of payouts. */
-        PayoutList: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayoutListResponse"];
-            };
-        };
-        /** @description The created payout. */
-        PayoutCreated: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayoutResponse"];
-            };
-        };
-        /** @description The payout. */
-        PayoutRetrieved: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayoutResponse"];
-            };
-        };
-        /** @description The canceled payout. */
-        PayoutCanceled: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayoutResponse"];
-            };
-        };
-        /** @description One page of appeals. */
-        AppealList: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AppealListResponse"];
-            };
-        };
-        /** @description The created appeal. */
-        AppealCreated: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AppealResponse"];
-            };
-        };
-        /** @description The appeal. */
-        AppealRetrieved: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AppealResponse"];
-            };
-        };
-        /** @description The canceled appeal. */
-        AppealCanceled: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AppealResponse"];
-            };
-        };
-        /** @description The merchant's balance per currency. */
-        BalanceRetrieved: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["BalanceResponse"];
             };
         };
         /** @description The receiver accepted the event (stated: 200 with a JSON body, an empty object in the source's example). Any other answer makes the service deliver the event again (assumed). */
@@ -1165,32 +973,7 @@ export interface components {
         /** @description Time of this delivery attempt (stated in the later layout only). Its format is not shown; assumed: integer Unix seconds, signed together with the body. Receivers reject a timestamp more than 300 seconds away from their clock, in either direction. */
         TimestampHeader: string;
     };
-    requestBodies: {
-        /** @description The payment to create. */
-        CreatePayment: {
-            content: {
-                "application/json": components["schemas"]["CreatePaymentRequest"];
-            };
-        };
-        /** @description The confirmation. */
-        ConfirmPayment: {
-            content: {
-                "application/json": components["schemas"]["ConfirmPaymentRequest"];
-            };
-        };
-        /** @description The payout to create. */
-        CreatePayout: {
-            content: {
-                "application/json": components["schemas"]["CreatePayoutRequest"];
-            };
-        };
-        /** @description The appeal to create. */
-        CreateAppeal: {
-            content: {
-                "application/json": components["schemas"]["CreateAppealRequest"];
-            };
-        };
-    };
+    requestBodies: never;
     headers: {
         /** @description What is left of the current rate-limit window (draft-ietf-httpapi-ratelimit-headers), for example `"default";r=50;t=30`: 50 requests remain, the window resets in 30 seconds. Rate limits are not shown in the source; this header is assumed and optional. */
         RateLimit: string;
@@ -1260,30 +1043,15 @@ export type PayoutStatusChangedEvent = components['schemas']['PayoutStatusChange
 export type AppealStatusChangedEvent = components['schemas']['AppealStatusChangedEvent'];
 export type WebhookEvent = components['schemas']['WebhookEvent'];
 export type EarlierWebhookEvent = components['schemas']['EarlierWebhookEvent'];
-export type ResponsePaymentList = components['responses']['PaymentList'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
-export type ResponsePaymentWithReasonCreated = components['responses']['PaymentWithReasonCreated'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseCreateRefused = components['responses']['CreateRefused'];
-export type ResponsePaymentWithReasonRetrieved = components['responses']['PaymentWithReasonRetrieved'];
-export type ResponsePaymentConfirmed = components['responses']['PaymentConfirmed'];
-export type ResponsePaymentWithReasonCanceled = components['responses']['PaymentWithReasonCanceled'];
-export type ResponsePaymentWithReasonRefunded = components['responses']['PaymentWithReasonRefunded'];
 export type ResponseInsufficientBalance = components['responses']['InsufficientBalance'];
-export type ResponsePayoutList = components['responses']['PayoutList'];
-export type ResponsePayoutCreated = components['responses']['PayoutCreated'];
-export type ResponsePayoutRetrieved = components['responses']['PayoutRetrieved'];
-export type ResponsePayoutCanceled = components['responses']['PayoutCanceled'];
-export type ResponseAppealList = components['responses']['AppealList'];
-export type ResponseAppealCreated = components['responses']['AppealCreated'];
-export type ResponseAppealRetrieved = components['responses']['AppealRetrieved'];
-export type ResponseAppealCanceled = components['responses']['AppealCanceled'];
-export type ResponseBalanceRetrieved = components['responses']['BalanceRetrieved'];
 export type ResponseWebhookReceived = components['responses']['WebhookReceived'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterOffset = components['parameters']['Offset'];
@@ -1299,10 +1067,6 @@ export type ParameterEventId = components['parameters']['EventId'];
 export type ParameterEventTypeHeader = components['parameters']['EventTypeHeader'];
 export type ParameterSignature = components['parameters']['Signature'];
 export type ParameterTimestampHeader = components['parameters']['TimestampHeader'];
-export type RequestBodyCreatePayment = components['requestBodies']['CreatePayment'];
-export type RequestBodyConfirmPayment = components['requestBodies']['ConfirmPayment'];
-export type RequestBodyCreatePayout = components['requestBodies']['CreatePayout'];
-export type RequestBodyCreateAppeal = components['requestBodies']['CreateAppeal'];
 export type HeaderRateLimit = components['headers']['RateLimit'];
 export type HeaderRateLimitPolicy = components['headers']['RateLimitPolicy'];
 export type HeaderWwwAuthenticate = components['headers']['WwwAuthenticate'];
@@ -1326,7 +1090,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PaymentList"];
+            /** @description One page of payments. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentListResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1361,9 +1135,25 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["CreatePayment"];
+        /** @description The payment to create. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["PaymentWithReasonCreated"];
+            /** @description The created payment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentWithReasonResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
@@ -1387,7 +1177,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PaymentWithReasonRetrieved"];
+            /** @description The payment, with its reason code. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentWithReasonResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1428,9 +1228,25 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["ConfirmPayment"];
+        /** @description The confirmation. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmPaymentRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["PaymentConfirmed"];
+            /** @description The confirmed payment, with reason_code and finalized_at. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmedPaymentResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1474,7 +1290,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PaymentWithReasonCanceled"];
+            /** @description The canceled payment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentWithReasonResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1518,7 +1345,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PaymentWithReasonRefunded"];
+            /** @description The refunded payment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentWithReasonResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1544,7 +1382,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PayoutList"];
+            /** @description One page of payouts. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutListResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1579,9 +1427,25 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["CreatePayout"];
+        /** @description The payout to create. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePayoutRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["PayoutCreated"];
+            /** @description The created payout. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
@@ -1605,7 +1469,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PayoutRetrieved"];
+            /** @description The payout. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1648,7 +1522,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PayoutCanceled"];
+            /** @description The canceled payout. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1674,7 +1559,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppealList"];
+            /** @description One page of appeals. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealListResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1709,9 +1604,25 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["CreateAppeal"];
+        /** @description The appeal to create. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAppealRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["AppealCreated"];
+            /** @description The created appeal. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1736,7 +1647,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppealRetrieved"];
+            /** @description The appeal. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1779,7 +1700,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppealCanceled"];
+            /** @description The canceled appeal. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1798,7 +1730,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["BalanceRetrieved"];
+            /** @description The merchant's balance per currency. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["UnprocessableEntity"];
@@ -1887,3 +1829,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

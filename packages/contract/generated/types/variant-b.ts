@@ -711,9 +711,8 @@ export interface components {
          *     | `requisites_unavailable` | no requisite could be issued for the payment |
          *     | `declined` | the provider declined the payment |
          *     | `provider_error` | the provider failed to process the payment |
-         * @enum {string|null}
          */
-        ReasonCode: "payment_timeout" | "amount_mismatch" | "canceled_by_merchant" | "requisites_unavailable" | "declined" | "provider_error" | null;
+        ReasonCode: ("payment_timeout" | "amount_mismatch" | "canceled_by_merchant" | "requisites_unavailable" | "declined" | "provider_error") | null;
         /** @description A payment as Variant A's Confirm Payment returns it and as the later webhook layout sends it: requisite with `card` and `holder`, `reason_code`, and `finalized_at` in place of `updated_at`. */
         ConfirmedPayment: components["schemas"]["PaymentCore"] & {
             requisite: components["schemas"]["ConfirmedRequisite"];
@@ -721,41 +720,23 @@ export interface components {
             finalized_at: components["schemas"]["Timestamp"];
         };
         /** @description Later-layout `onStatusChange` body for a payment; data has the shape of Variant A's Confirm Payment response (stated). */
-        PaymentStatusChangedEvent: components["schemas"]["WebhookEventBase"] & {
+        PaymentStatusChangedEvent: {
             /** @constant */
             type: "payment.status_changed";
             data: components["schemas"]["ConfirmedPayment"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "payment.status_changed";
-        };
+        } & WithRequired<components["schemas"]["WebhookEventBase"], "type">;
         /** @description Later-layout `onStatusChange` body for a payout. The source names only payment data for this webhook; payout events are assumed. */
-        PayoutStatusChangedEvent: components["schemas"]["WebhookEventBase"] & {
+        PayoutStatusChangedEvent: {
             /** @constant */
             type: "payout.status_changed";
             data: components["schemas"]["Payout"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "payout.status_changed";
-        };
+        } & WithRequired<components["schemas"]["WebhookEventBase"], "type">;
         /** @description Later-layout `onStatusChange` body for an appeal. The source names only payment data for this webhook; appeal events are assumed. */
-        AppealStatusChangedEvent: components["schemas"]["WebhookEventBase"] & {
+        AppealStatusChangedEvent: {
             /** @constant */
             type: "appeal.status_changed";
             data: components["schemas"]["Appeal"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "appeal.status_changed";
-        };
+        } & WithRequired<components["schemas"]["WebhookEventBase"], "type">;
         /** @description Body of the later `onStatusChange` layout. `type` tells which object `data` holds; its values are assumed (see EventType). */
         WebhookEvent: components["schemas"]["PaymentStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"] | components["schemas"]["AppealStatusChangedEvent"];
         /** @description Body of the earlier `onStatusChange` layout, which the source marks as under development: `data` has the shape of a create-payment request. */
@@ -766,18 +747,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description One page of payments. */
-        PaymentList: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentListResponse"];
-            };
-        };
-        /** @description Bad request */
+        /** @description Bad request: the body is not valid JSON, or is not sent as `application/json` (the `Content-Type` header names another media type or none), or a required header such as Idempotency-Key is missing. `detail` names which. */
         BadRequest: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -845,18 +815,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The created payment. */
-        PaymentCreated: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentResponse"];
-            };
-        };
         /** @description Request in progress */
         Conflict: {
             headers: {
@@ -880,41 +838,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The payment. */
-        PaymentRetrieved: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentResponse"];
-            };
-        };
-        /** @description The canceled payment. */
-        PaymentCanceled: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentResponse"];
-            };
-        };
-        /** @description The refunded payment. */
-        PaymentRefunded: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PaymentResponse"];
-            };
-        };
         /** @description Unprocessable request, or the available balance does not cover it */
         InsufficientBalance: {
             headers: {
@@ -925,109 +848,6 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description One page of payouts. */
-        PayoutList: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayoutListResponse"];
-            };
-        };
-        /** @description The created payout. */
-        PayoutCreated: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayoutResponse"];
-            };
-        };
-        /** @description The payout. */
-        PayoutRetrieved: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayoutResponse"];
-            };
-        };
-        /** @description The canceled payout. */
-        PayoutCanceled: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayoutResponse"];
-            };
-        };
-        /** @description One page of appeals. */
-        AppealList: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AppealListResponse"];
-            };
-        };
-        /** @description The created appeal. */
-        AppealCreated: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AppealResponse"];
-            };
-        };
-        /** @description The appeal. */
-        AppealRetrieved: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AppealResponse"];
-            };
-        };
-        /** @description The canceled appeal. */
-        AppealCanceled: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AppealResponse"];
-            };
-        };
-        /** @description The merchant's balance per currency. */
-        BalanceRetrieved: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["BalanceResponse"];
             };
         };
         /** @description The receiver accepted the event (stated: 200 with a JSON body, an empty object in the source's example). Any other answer makes the service deliver the event again (assumed). */
@@ -1108,26 +928,7 @@ export interface components {
         /** @description Time of this delivery attempt (stated in the later layout only). Its format is not shown; assumed: integer Unix seconds, signed together with the body. Receivers reject a timestamp more than 300 seconds away from their clock, in either direction. */
         TimestampHeader: string;
     };
-    requestBodies: {
-        /** @description The payment to create. */
-        CreatePayment: {
-            content: {
-                "application/json": components["schemas"]["CreatePaymentRequest"];
-            };
-        };
-        /** @description The payout to create. */
-        CreatePayout: {
-            content: {
-                "application/json": components["schemas"]["CreatePayoutRequest"];
-            };
-        };
-        /** @description The appeal to create. */
-        CreateAppeal: {
-            content: {
-                "application/json": components["schemas"]["CreateAppealRequest"];
-            };
-        };
-    };
+    requestBodies: never;
     headers: {
         /** @description What is left of the current rate-limit window (draft-ietf-httpapi-ratelimit-headers), for example `"default";r=50;t=30`: 50 requests remain, the window resets in 30 seconds. Rate limits are not shown in the source; this header is assumed and optional. */
         RateLimit: string;
@@ -1193,29 +994,15 @@ export type PayoutStatusChangedEvent = components['schemas']['PayoutStatusChange
 export type AppealStatusChangedEvent = components['schemas']['AppealStatusChangedEvent'];
 export type WebhookEvent = components['schemas']['WebhookEvent'];
 export type EarlierWebhookEvent = components['schemas']['EarlierWebhookEvent'];
-export type ResponsePaymentList = components['responses']['PaymentList'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
-export type ResponsePaymentCreated = components['responses']['PaymentCreated'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseCreateRefused = components['responses']['CreateRefused'];
-export type ResponsePaymentRetrieved = components['responses']['PaymentRetrieved'];
-export type ResponsePaymentCanceled = components['responses']['PaymentCanceled'];
-export type ResponsePaymentRefunded = components['responses']['PaymentRefunded'];
 export type ResponseInsufficientBalance = components['responses']['InsufficientBalance'];
-export type ResponsePayoutList = components['responses']['PayoutList'];
-export type ResponsePayoutCreated = components['responses']['PayoutCreated'];
-export type ResponsePayoutRetrieved = components['responses']['PayoutRetrieved'];
-export type ResponsePayoutCanceled = components['responses']['PayoutCanceled'];
-export type ResponseAppealList = components['responses']['AppealList'];
-export type ResponseAppealCreated = components['responses']['AppealCreated'];
-export type ResponseAppealRetrieved = components['responses']['AppealRetrieved'];
-export type ResponseAppealCanceled = components['responses']['AppealCanceled'];
-export type ResponseBalanceRetrieved = components['responses']['BalanceRetrieved'];
 export type ResponseWebhookReceived = components['responses']['WebhookReceived'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterOffset = components['parameters']['Offset'];
@@ -1231,9 +1018,6 @@ export type ParameterEventId = components['parameters']['EventId'];
 export type ParameterEventTypeHeader = components['parameters']['EventTypeHeader'];
 export type ParameterSignature = components['parameters']['Signature'];
 export type ParameterTimestampHeader = components['parameters']['TimestampHeader'];
-export type RequestBodyCreatePayment = components['requestBodies']['CreatePayment'];
-export type RequestBodyCreatePayout = components['requestBodies']['CreatePayout'];
-export type RequestBodyCreateAppeal = components['requestBodies']['CreateAppeal'];
 export type HeaderRateLimit = components['headers']['RateLimit'];
 export type HeaderRateLimitPolicy = components['headers']['RateLimitPolicy'];
 export type HeaderWwwAuthenticate = components['headers']['WwwAuthenticate'];
@@ -1257,7 +1041,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PaymentList"];
+            /** @description One page of payments. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentListResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1292,9 +1086,25 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["CreatePayment"];
+        /** @description The payment to create. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["PaymentCreated"];
+            /** @description The created payment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
@@ -1318,7 +1128,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PaymentRetrieved"];
+            /** @description The payment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1361,7 +1181,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PaymentCanceled"];
+            /** @description The canceled payment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1405,7 +1236,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PaymentRefunded"];
+            /** @description The refunded payment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1431,7 +1273,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PayoutList"];
+            /** @description One page of payouts. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutListResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1466,9 +1318,25 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["CreatePayout"];
+        /** @description The payout to create. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePayoutRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["PayoutCreated"];
+            /** @description The created payout. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
@@ -1492,7 +1360,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PayoutRetrieved"];
+            /** @description The payout. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1535,7 +1413,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PayoutCanceled"];
+            /** @description The canceled payout. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1561,7 +1450,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppealList"];
+            /** @description One page of appeals. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealListResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1596,9 +1495,25 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["CreateAppeal"];
+        /** @description The appeal to create. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAppealRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["AppealCreated"];
+            /** @description The created appeal. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1623,7 +1538,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppealRetrieved"];
+            /** @description The appeal. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1666,7 +1591,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppealCanceled"];
+            /** @description The canceled appeal. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1685,7 +1621,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["BalanceRetrieved"];
+            /** @description The merchant's balance per currency. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["UnprocessableEntity"];
@@ -1774,3 +1720,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

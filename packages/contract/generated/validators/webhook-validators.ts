@@ -24,8 +24,8 @@ const formats = {
   "int32": { type: 'number', validate: (value) => Number.isInteger(value) && value <= 2147483647 && value >= -2147483648 },
 };
 export const validateWebhookEvent: WebhookSchemaValidator = validate53;
-const schema20 = {"oneOf":[{"$ref":"#/components/schemas/PaymentStatusChangedEvent"},{"$ref":"#/components/schemas/PayoutStatusChangedEvent"},{"$ref":"#/components/schemas/AppealStatusChangedEvent"}],"discriminator":{"propertyName":"type","mapping":{"payment.status_changed":"#/components/schemas/PaymentStatusChangedEvent","payout.status_changed":"#/components/schemas/PayoutStatusChangedEvent","appeal.status_changed":"#/components/schemas/AppealStatusChangedEvent"}}};
-const schema21 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBase"},{"type":"object","required":["type","data"],"properties":{"type":{"const":"payment.status_changed"},"data":{"$ref":"#/components/schemas/ConfirmedPayment"}}}]};
+const schema20 = {"oneOf":[{"$ref":"#/components/schemas/PaymentStatusChangedEvent"},{"$ref":"#/components/schemas/PayoutStatusChangedEvent"},{"$ref":"#/components/schemas/AppealStatusChangedEvent"}]};
+const schema21 = {"type":"object","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"}],"required":["type","data"],"properties":{"type":{"const":"payment.status_changed"},"data":{"$ref":"#/components/schemas/ConfirmedPayment"}}};
 const schema22 = {"type":"object","required":["id","type","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/EventType"},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
 const schema23 = {"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$","minLength":1,"maxLength":64};
 const func1 = (function ucs2length(str) {
@@ -851,7 +851,7 @@ return errors === 0;
 }
 validate84.evaluated = {"props":{"type":true,"card":true,"holder":true,"bank":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema37 = {"type":["string","null"],"enum":["payment_timeout","amount_mismatch","canceled_by_merchant","requisites_unavailable","declined","provider_error",null]};
+const schema37 = {"anyOf":[{"type":"string","enum":["payment_timeout","amount_mismatch","canceled_by_merchant","requisites_unavailable","declined","provider_error"]},{"type":"null"}]};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -863,13 +863,66 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if((typeof data !== "string") && (data !== null)){
-validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema37.type},message:"must be string,null"}];
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((((((data === "payment_timeout") || (data === "amount_mismatch")) || (data === "canceled_by_merchant")) || (data === "requisites_unavailable")) || (data === "declined")) || (data === "provider_error"))){
+const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema37.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+const _errs3 = errors;
+if(data !== null){
+const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate92.errors = vErrors;
 return false;
 }
-if(!(((((((data === "payment_timeout") || (data === "amount_mismatch")) || (data === "canceled_by_merchant")) || (data === "requisites_unavailable")) || (data === "declined")) || (data === "provider_error")) || (data === null))){
-validate92.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values"}];
-return false;
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
 }
 validate92.errors = vErrors;
 return errors === 0;
@@ -965,41 +1018,37 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs0 = errors;
 if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs0 === errors;
-if(valid0){
-const _errs1 = errors;
-if(errors === _errs1){
+if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.data === undefined) && (missing0 = "data"))){
-validate54.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs3 = errors;
+const _errs2 = errors;
 if("payment.status_changed" !== data.type){
-validate54.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/1/properties/type/const",keyword:"const",params:{allowedValue: "payment.status_changed"},message:"must be equal to constant"}];
+validate54.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "payment.status_changed"},message:"must be equal to constant"}];
 return false;
 }
-var valid1 = _errs3 === errors;
+var valid1 = _errs2 === errors;
 }
 else {
 var valid1 = true;
 }
 if(valid1){
 if(data.data !== undefined){
-const _errs4 = errors;
+const _errs3 = errors;
 if(!(validate63(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
 errors = vErrors.length;
 }
-var valid1 = _errs4 === errors;
+var valid1 = _errs3 === errors;
 }
 else {
 var valid1 = true;
@@ -1008,18 +1057,16 @@ var valid1 = true;
 }
 }
 else {
-validate54.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-}
-var valid0 = _errs1 === errors;
 }
 validate54.errors = vErrors;
 return errors === 0;
 }
 validate54.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema38 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBase"},{"type":"object","required":["type","data"],"properties":{"type":{"const":"payout.status_changed"},"data":{"$ref":"#/components/schemas/Payout"}}}]};
+const schema38 = {"type":"object","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"}],"required":["type","data"],"properties":{"type":{"const":"payout.status_changed"},"data":{"$ref":"#/components/schemas/Payout"}}};
 const schema39 = {"type":"object","required":["id","type","requested","requisite","status","expires_at","created_at","updated_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"requested":{"$ref":"#/components/schemas/Money"},"processed":{"$ref":"#/components/schemas/Money"},"requisite":{"$ref":"#/components/schemas/Requisite"},"status":{"$ref":"#/components/schemas/PayoutStatus"},"expires_at":{"$ref":"#/components/schemas/Timestamp"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"updated_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
 const schema40 = {"type":"object","required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"card_number":{"$ref":"#/components/schemas/CardNumber"},"card_holder":{"$ref":"#/components/schemas/ShortText"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
 
@@ -1298,41 +1345,37 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs0 = errors;
 if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs0 === errors;
-if(valid0){
-const _errs1 = errors;
-if(errors === _errs1){
+if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.data === undefined) && (missing0 = "data"))){
-validate97.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs3 = errors;
+const _errs2 = errors;
 if("payout.status_changed" !== data.type){
-validate97.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/1/properties/type/const",keyword:"const",params:{allowedValue: "payout.status_changed"},message:"must be equal to constant"}];
+validate97.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "payout.status_changed"},message:"must be equal to constant"}];
 return false;
 }
-var valid1 = _errs3 === errors;
+var valid1 = _errs2 === errors;
 }
 else {
 var valid1 = true;
 }
 if(valid1){
 if(data.data !== undefined){
-const _errs4 = errors;
+const _errs3 = errors;
 if(!(validate99(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
 errors = vErrors.length;
 }
-var valid1 = _errs4 === errors;
+var valid1 = _errs3 === errors;
 }
 else {
 var valid1 = true;
@@ -1341,18 +1384,16 @@ var valid1 = true;
 }
 }
 else {
-validate97.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-}
-var valid0 = _errs1 === errors;
 }
 validate97.errors = vErrors;
 return errors === 0;
 }
 validate97.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema42 = {"allOf":[{"$ref":"#/components/schemas/WebhookEventBase"},{"type":"object","required":["type","data"],"properties":{"type":{"const":"appeal.status_changed"},"data":{"$ref":"#/components/schemas/Appeal"}}}]};
+const schema42 = {"type":"object","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"}],"required":["type","data"],"properties":{"type":{"const":"appeal.status_changed"},"data":{"$ref":"#/components/schemas/Appeal"}}};
 const schema43 = {"type":"object","required":["id","appeal_id","requested","status","created_at","updated_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"appeal_id":{"$ref":"#/components/schemas/ResourceId"},"requested":{"$ref":"#/components/schemas/Money"},"resolved":{"$ref":"#/components/schemas/Money"},"attachments":{"$ref":"#/components/schemas/AppealAttachment"},"status":{"$ref":"#/components/schemas/AppealStatus"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"updated_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
 const schema44 = {"type":"object","required":["id","url"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"filename":{"$ref":"#/components/schemas/ShortText"},"url":{"$ref":"#/components/schemas/Url"},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
 const schema45 = {"type":"string","format":"uri","maxLength":2048};
@@ -1669,41 +1710,37 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs0 = errors;
 if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs0 === errors;
-if(valid0){
-const _errs1 = errors;
-if(errors === _errs1){
+if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.data === undefined) && (missing0 = "data"))){
-validate118.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate118.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs3 = errors;
+const _errs2 = errors;
 if("appeal.status_changed" !== data.type){
-validate118.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/1/properties/type/const",keyword:"const",params:{allowedValue: "appeal.status_changed"},message:"must be equal to constant"}];
+validate118.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "appeal.status_changed"},message:"must be equal to constant"}];
 return false;
 }
-var valid1 = _errs3 === errors;
+var valid1 = _errs2 === errors;
 }
 else {
 var valid1 = true;
 }
 if(valid1){
 if(data.data !== undefined){
-const _errs4 = errors;
+const _errs3 = errors;
 if(!(validate120(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
 errors = vErrors.length;
 }
-var valid1 = _errs4 === errors;
+var valid1 = _errs3 === errors;
 }
 else {
 var valid1 = true;
@@ -1712,11 +1749,9 @@ var valid1 = true;
 }
 }
 else {
-validate118.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate118.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-}
-var valid0 = _errs1 === errors;
 }
 validate118.errors = vErrors;
 return errors === 0;
@@ -2294,41 +2329,37 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs0 = errors;
 if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs0 === errors;
-if(valid0){
-const _errs1 = errors;
-if(errors === _errs1){
+if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.data === undefined) && (missing0 = "data"))){
-validate161.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate161.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs3 = errors;
+const _errs2 = errors;
 if("appeal.status_changed" !== data.type){
-validate161.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/1/properties/type/const",keyword:"const",params:{allowedValue: "appeal.status_changed"},message:"must be equal to constant"}];
+validate161.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "appeal.status_changed"},message:"must be equal to constant"}];
 return false;
 }
-var valid1 = _errs3 === errors;
+var valid1 = _errs2 === errors;
 }
 else {
 var valid1 = true;
 }
 if(valid1){
 if(data.data !== undefined){
-const _errs4 = errors;
+const _errs3 = errors;
 if(!(validate120(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
 errors = vErrors.length;
 }
-var valid1 = _errs4 === errors;
+var valid1 = _errs3 === errors;
 }
 else {
 var valid1 = true;
@@ -2337,11 +2368,9 @@ var valid1 = true;
 }
 }
 else {
-validate161.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate161.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-}
-var valid0 = _errs1 === errors;
 }
 validate161.errors = vErrors;
 return errors === 0;
@@ -2360,41 +2389,37 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs0 = errors;
 if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs0 === errors;
-if(valid0){
-const _errs1 = errors;
-if(errors === _errs1){
+if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.data === undefined) && (missing0 = "data"))){
-validate164.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate164.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs3 = errors;
+const _errs2 = errors;
 if("payment.status_changed" !== data.type){
-validate164.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/1/properties/type/const",keyword:"const",params:{allowedValue: "payment.status_changed"},message:"must be equal to constant"}];
+validate164.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "payment.status_changed"},message:"must be equal to constant"}];
 return false;
 }
-var valid1 = _errs3 === errors;
+var valid1 = _errs2 === errors;
 }
 else {
 var valid1 = true;
 }
 if(valid1){
 if(data.data !== undefined){
-const _errs4 = errors;
+const _errs3 = errors;
 if(!(validate63(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
 errors = vErrors.length;
 }
-var valid1 = _errs4 === errors;
+var valid1 = _errs3 === errors;
 }
 else {
 var valid1 = true;
@@ -2403,11 +2428,9 @@ var valid1 = true;
 }
 }
 else {
-validate164.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate164.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-}
-var valid0 = _errs1 === errors;
 }
 validate164.errors = vErrors;
 return errors === 0;
@@ -2426,41 +2449,37 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs0 = errors;
 if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs0 === errors;
-if(valid0){
-const _errs1 = errors;
-if(errors === _errs1){
+if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.data === undefined) && (missing0 = "data"))){
-validate167.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate167.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs3 = errors;
+const _errs2 = errors;
 if("payout.status_changed" !== data.type){
-validate167.errors = [{instancePath:instancePath+"/type",schemaPath:"#/allOf/1/properties/type/const",keyword:"const",params:{allowedValue: "payout.status_changed"},message:"must be equal to constant"}];
+validate167.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "payout.status_changed"},message:"must be equal to constant"}];
 return false;
 }
-var valid1 = _errs3 === errors;
+var valid1 = _errs2 === errors;
 }
 else {
 var valid1 = true;
 }
 if(valid1){
 if(data.data !== undefined){
-const _errs4 = errors;
+const _errs3 = errors;
 if(!(validate99(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
 errors = vErrors.length;
 }
-var valid1 = _errs4 === errors;
+var valid1 = _errs3 === errors;
 }
 else {
 var valid1 = true;
@@ -2469,11 +2488,9 @@ var valid1 = true;
 }
 }
 else {
-validate167.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate167.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-}
-var valid0 = _errs1 === errors;
 }
 validate167.errors = vErrors;
 return errors === 0;
