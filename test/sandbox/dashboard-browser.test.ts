@@ -360,6 +360,20 @@ describe('the dashboard in open mode', () => {
     await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
     await axe(page, 'the test tenants');
     const tenantId = await page.locator('tbody tr td').first().innerText();
+
+    // Signed in as the test tenant (another tab's session), making one is refused by the sandbox, and the page says
+    // why in the API's words.
+    const token = await made.locator('dd').first().innerText();
+    const other = await newPage();
+    await signInA(other.page, openUrl, token);
+    await expect.poll(() => signedIn(other.page).isVisible()).toBe(true);
+    await other.page.getByRole('link', { name: 'Test tenants' }).click();
+    await other.page.getByRole('button', { name: 'Make a test tenant' }).click();
+    await expect
+      .poll(() => other.page.getByRole('alert').first().innerText())
+      .toMatch(/^Forbidden: These credentials are a test tenant's, and a test tenant can't make test tenants/);
+    await other.page.close();
+
     await page.getByRole('button', { name: `Revoke ${tenantId}` }).click();
     await expect.poll(() => page.locator('caption').innerText()).toBe('No test tenants.');
 
