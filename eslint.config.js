@@ -78,6 +78,18 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The dashboard's page runs in a browser and is bundled by Vite at build time: Preact and Vite are the repository's
+    // devDependencies, never the installed sandbox's, which ships only the built files.
+    files: ['packages/sandbox/dashboard/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'import-x/no-extraneous-dependencies': [
+        'error',
+        { devDependencies: true, packageDir: [import.meta.dirname, `${import.meta.dirname}/packages/sandbox`] },
+      ],
+    },
+  },
   // Note: the scripts, bins and plain-JavaScript sources are not type-checked (checkJs is off), so rules that need types cannot run on them.
   { files: ['**/*.js', '**/*.mjs'], extends: [tseslint.configs.disableTypeChecked] },
   prettier,

@@ -20,6 +20,7 @@ const processes = [
   'test/package/hosted-merchant.test.ts', // npm pack and install, a PostgreSQL cluster, two issued instances, a merchant's test tenant and webhook listener
   'test/docs/site.test.ts', // the VitePress build, Redocly build-docs and Chromium
   'test/docs/snippets.test.ts', // tsc over the docs' snippets
+  'test/sandbox/dashboard-browser.test.ts', // the dashboard's Vite build and Chromium
   'test/mock/command.test.ts', // the mock command, which starts Prism
   'test/mock/start.test.ts', // npm start
   'test/mock/prism.test.ts', // Prism

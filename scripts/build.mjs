@@ -1,8 +1,9 @@
 // `npm run build`: compiles each package's src/ to its dist/ with tsc, a package after those it depends on; quiet on
-// success. `node scripts/build.mjs sandbox` builds one (each package's prepack does, for npm pack).
+// success; the sandbox's dashboard page with Vite besides. `node scripts/build.mjs sandbox` builds one (each package's prepack does, for npm pack).
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { transformSync } from 'esbuild';
+import { buildDashboard } from './lib/dashboard.mjs';
 import { requireFile, root, runTool } from './lib/tools.mjs';
 import { packages } from './lib/workspaces.mjs';
 
@@ -24,7 +25,7 @@ export const entries = {
     'dist/src/shared/group-leader.js',
     'dist/src/shared/server-timeouts-preload.js',
   ],
-  sandbox: ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/command.js'],
+  sandbox: ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/command.js', 'dist/dashboard/index.html'],
   conformance: ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/command.js', 'dist/src/respect-guard.js'],
   cli: ['dist/src/main.js', 'dist/src/mock/command.js', 'dist/src/mock/problem-preload.js'],
 };
@@ -54,6 +55,8 @@ export function build(name) {
   const { status } = runTool('typescript', 'tsc', ['-p', path.join(dir, 'tsconfig.build.json')]);
   if (status !== 0) throw new Error(`tsc failed in packages/${name}; see the errors above.`);
   for (const folder of compact[name] ?? []) compactWhitespace(path.join(dir, folder));
+  // Note: the sandbox's page is built beside its code, into dist/dashboard, which the package ships and serves.
+  if (name === 'sandbox') buildDashboard(path.join(dir, 'dist', 'dashboard'));
   const missing = entries[name].filter((file) => !existsSync(path.join(dir, file)));
   if (missing.length > 0) throw new Error(`The build of packages/${name} did not produce ${missing.join(', ')}.`);
 }

@@ -89,7 +89,8 @@ function stageSources() {
   const stage = mkdtempSync(path.join(os.tmpdir(), 'merchant-payments-docs-src-'));
   // Note: the staged config and VitePress's client code resolve their packages from the repository's node_modules.
   symlinkSync(path.join(root, 'node_modules'), path.join(stage, 'node_modules'), 'dir');
-  for (const dir of ['.vitepress', 'public']) {
+  // Note: images/ holds the guides' screenshots, which the guides link relatively, so they show on GitHub too.
+  for (const dir of ['.vitepress', 'public', 'images']) {
     cpSync(path.join(docs, dir), path.join(stage, dir), {
       recursive: true,
       filter: (src) => !/[/\\](cache|\.temp)$/.test(src),

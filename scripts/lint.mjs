@@ -139,7 +139,7 @@ try {
   // included, and no import through a package's wall (scripts/lib/package-walls.mjs): dpdm reads every import with
   // TypeScript's parser, resolves it (tsconfig.json's paths too) and lists each cycle once.
   const cycles = { tool: 'dpdm (import cycles, package walls)', errors: 0, warnings: 0 };
-  console.log('\n== dpdm: import cycles and package walls in packages/*/src');
+  console.log('\n== dpdm: import cycles and package walls in packages/*/src and the dashboard');
   const json = path.join(outDir, 'dpdm.json');
   const res = runTool(
     'dpdm',
@@ -154,6 +154,9 @@ try {
       'packages/*/src/**/*.ts',
       'packages/*/src/**/*.js',
       'packages/*/bin/*.mjs',
+      // Note: the sandbox's dashboard page too, which reaches the contract only by its name, as the sandbox does.
+      'packages/sandbox/dashboard/src/**/*.ts',
+      'packages/sandbox/dashboard/src/**/*.tsx',
     ],
     { capture: true },
   );

@@ -12,7 +12,9 @@ import { startPrism } from '../packages/cli/src/mock/prism.ts';
 import { watchParent } from '../packages/contract/src/shared/watch-parent.ts';
 import { createSandbox } from '../packages/sandbox/src/index.ts';
 import { generateWebhookSecret } from '../packages/sandbox/src/options.ts';
+import { dashboardBuildArgs } from './lib/dashboard.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
+import { binPath } from './lib/tools.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const usage = `usage: npm start -- [--port-a <port>] [--port-b <port>] [--port-docs <port>] [--port-sandbox <port>] [--host <host>]
@@ -46,6 +48,8 @@ const webhookUrls = flags['webhook-url'] ?? [];
 const webhookSecret = process.env.WEBHOOK_SECRET ?? generateWebhookSecret();
 /** Where this start builds the docs site, made when the docs server starts; removed when it stops. */
 let siteDir;
+/** Where this start builds the sandbox's dashboard, made when the sandbox starts; removed when it stops. */
+let dashboardDir;
 
 // One entry per server; each needs a name, a port, the files it serves and a way to start it.
 const servers = [
@@ -67,15 +71,20 @@ const servers = [
     name: 'sandbox',
     port: portOf(flags['port-sandbox'] ?? process.env.SANDBOX_PORT ?? '4020', 'port-sandbox'),
     files: [],
-    // Note: in this process, so it goes down with it however it ends; its secret is printed only when generated.
+    // Note: in this process, so it goes down with it however it ends; its secret is printed only when generated. Its
+    // dashboard is built afresh, in a child while Prism starts, into a folder of this start's own, as the docs are.
     start: async (s) => {
-      const sandbox = createSandbox({ clock: 'real', webhookSecret, webhookUrls });
+      await assertPortFree(s.port, host);
+      dashboardDir = mkdtempSync(path.join(os.tmpdir(), 'merchant-payments-dashboard-'));
+      await runInChild('the dashboard build', binPath('vite', 'vite'), dashboardBuildArgs(dashboardDir));
+      const sandbox = createSandbox({ clock: 'real', webhookSecret, webhookUrls, dashboard: { assets: dashboardDir } });
       const { url } = await sandbox.listen({ port: s.port, host });
       return { url, stop: () => sandbox.close() };
     },
     hint: (url) => [
       `curl -H 'Authorization: Bearer test-token' -H 'Idempotency-Key: try-1' -H 'Content-Type: application/json' -d '{"amount":"42.50","currency":"EUR","requisite":{"type":"card"}}' ${url}/payments`,
       `curl -H 'X-Public-Key: pk_test' -H 'X-Secret-Key: sk_test' ${url}/merchant/v1/payments`,
+      `dashboard ${url}/_dashboard/ (sign in with the same token, test-token, to see that payment)`,
       webhookUrls.length > 0
         ? `webhooks go to ${webhookUrls.join(', ')}, signed with ${process.env.WEBHOOK_SECRET ? 'WEBHOOK_SECRET' : `the generated secret ${webhookSecret}`}; verify them with createNodeWebhookHandler`
         : `webhooks: restart with --webhook-url <your receiver's URL> (WEBHOOK_SECRET=whsec_… to choose the secret); verify them with createNodeWebhookHandler`,
@@ -96,7 +105,7 @@ const servers = [
     start: async (s) => {
       await assertPortFree(s.port, host);
       siteDir = mkdtempSync(path.join(os.tmpdir(), 'merchant-payments-docs-'));
-      await buildDocsInChild(siteDir);
+      await runInChild('npm run docs', path.join(root, 'scripts/docs.mjs'), ['--out', siteDir]);
       return startStaticServer({ dir: siteDir, port: s.port, host });
     },
     hint: (url) =>
@@ -145,17 +154,17 @@ async function shutdown(code) {
   if (stopping) return;
   stopping = true;
   await Promise.all(running.map((r) => r.stop()));
-  if (siteDir) rmSync(siteDir, { recursive: true, force: true });
+  for (const dir of [siteDir, dashboardDir]) if (dir) rmSync(dir, { recursive: true, force: true });
   process.exit(code);
 }
 
-/** Runs `scripts/docs.mjs --out <dir>` in a child tied to this process; rejects with its output if it fails. */
-function buildDocsInChild(dir) {
-  const child = spawnTiedNode(path.join(root, 'scripts/docs.mjs'), ['--out', dir], { cwd: root });
+/** Runs a Node `script` with `args` in a child tied to this process; rejects with its output, naming `what`, if it fails. */
+function runInChild(what, script, args) {
+  const child = spawnTiedNode(script, args, { cwd: root });
   const output = collectOutput(child);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`npm run docs failed (${code}):\n${output()}`)),
+      code === 0 ? resolve() : reject(new Error(`${what} failed (${code}):\n${output()}`)),
     );
   });
 }

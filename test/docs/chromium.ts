@@ -2,6 +2,17 @@
 import { accessSync, constants } from 'node:fs';
 import { chromium } from 'playwright-core';
 
+/** How the browser tests launch it: headless, without the sandbox a container lacks, and with nothing reaching the network by itself. */
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
 /** The environment variable that names the Chromium (or Chrome) executable to use. */
 export const CHROMIUM_PATH_VARIABLE = 'CHROMIUM_PATH';
 

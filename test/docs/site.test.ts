@@ -13,17 +13,8 @@ import { firstPage, maintainerPages, siteGuides } from '../../scripts/docs.mjs';
 import { SECTIONS } from '../../scripts/lib/getting-started.mjs';
 import { startStaticServer } from '../../scripts/lib/static-server.mjs';
 import { root } from '../../scripts/lib/tools.mjs';
-import { findChromium } from './chromium.js';
+import { CHROMIUM_FLAGS, findChromium } from './chromium.js';
 
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 /** Where the screenshots go, kept after the run (the test prints their paths). */
 const screenshots = path.join(os.tmpdir(), 'merchant-payments-docs');
 const WIDE = { width: 1400, height: 900 };

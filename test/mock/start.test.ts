@@ -78,6 +78,12 @@ describe('npm start', () => {
     expect(out).toContain(
       `-d '{"amount":"42.50","currency":"EUR","requisite":{"type":"card"}}' http://127.0.0.1:${portSandbox}/payments`,
     );
+    // The sandbox's dashboard, built afresh by this start, at the URL it prints.
+    expect(out).toContain(`dashboard http://127.0.0.1:${portSandbox}/_dashboard/`);
+    const dashboard = await fetch(`http://127.0.0.1:${portSandbox}/_dashboard/`);
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await dashboard.text()).toContain('<title>Sandbox dashboard</title>');
     expect(out).toMatch(/webhooks: restart with --webhook-url/);
     const docs = await fetch(`http://127.0.0.1:${portDocs}/`);
     expect(docs.status).toBe(200);

@@ -80,6 +80,8 @@ describe.each(['contract', 'sandbox', 'conformance', 'cli'] as const)('@merchant
     const unexpected = files.filter(
       (f) =>
         !/^(dist\/.*\.(js|d\.ts)|bin\/[a-z-]+\.mjs|LICENSE|README\.md|CHANGELOG\.md|package\.json)$/.test(f) &&
+        // Note: the sandbox's dashboard page, built by Vite: its index.html, a script and a style sheet.
+        !(name === 'sandbox' && /^dist\/dashboard\/(index\.html|assets\/[\w-]+\.(js|css))$/.test(f)) &&
         !shipped.includes(f),
     );
     expect(unexpected).toEqual([]);
@@ -145,6 +147,35 @@ describe.each(['contract', 'sandbox', 'conformance', 'cli'] as const)('@merchant
     const { maxPackages, maxMegabytes } = expected[name];
     if (maxPackages) expect(listed.size, [...listed].join(', ')).toBeLessThanOrEqual(maxPackages);
     if (maxMegabytes) expect(sizeOf(path.join(project(), 'node_modules')).disk / MB).toBeLessThanOrEqual(maxMegabytes);
+  });
+
+  it.runIf(name === 'sandbox')("serves its built dashboard at /_dashboard/ once installed, with the page's CSP", () => {
+    expect(packed[name].files).toContain('dist/dashboard/index.html');
+    // Note: the installed package's createSandbox, on a free port of 127.0.0.1, asked for the page and the script it loads.
+    const script = `
+      import { createSandbox } from '@merchant-payments/sandbox';
+      const sandbox = createSandbox();
+      const { url } = await sandbox.listen({ port: 0 });
+      const page = await fetch(url + '/_dashboard/');
+      const html = await page.text();
+      const src = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
+      const asset = src ? await fetch(url + src) : undefined;
+      console.log(JSON.stringify({
+        status: page.status,
+        csp: page.headers.get('content-security-policy'),
+        title: /<title>([^<]*)<[/]title>/.exec(html)?.[1],
+        asset: asset?.status,
+      }));
+      await sandbox.close();
+    `;
+    const served = run(process.execPath, ['--input-type=module', '-e', script], project());
+    expect(served.status, output(served)).toBe(0);
+    expect(JSON.parse(served.stdout)).toEqual({
+      status: 200,
+      csp: expect.stringContaining("script-src 'self'"),
+      title: 'Sandbox dashboard',
+      asset: 200,
+    });
   });
 
   describe('its README, followed in that project', () => {

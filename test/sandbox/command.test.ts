@@ -54,6 +54,36 @@ describe('merchant-payments-sandbox', () => {
     expect(await stillBound([port])).toEqual([]);
   });
 
+  it('serves the dashboard by default and prints its URL; --no-dashboard and SANDBOX_DASHBOARD=off remove it', async () => {
+    // Note: the command asks for /_dashboard/ and prints the status; from the sources the page may not be built, which
+    // is a 404 naming the build, unlike the 404 of a path no API has.
+    const probe = `
+const answer = await fetch(process.env.MERCHANT_PAYMENTS_SANDBOX_URL + '/_dashboard/');
+const text = await answer.text();
+console.log('dashboard ' + (answer.ok ? 'served' : /no operation of either variant/i.test(text) ? 'absent' : 'not built'));`;
+    const probeArgs = ['--', process.execPath, '--input-type=module', '-e', probe];
+    const on = await run(['--port', String(await getPort()), ...probeArgs]);
+    expect(on.code).toBe(0);
+    expect(on.stdout).toMatch(
+      /dashboard at http:\/\/127\.0\.0\.1:\d+\/_dashboard\/ \(sign in with a tenant's credentials\)/,
+    );
+    expect(on.stdout).toMatch(/^dashboard (served|not built)$/m);
+    const flag = await run(['--port', String(await getPort()), '--no-dashboard', ...probeArgs]);
+    expect(flag.stdout).toMatch(/^dashboard absent$/m);
+    expect(flag.stdout).not.toContain('dashboard at');
+    const variable = await run(['--port', String(await getPort()), ...probeArgs], {
+      ...process.env,
+      SANDBOX_DASHBOARD: 'off',
+    });
+    expect(variable.stdout).toMatch(/^dashboard absent$/m);
+    const wrong = await run(['--port', String(await getPort()), ...probeArgs], {
+      ...process.env,
+      SANDBOX_DASHBOARD: 'no',
+    });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('SANDBOX_DASHBOARD must be "on" or "off", got "no"');
+  });
+
   it('prints no secret it was given', async () => {
     const port = await getPort();
     const secret = `whsec_${Buffer.from('a-secret-given-by-environment!!').toString('base64')}`;

@@ -30,6 +30,19 @@ describe("the sandbox command's settings (src/sandbox/cli/config.ts)", () => {
     expect(source.clock).toBe('--clock');
   });
 
+  it('reads a value-less flag as the value it stands for, and its variable as written', () => {
+    expect(readSettings({ 'no-dashboard': true }, { SANDBOX_DASHBOARD: 'on' })).toMatchObject({
+      values: { 'no-dashboard': 'off' },
+      source: { 'no-dashboard': '--no-dashboard' },
+    });
+    expect(readSettings({}, { SANDBOX_DASHBOARD: 'off' })).toMatchObject({
+      values: { 'no-dashboard': 'off' },
+      source: { 'no-dashboard': 'SANDBOX_DASHBOARD' },
+    });
+    expect(readSettings({}, {}).values['no-dashboard']).toBeUndefined();
+    expect(settingOptions()['no-dashboard']).toEqual({ type: 'boolean' });
+  });
+
   it('ignores an empty variable, as if unset', () => {
     expect(readSettings({}, { SANDBOX_MAX_OBJECTS: '' }).values['max-objects']).toBeUndefined();
   });

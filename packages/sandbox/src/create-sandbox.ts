@@ -12,6 +12,7 @@ import { createClockRunner } from './clock/runner.js';
 import { createFaultInterceptor } from './control/fault-intercept.js';
 import { ADMIN_PREFIX, adminRoutes } from './admin/routes.js';
 import { controlRoutes } from './control/routes.js';
+import { DASHBOARD_PREFIX, dashboardRoutes } from './dashboard/routes.js';
 import { createEgressRule } from './delivery/egress.js';
 import { createPinnedFetch } from './delivery/pinned-fetch.js';
 import { createDeliveryRunner, LEASE_MARGIN_MS } from './delivery/runner.js';
@@ -297,6 +298,9 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
       ...(settings.adminToken === undefined
         ? []
         : [{ prefix: ADMIN_PREFIX, routes: adminRoutes(runtime, settings.adminToken) }]),
+      ...(settings.dashboard === false
+        ? []
+        : [{ prefix: DASHBOARD_PREFIX, routes: dashboardRoutes(settings.dashboard) }]),
     ],
     [signals.middleware],
   );

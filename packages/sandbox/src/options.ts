@@ -1,4 +1,5 @@
 // The options of createSandbox, their defaults, and the checks that make a bad one fail when the sandbox is created.
+import path from 'node:path';
 import { secretKeyList } from '@merchant-payments/contract/internal/webhooks/crypto.js';
 import {
   checkLimits,
@@ -10,6 +11,7 @@ import { pino, type Logger } from 'pino';
 import { EVENT_LOG_LIMIT, type ClockMode } from './core/index.js';
 import { hasUserInfo } from './control/checks.js';
 import { DEFAULT_FAULT_HOLD_MS } from './control/fault-intercept.js';
+import { defaultDashboardAssets } from './dashboard/routes.js';
 import { contractValidators } from './http/contract-validators.js';
 import type { ControlRoutes } from './http/control.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
@@ -91,6 +93,12 @@ export interface SandboxOptions {
   allowWebhookHosts?: readonly string[];
   /** Resolves a host name to its addresses, for the egress rule at registration and at delivery (default: node:dns). */
   lookup?: (hostname: string) => Promise<string[]>;
+  /**
+   * The dashboard at /_dashboard/, a page that signs in with a tenant's credentials and shows its payments, events and
+   * deliveries through the APIs above (default on, serving the page built into the package). `false` turns it off, so
+   * /_dashboard/ is the ordinary 404; `{ assets }` serves the page built into another folder.
+   */
+  dashboard?: boolean | { assets: string };
   /** The largest request body accepted (default 262,144 bytes); a larger one gets 400. */
   maxBodyBytes?: number;
   /** How often real clocks are ticked, in ms (default 250). */
@@ -165,6 +173,7 @@ export type ResolvedOptions = Required<
     | 'testTenants'
     | 'lookup'
     | 'fetch'
+    | 'dashboard'
   >
 > &
   Pick<
@@ -176,6 +185,8 @@ export type ResolvedOptions = Required<
     quotas: TenantQuotas;
     tenants: Required<OpenTenants>;
     testTenants: Required<TestTenantLimits>;
+    /** The folder of the dashboard's built files, or false when it is off. */
+    dashboard: string | false;
   };
 
 export { generateWebhookSecret };
@@ -191,6 +202,15 @@ const logTo = (logger: Logger) => (error: unknown) => {
 /** True when `value` is an array of host names that are not blank (options may come from JavaScript). */
 const isHostList = (value: unknown): value is readonly string[] =>
   Array.isArray(value) && value.every((host) => typeof host === 'string' && host.trim() !== '');
+
+/** The `dashboard` option as the folder to serve, or false; throws a TypeError on anything else. */
+function dashboardAssets(option: SandboxOptions['dashboard']): string | false {
+  if (option === undefined || option === true) return defaultDashboardAssets();
+  if (option === false) return false;
+  if (typeof option === 'object' && option !== null && typeof option.assets === 'string' && option.assets !== '')
+    return path.resolve(option.assets);
+  throw new TypeError('dashboard must be true, false or { assets: <the folder of its built files> }.');
+}
 
 /** Fills in the defaults and throws a TypeError or RangeError naming the first bad option. */
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
@@ -235,6 +255,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     allowWebhookHosts: options.allowWebhookHosts ?? [],
     lookup: options.lookup,
     store: options.store ?? 'memory',
+    dashboard: dashboardAssets(options.dashboard),
   };
   if (!(resolved.store === 'memory' || resolved.store === 'postgres' || typeof resolved.store === 'function')) {
     throw new TypeError(

@@ -113,6 +113,9 @@ export async function main(args: string[]): Promise<number | void> {
       );
     }
   }
+  const dashboard = values['no-dashboard'] ?? 'on';
+  if (dashboard !== 'on' && dashboard !== 'off')
+    fail(`${source['no-dashboard']} must be "on" or "off", got "${dashboard}"`);
   if (values.log !== undefined && values.log !== 'json') fail(`${source.log} must be "json", got "${values.log}"`);
   const whenOrphaned = values['when-orphaned'] ?? 'stay';
   if (whenOrphaned !== 'stay' && whenOrphaned !== 'exit')
@@ -170,6 +173,7 @@ export async function main(args: string[]): Promise<number | void> {
     tenants: { max: maxTenants, idleSeconds },
     testTenants: { max: maxTestTenants, idleSeconds: testTenantSeconds },
     allowWebhookHosts,
+    dashboard: dashboard === 'on',
   };
 
   let sandbox: Sandbox;
@@ -207,6 +211,7 @@ export async function main(args: string[]): Promise<number | void> {
   console.log(
     `${NAME}: listening on ${url} (clock ${clock}; store ${store}; auth ${auth}; Variant A at ${url}/payments, Variant B at ${url}/merchant/v1/payments)`,
   );
+  if (dashboard === 'on') console.log(`${NAME}: dashboard at ${url}/_dashboard/ (sign in with a tenant's credentials)`);
   // Note: origin and path only, as a query string may carry a token.
   for (const target of webhookUrls)
     console.log(`${NAME}: sending webhooks to ${new URL(target).origin}${new URL(target).pathname}`);

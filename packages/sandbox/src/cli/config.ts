@@ -21,6 +21,8 @@ export interface Setting {
   variable: string;
   /** Whether the flag may be repeated (its variable then holds a comma-separated list). */
   multiple?: boolean;
+  /** For a flag that takes no value (`--no-dashboard`): the value it stands for, which its variable may also hold. */
+  sets?: string;
   short?: string;
   /** The default, as the docs say it. */
   default: string;
@@ -159,6 +161,14 @@ export const SETTINGS = [
     default: String(DEFAULT_TEST_TENANT_IDLE_SECONDS),
     help: "A test tenant no request has used for this long is deleted with all its state; its parent's reset or revocation deletes it at once.",
   },
+  {
+    flag: 'no-dashboard',
+    value: '',
+    variable: 'SANDBOX_DASHBOARD',
+    sets: 'off',
+    default: 'on',
+    help: 'Do not serve the dashboard at /_dashboard/, the page where a tenant signs in with its credentials and sees its payments, events and deliveries (SANDBOX_DASHBOARD=off does the same; on serves it).',
+  },
 ] as const satisfies readonly Setting[];
 
 /** What the command reads from the environment only, since a flag would show in ps and shell history. */
@@ -189,23 +199,26 @@ export type RawSettings = {
     : string | undefined;
 };
 
+/** parseArgs's option of one setting: a string, or a boolean for a flag that takes no value. */
+type SettingOption = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
+
 /** parseArgs's options for SETTINGS. */
-export function settingOptions(): Record<SettingName, { type: 'string'; multiple?: boolean; short?: string }> {
+export function settingOptions(): Record<SettingName, SettingOption> {
   return Object.fromEntries(
     SETTINGS.map((s) => [
       s.flag,
       {
-        type: 'string' as const,
+        type: 'sets' in s ? ('boolean' as const) : ('string' as const),
         ...('multiple' in s ? { multiple: true } : {}),
         ...('short' in s ? { short: s.short } : {}),
       },
     ]),
-  ) as Record<SettingName, { type: 'string'; multiple?: boolean; short?: string }>;
+  ) as Record<SettingName, SettingOption>;
 }
 
 /** Each setting's value and where it came from (`--flag` or the variable's name), for messages that name the source. */
 export function readSettings(
-  flags: Partial<Record<string, string | string[] | boolean>>,
+  flags: Partial<Record<string, string | boolean | (string | boolean)[]>>,
   env: NodeJS.ProcessEnv,
 ): { values: RawSettings; source: Record<SettingName, string> } {
   const values: Record<string, string | string[] | undefined> = {};
@@ -214,7 +227,11 @@ export function readSettings(
     const given = flags[s.flag];
     const fromEnv = env[s.variable];
     if (given !== undefined && typeof given !== 'boolean') {
-      values[s.flag] = given;
+      // Note: parseArgs gives a string option strings only; the boolean in its type is a value-less flag's.
+      values[s.flag] = given as string | string[];
+      source[s.flag] = `--${s.flag}`;
+    } else if (given === true && 'sets' in s) {
+      values[s.flag] = s.sets;
       source[s.flag] = `--${s.flag}`;
     } else if (fromEnv !== undefined && fromEnv !== '') {
       values[s.flag] =

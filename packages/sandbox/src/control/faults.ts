@@ -1,4 +1,5 @@
 // The tenant's faults (createFault, listFaults, deleteFaults); fault-intercept.ts makes them fail requests.
+import { FAULT_KINDS, FAULT_OPERATIONS } from '@merchant-payments/contract/internal/sandbox-model/faults.js';
 import { iso } from '../core/index.js';
 import { nextId } from '../core/ids.js';
 import type { SandboxRuntime } from '../runtime.js';
@@ -6,27 +7,7 @@ import { addFault, MAX_FAULTS, type Fault } from './fault-book.js';
 import type { ControlOperation } from './handler.js';
 import { dataReply, noContent, problemReply } from './reply.js';
 
-/** The operations a fault may fail (FaultOperationId): every operation of the main API, as both variants name them. */
-export const FAULT_OPERATIONS = [
-  'listPayments',
-  'createPayment',
-  'retrievePayment',
-  'confirmPayment',
-  'cancelPayment',
-  'refundPayment',
-  'listPayouts',
-  'createPayout',
-  'retrievePayout',
-  'cancelPayout',
-  'listAppeals',
-  'createAppeal',
-  'retrieveAppeal',
-  'cancelAppeal',
-  'retrieveBalance',
-] as const satisfies readonly Fault['operation_id'][];
-
-/** How a faulted request fails (FaultKind). */
-export const FAULT_KINDS = ['rate_limit', 'server_error', 'timeout'] as const satisfies readonly Fault['kind'][];
+export { FAULT_KINDS, FAULT_OPERATIONS };
 
 /** POST /_sandbox/faults: 201 with the fault; 422 limit_reached past MAX_FAULTS. */
 export const createFault = (runtime: SandboxRuntime): ControlOperation => ({
