@@ -220,7 +220,14 @@ describe('listDeliveries and redeliverDelivery', () => {
       outcome: 'failed',
       response_status: 503,
       sent_at: '2026-01-01T00:00:00Z',
+      // The sandbox times every answered attempt, whatever the answer.
+      duration_ms: expect.any(Number),
     });
+    expect(Number.isInteger(failedFirst.attempts[0]!.duration_ms)).toBe(true);
+    expect(failedFirst.attempts[0]!.duration_ms).toBeGreaterThanOrEqual(0);
+    const succeeded = all.data.find((d) => d.attempts[0]!.outcome === 'succeeded')!;
+    expect(succeeded.attempts[0]).toMatchObject({ response_status: 200, duration_ms: expect.any(Number) });
+    expect(failedFirst.attempts[1]).not.toHaveProperty('duration_ms');
     expect(failedFirst.attempts[1]).toMatchObject({
       number: 2,
       outcome: 'pending',

@@ -265,6 +265,8 @@ describe('the dashboard in open mode', () => {
     await expect.poll(() => attempts.count()).toBe(1);
     expect(await attempts.first().locator('td').nth(3).innerText()).toBe('succeeded');
     expect(await attempts.first().locator('td').nth(4).innerText()).toBe('200');
+    expect(await attempts.first().locator('td').nth(5).innerText()).toMatch(/^\d+ ms$/);
+    expect(await page.locator('.fields dt:text-is("requested") + dd').innerText()).toBe('42.50 EUR');
     expect(received.length).toBe(await events.count());
     await axe(page, "a payment's page");
     await shoot(

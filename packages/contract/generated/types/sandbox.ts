@@ -857,7 +857,7 @@ export interface components {
             error: string | null;
             /**
              * Format: int32
-             * @description How long the receiver took to answer, in ms, as a listener's client measured it (Connect Webhook Listener); absent for other endpoints.
+             * @description How long the receiver took to answer, in ms: from sending the request to reading the answer, as the sandbox measured it, or as a listener's client measured it (Connect Webhook Listener); absent when the attempt got no answer.
              */
             duration_ms?: number;
         };

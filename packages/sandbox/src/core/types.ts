@@ -88,7 +88,10 @@ export interface DeliveryOutcome {
   ok: boolean;
   status?: number;
   error?: string;
-  /** How long the receiver took, in ms, as a listener's client measured it; absent for other endpoints. */
+  /**
+   * How long the receiver took to answer, in ms: measured by the sandbox from sending to the answer read, or by a
+   * listener's client; absent when there was no answer.
+   */
   duration_ms?: number;
 }
 

@@ -149,15 +149,19 @@ export async function sendAttempt(attempt: PreparedAttempt, settings: SendSettin
       ? (target, init) => custom(new Request(target, init))
       : (settings.pinnedFetch ?? ((target, init) => fetch(target, init)));
   }
+  const started = performance.now();
   try {
     const { status } = await deliver(
       url,
       { headers, body },
       { timeoutMs: settings.timeoutMs, maxResponseBytes: settings.maxResponseBytes, fetch: send },
     );
+    // Note: only an answer is timed. How long a connection took to fail would tell a tenant of an issued sandbox which
+    // ports of a host are open, which the failure's wording keeps from it too.
+    const duration_ms = Math.min(Math.round(performance.now() - started), MAX_DURATION_MS);
     return status >= 200 && status < 300
-      ? { ok: true, status }
-      : { ok: false, status, error: `The endpoint answered ${status}.` };
+      ? { ok: true, status, duration_ms }
+      : { ok: false, status, error: `The endpoint answered ${status}.`, duration_ms };
   } catch (error) {
     const refusal = causeOf(error, EgressRefusedError);
     if (refusal) return forbidden(refusal.addressClass, settings);
@@ -182,6 +186,8 @@ function refused(verdict: Exclude<HostVerdict, { allowed: true }>, settings: Sen
 }
 
 const NO_CONNECTION = 'network: no connection to the endpoint.';
+/** The longest duration the delivery log holds (the contract's bound on `duration_ms`). */
+const MAX_DURATION_MS = 600_000;
 /** A listener's attempt taken while its connection went away. */
 export const NOT_CONNECTED = 'network: the listener is not connected.';
 

@@ -8,6 +8,19 @@ import { href } from '../route.js';
 import type { ViewProps } from '../view.js';
 import { DeliveryCard } from './delivery.js';
 
+/** A field as a person reads it: money as amount and currency, other objects as compact JSON, the rest as text. */
+function FieldValue({ value }: { value: unknown }) {
+  if (typeof value !== 'object' || value === null) return <>{String(value)}</>;
+  const money = value as { amount?: unknown; currency?: unknown };
+  if (Object.keys(value).length === 2 && typeof money.amount === 'string' && typeof money.currency === 'string')
+    return (
+      <>
+        {money.amount} {money.currency}
+      </>
+    );
+  return <code>{JSON.stringify(value)}</code>;
+}
+
 function EventDeliveries(props: ViewProps & { change: StatusChange }) {
   const { clients, version, change } = props;
   const deliveries = useLoad(
@@ -60,7 +73,7 @@ export function ObjectPage(props: ViewProps & { kind: ObjectKind; id: string }) 
             <div key={name}>
               <dt>{name}</dt>
               <dd>
-                {typeof value === 'object' && value !== null ? <code>{JSON.stringify(value)}</code> : String(value)}
+                <FieldValue value={value} />
               </dd>
             </div>
           ))}
