@@ -58,7 +58,7 @@ export function Faults({ clients, version, refresh, say }: ViewProps) {
         </p>
         <p class="field">
           <label for="fault-count">Count</label>
-          <input id="fault-count" name="count" type="number" min={1} max={100} value="1" required />
+          <input id="fault-count" name="count" type="number" min={1} max={100} defaultValue="1" required />
         </p>
         {kind === 'rate_limit' && (
           <p class="field">
