@@ -12,7 +12,7 @@ import { startPrism } from '../packages/cli/src/mock/prism.ts';
 import { watchParent } from '../packages/contract/src/shared/watch-parent.ts';
 import { createSandbox } from '../packages/sandbox/src/index.ts';
 import { generateWebhookSecret } from '../packages/sandbox/src/options.ts';
-import { dashboardBuildArgs } from './lib/dashboard.mjs';
+import { dashboardBuildArgs, dashboardBuildEnv } from './lib/dashboard.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { binPath } from './lib/tools.mjs';
 
@@ -76,7 +76,12 @@ const servers = [
     start: async (s) => {
       await assertPortFree(s.port, host);
       dashboardDir = mkdtempSync(path.join(os.tmpdir(), 'merchant-payments-dashboard-'));
-      await runInChild('the dashboard build', binPath('vite', 'vite'), dashboardBuildArgs(dashboardDir));
+      await runInChild(
+        'the dashboard build',
+        binPath('vite', 'vite'),
+        dashboardBuildArgs(dashboardDir),
+        dashboardBuildEnv,
+      );
       const sandbox = createSandbox({ clock: 'real', webhookSecret, webhookUrls, dashboard: { assets: dashboardDir } });
       const { url } = await sandbox.listen({ port: s.port, host });
       return { url, stop: () => sandbox.close() };
@@ -159,8 +164,8 @@ async function shutdown(code) {
 }
 
 /** Runs a Node `script` with `args` in a child tied to this process; rejects with its output, naming `what`, if it fails. */
-function runInChild(what, script, args) {
-  const child = spawnTiedNode(script, args, { cwd: root });
+function runInChild(what, script, args, env = {}) {
+  const child = spawnTiedNode(script, args, { cwd: root, env: { ...process.env, ...env } });
   const output = collectOutput(child);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) =>

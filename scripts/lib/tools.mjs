@@ -30,10 +30,10 @@ export function binPath(pkg, bin) {
 }
 
 /** Runs a package's CLI synchronously; returns { status, stdout, stderr }. */
-export function runTool(pkg, bin, args, { cwd = root, capture = false } = {}) {
+export function runTool(pkg, bin, args, { cwd = root, capture = false, env = {} } = {}) {
   const result = spawnSync(process.execPath, [binPath(pkg, bin), ...args], {
     cwd,
-    env: quietEnv,
+    env: { ...quietEnv, ...env },
     encoding: 'utf8',
     stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     maxBuffer: 64 * 1024 * 1024,
