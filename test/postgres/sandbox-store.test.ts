@@ -22,7 +22,12 @@ import {
   type PostgresPool,
   type PostgresStoreOptions,
 } from '../../packages/sandbox/src/stores/postgres/index.js';
-import type { StoreSession, TenantStore } from '../../packages/sandbox/src/stores/types.js';
+import {
+  WRITES,
+  type StoreSession,
+  type TenantStore,
+  type TransactionIntent,
+} from '../../packages/sandbox/src/stores/types.js';
 import { freshDatabase } from './database.js';
 import { tenantSummary } from '../sandbox/state-reads.js';
 
@@ -89,6 +94,7 @@ describe('createPostgresStore', () => {
       '1780000000001_sandbox-tenant-activity',
       '1790000000000_sandbox-rows',
       '1800000000000_sandbox-test-tenants',
+      '1810000000001_sandbox-object-ordinals',
     ]);
   });
 
@@ -194,35 +200,52 @@ describe('createPostgresStore', () => {
   it("reads a request's tenant with what its command names in one statement, and writes a create in one more", async () => {
     const pool = poolOn();
     const statements: string[] = [];
+    const count = (statement: unknown) => {
+      const text = typeof statement === 'string' ? statement : (statement as { text: string }).text;
+      statements.push(text.trimStart().slice(0, 4));
+    };
     const counting = {
-      connect: () => pool.connect(),
+      connect: async () => {
+        const client = await pool.connect();
+        return {
+          query: (statement: unknown, values?: unknown[]) => {
+            count(statement);
+            return client.query(statement as never, values as never);
+          },
+          release: (error?: Error | boolean) => client.release(error),
+        };
+      },
       end: () => Promise.resolve(),
       query: (statement: unknown, values?: unknown[]) => {
-        const text = typeof statement === 'string' ? statement : (statement as { text: string }).text;
-        statements.push(text.trimStart().slice(0, 4));
+        count(statement);
         return pool.query(statement as never, values as never);
       },
     } as unknown as PostgresPool;
     const store = await storeOn(url, { pool: counting });
     const created = await store.transaction('counted', (state) => createPayment(state));
     // A request's transactions: its fault's look (none set), then its command, on one session.
-    const request = async <T>(command: Command, work: (state: TenantState) => T) => {
+    const request = async <T>(command: Command, work: (state: TenantState) => T, intent?: TransactionIntent) => {
       const session: StoreSession = { reads: namedBy(command) };
       statements.length = 0;
       await store.transaction('counted', (state) => takeFault(state, command.type), session);
-      const result = await store.transaction('counted', work, session);
+      const result = await store.transaction('counted', work, session, intent);
       return { result, statements: [...statements] };
     };
     const create = { type: 'createPayment', idempotency_key: 'counted-1', body: body() } as const;
-    const made = await request(create, (state) => run(state, create));
+    const made = await request(create, (state) => run(state, create), WRITES);
     expect(made.result.ok).toBe(true);
-    expect(made.statements).toEqual(['SELE', 'WITH']);
+    // The fault's look reads without a lock; the create takes the tenant's row lock, then reads and writes under it.
+    expect(made.statements).toEqual(['SELE', 'BEGI', 'SELE', 'SELE', 'WITH', 'COMM']);
+    // Without the intent, a command that writes is never sent on the head the fault's look read: it reads afresh.
+    const again = { type: 'createPayment', idempotency_key: 'counted-2', body: body() } as const;
+    const optimistic = await request(again, (state) => run(state, again));
+    expect([optimistic.result.ok, optimistic.statements]).toEqual([true, ['SELE', 'SELE', 'WITH']]);
     const retrieve = { type: 'retrievePayment', id: created.id } as const;
     const read = await request(retrieve, (state) => run(state, retrieve));
     expect([read.result.ok && read.result.body.id, read.statements]).toEqual([created.id, ['SELE']]);
     const list = { type: 'listPayments', limit: 20, offset: 0 } as const;
     const listed = await request(list, (state) => run(state, list));
-    expect([listed.result.ok && listed.result.body.pagination.total, listed.statements]).toEqual([2, ['SELE']]);
+    expect([listed.result.ok && listed.result.body.pagination.total, listed.statements]).toEqual([3, ['SELE']]);
   });
 
   it('commits the due work a list runs first, then pages what it left, once', async () => {

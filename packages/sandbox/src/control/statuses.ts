@@ -6,6 +6,7 @@ import type { SandboxRuntime } from '../runtime.js';
 import type { ControlOperation } from './handler.js';
 import { dataReply } from './reply.js';
 import { statusChangeView } from './views.js';
+import { WRITES } from '../stores/types.js';
 
 const OPERATIONS = { payment: 'forcePaymentStatus', payout: 'forcePayoutStatus', appeal: 'forceAppealStatus' } as const;
 const PARAMS = { payment: 'paymentId', payout: 'payoutId', appeal: 'appealId' } as const;
@@ -25,14 +26,19 @@ export function forceStatus(runtime: SandboxRuntime, kind: ObjectKind): ControlO
         status,
         ...(reason_code === undefined ? {} : { reason_code }),
       } as const;
-      const ran = await runtime.store.transaction(tenant, (state) => {
-        const { answer, events } = execute(state, command, runtime.now(state));
-        runDue(state, runtime.now(state));
-        return {
-          sends: state.due.length > 0,
-          reply: answer.ok ? dataReply(statusChangeView(events.at(-1)!)) : { problem: answer.problem },
-        };
-      });
+      const ran = await runtime.store.transaction(
+        tenant,
+        (state) => {
+          const { answer, events } = execute(state, command, runtime.now(state));
+          runDue(state, runtime.now(state));
+          return {
+            sends: state.due.length > 0,
+            reply: answer.ok ? dataReply(statusChangeView(events.at(-1)!)) : { problem: answer.problem },
+          };
+        },
+        undefined,
+        WRITES,
+      );
       // Note: what fell due before the command ran, and the forced change itself, are delivered as after any request.
       if (ran.sends) runtime.settle(tenant);
       return ran.reply;

@@ -14,7 +14,7 @@ import {
   type DueAttempt,
   type TenantState,
 } from '../core/index.js';
-import type { TenantStore } from '../stores/types.js';
+import { WRITES, type TenantStore } from '../stores/types.js';
 import type { PreparedAttempt, SentOutcome } from './send-attempt.js';
 
 /** How many attempts of one flush are in flight at once, so a backlog cannot open thousands of connections. */
@@ -61,38 +61,45 @@ export function createDeliveryRunner(settings: DeliveryRunnerSettings): Delivery
   const { store } = settings;
   const inFlight = new Set<Promise<unknown>>();
   const take = async (id: string, limit: number) => {
-    const { taken, skipped } = await store.transaction(id, (tenant) => {
-      const wall = settings.wallNow();
-      // Note: the attempt is made when it is taken, and the core counts the next one from there: a clock advanced while a
-      // slow receiver holds the request must not move the attempt (and its retry) to the advanced time.
-      const sentAt = Math.max(tenant.time, clockNow(tenant.clock, wall));
-      if (tenant.endpoints.some((e) => e.listener)) dropExpiredListeners(tenant, wall);
-      const skipped = new Set<string>();
-      const takes = (due: DueAttempt) => {
-        const endpoint = attemptContext(tenant, due).endpoint;
-        if (!endpoint?.listener || settings.holds?.(id, endpoint.id)) return true;
-        skipped.add(endpoint.id);
-        return false;
-      };
-      const taken: Taken[] = leaseDue(tenant, wall, settings.leaseMs, limit, takes).map((due) => ({
-        due,
-        prepared: settings.prepare(tenant, due),
-        sentAt,
-      }));
-      return { taken, skipped };
-    });
+    const { taken, skipped } = await store.transaction(
+      id,
+      (tenant) => {
+        const wall = settings.wallNow();
+        // Note: the attempt is made when it is taken, and the core counts the next one from there: a clock advanced while a
+        // slow receiver holds the request must not move the attempt (and its retry) to the advanced time.
+        const sentAt = Math.max(tenant.time, clockNow(tenant.clock, wall));
+        if (tenant.endpoints.some((e) => e.listener)) dropExpiredListeners(tenant, wall);
+        const skipped = new Set<string>();
+        const takes = (due: DueAttempt) => {
+          const endpoint = attemptContext(tenant, due).endpoint;
+          if (!endpoint?.listener || settings.holds?.(id, endpoint.id)) return true;
+          skipped.add(endpoint.id);
+          return false;
+        };
+        const taken: Taken[] = leaseDue(tenant, wall, settings.leaseMs, limit, takes).map((due) => ({
+          due,
+          prepared: settings.prepare(tenant, due),
+          sentAt,
+        }));
+        return { taken, skipped };
+      },
+      undefined,
+      WRITES,
+    );
     for (const endpoint of skipped) settings.onSkipped?.(id, endpoint);
     return taken;
   };
   const attempt = async (id: string, { due, prepared, sentAt }: Taken) => {
     const sent = !('ok' in prepared);
     const { forbidden, unsent, ...outcome }: SentOutcome = 'ok' in prepared ? prepared : await settings.send(prepared);
-    if (unsent) return store.transaction(id, (tenant) => releaseAttempt(tenant, due));
+    if (unsent) return store.transaction(id, (tenant) => releaseAttempt(tenant, due), undefined, WRITES);
     settings.onOutcome?.(forbidden ? { ...outcome, forbidden } : outcome, sent);
     // Note: an attempt taken again after its lease ran out may have its outcome recorded already; this one is then late.
     await store.transaction(
       id,
       (tenant) => void (awaitsOutcome(tenant, due) && recordAttempt(tenant, due, outcome, sentAt)),
+      undefined,
+      WRITES,
     );
   };
   // Note: each worker takes its next attempt only when it is about to send it, so that a lease covers one send.

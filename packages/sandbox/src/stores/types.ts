@@ -16,7 +16,12 @@ export interface TenantStore {
    * again: `work` must change nothing but the state, and reach the same end when run again, as the core's commands do
    * (the due work they run first finds nothing left the second time).
    */
-  transaction<T>(tenant: string, work: (state: TenantState) => T, session?: StoreSession): Promise<T>;
+  transaction<T>(
+    tenant: string,
+    work: (state: TenantState) => T,
+    session?: StoreSession,
+    intent?: TransactionIntent,
+  ): Promise<T>;
   /**
    * Runs `work` as `transaction` does, but only when no other transaction holds the tenant, here or in another
    * instance; otherwise resolves to undefined at once, without waiting and without making the tenant. For due work
@@ -78,6 +83,18 @@ export interface StoreSession {
   /** The store's own, between the request's transactions. */
   kept?: unknown;
 }
+
+/**
+ * What a transaction's caller knows of its work before it runs. `writes`: it changes the tenant (a create, a forced
+ * status, a delivery's record), so a store that would otherwise read optimistically and retry on a race (postgres)
+ * holds the tenant for it instead, and the tenant's writers queue rather than retry against each other.
+ */
+export interface TransactionIntent {
+  writes?: boolean;
+}
+
+/** The intent of a transaction known to write. */
+export const WRITES: TransactionIntent = Object.freeze({ writes: true });
 
 /** How a store's connection pool is used: every connection, those idle, and the callers waiting for one. */
 export interface PoolStats {

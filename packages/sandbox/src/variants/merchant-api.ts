@@ -15,6 +15,7 @@ import type { OperationWork, ApiBinding, Outcome } from '../http/pipeline.js';
 import { merchantTenantLimit } from '../http/tenant-limit.js';
 import type { SandboxRuntime } from '../runtime.js';
 import { COMMANDS, type MerchantOperationId, type Shape, type VariantAdapter } from './operation.js';
+import { WRITES } from '../stores/types.js';
 
 /** The binding of a variant: its credentials, faults, and the runtime's validators. */
 export function variantBinding(variant: VariantAdapter, runtime: SandboxRuntime): ApiBinding {
@@ -77,6 +78,7 @@ export function merchantWork(
           return { answer, sends: state.due.length > 0 };
         },
         session,
+        KEYED_COMMANDS.has(plain.type) ? WRITES : undefined,
       );
       // Note: the answer does not wait for receivers; with nothing due, no transaction is spent looking.
       if (sends) runtime.settle(tenant);

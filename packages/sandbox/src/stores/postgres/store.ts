@@ -35,6 +35,9 @@ const MAX_RACES = 100;
 const TIME = HEAD_COLUMNS.indexOf('time');
 const DUE_WALL = HEAD_COLUMNS.indexOf('due_wall_at');
 
+/** Takes a tenant's row lock for a command that writes (runLocked). */
+const LOCK_TENANT = 'SELECT 1 FROM sandbox_tenants WHERE id = $1 FOR UPDATE';
+
 /** Prepared statements' names by text. */
 const NAMES = new Map<string, string>();
 const MAX_NAMES = 1_000;
@@ -149,13 +152,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         const after = headValues(state, view.earliest());
         const at = wallNow();
         const use = tenants.precisionMs > 0 && at - read.lastUsedAt >= tenants.precisionMs ? at : null;
-        // Note: moving `time` alone (a read that found nothing due) is not worth a write: the next command moves it again.
-        const headChanged = after.some(
-          (value, index) => index !== TIME && index !== DUE_WALL && value !== before[index],
+        const columns = after.flatMap((value, index) =>
+          (index === DUE_WALL ? value !== read.dueWallAt : value !== before[index]) ? [index] : [],
         );
-        const changed = headChanged || after[DUE_WALL] !== read.dueWallAt || wroteRows(view.writes);
+        // Note: moving `time` alone (a read that found nothing due) is not worth a write: the next command moves it again.
+        const changed = columns.some((index) => index !== TIME) || wroteRows(view.writes);
         if (!changed && use === null) return undefined;
-        return writeStatement(tenant, version!, after, use, view.writes, changed);
+        return writeStatement(tenant, version!, after, changed ? columns : [], use, view.writes, changed);
       };
       let failure: unknown;
       try {
@@ -180,24 +183,28 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 
   /**
    * Runs `work` until its write commits (or it has nothing to write); `query` runs each statement. The session's reads
-   * are read with the first statement, and what a request's earlier transaction read serves its next one.
+   * are read with the first statement, and what a request's earlier transaction read serves its next one, unless the
+   * command writes: a write is always made on a head read by its own transaction (`locked`: under the row's lock).
    */
   async function run<T>(
     query: Query,
     tenant: string,
     work: (state: TenantState) => T,
-    session?: StoreSession,
+    session: StoreSession | undefined,
+    locked: boolean,
   ): Promise<T> {
     // Note: what a run found it needs is read up front by the next one.
     const reads = new Map(readsOf(session?.reads).map((read) => [readKey(read), read]));
     const kept = session?.kept as Kept | undefined;
-    let seed = kept?.tenant === tenant ? kept : undefined;
+    let seed = !locked && kept?.tenant === tenant ? kept : undefined;
     for (let races = 0; races < MAX_RACES;) {
+      const seeded = seed !== undefined;
       const ran = await runOnce(query, tenant, work, reads, seed);
       seed = undefined;
       if (session) session.kept = undefined;
       if ('restart' in ran) continue;
       if ('flush' in ran) {
+        if (seeded) continue;
         await query(prepared(ran.flush, false));
         continue;
       }
@@ -205,6 +212,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         if (session) session.kept = ran.kept;
         return ran.result;
       }
+      // Note: an earlier transaction's head may be older than a command of this instance that committed since; the
+      // write is built again on a fresh read rather than sent to fail.
+      if (seeded) continue;
       const written = await query(prepared(ran.write, false));
       if (written.rows.length === 1) return ran.result;
       races += 1;
@@ -212,10 +222,30 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     throw new Error(`Tenant ${tenant}'s command raced another one ${MAX_RACES} times without committing.`);
   }
 
+  /**
+   * Runs a command that writes under its tenant row's lock, taken before the head is read and held until the write
+   * commits: another instance's writer of the tenant waits for it (within the lock time-out) instead of racing it.
+   */
+  async function runLocked<T>(tenant: string, work: (state: TenantState) => T, session?: StoreSession): Promise<T> {
+    for (;;) {
+      const held = await inTransaction(db, async (client) => {
+        const row = await client.query(prepared({ text: LOCK_TENANT, values: [tenant] }, false));
+        if (row.rows.length === 0) return undefined;
+        return { result: await run((statement) => client.query(statement), tenant, work, session, true) };
+      });
+      if (held) return held.result;
+      // Note: a tenant's first command makes its row (within the bound), outside the transaction, then takes its lock.
+      await tenants.admit(tenant);
+    }
+  }
+
   const query: Query = (statement) => db.query(statement);
 
   return {
-    transaction: (tenant, work, session) => queues.run(tenant, () => run(query, tenant, work, session)),
+    transaction: (tenant, work, session, intent) =>
+      queues.run(tenant, () =>
+        intent?.writes ? runLocked(tenant, work, session) : run(query, tenant, work, session, false),
+      ),
 
     // Note: the tenant's row is claimed with SKIP LOCKED for the whole run, so that the instance that has it runs the due
     // work and every other instance moves on at once; a tenant this instance is working on is skipped before a connection is taken.
@@ -228,7 +258,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
                 tenant,
               ]);
               if (claimed.rows.length === 0) return undefined;
-              return { result: await run((statement) => client.query(statement), tenant, work) };
+              return { result: await run((statement) => client.query(statement), tenant, work, undefined, true) };
             }),
           ),
 

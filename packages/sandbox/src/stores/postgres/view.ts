@@ -65,12 +65,14 @@ export function remember(cache: ReadCache, read: Read, answer: unknown): void {
   cache.set(readKey(read), known);
 }
 
-/** One object as written: new (with its request and position) or a new version of one read. */
+/** One object as written: new (with its request, position and ordinal) or a new version of one read. */
 export interface ObjectWrite {
   kind: ObjectKind;
   record: { id: string; status: AnyStatus };
   request?: unknown;
   position?: number;
+  /** A new object's number among the tenant's objects of its kind (the migration 1810000000001 says why). */
+  ordinal?: number;
 }
 
 /** A delivery as written: `position` for a new one. */
@@ -145,6 +147,14 @@ export function createView(head: TenantHead, counts: Counts, cache: ReadCache): 
       const k = `${kind}\u0000${status}`;
       writes.counts.set(k, (writes.counts.get(k) ?? 0) + delta);
     };
+    const total = (status?: AnyStatus) => {
+      let n = 0;
+      for (const [k, stored] of readCount)
+        if (k.startsWith(`${kind}\u0000`) && (status === undefined || k === `${kind}\u0000${status}`)) n += stored;
+      for (const [k, delta] of writes.counts)
+        if (k.startsWith(`${kind}\u0000`) && (status === undefined || k === `${kind}\u0000${status}`)) n += delta;
+      return n;
+    };
     const get = (id: string): R | undefined => {
       const written = writes.objects.get(key(id));
       if (written) return written.record as R;
@@ -154,8 +164,9 @@ export function createView(head: TenantHead, counts: Counts, cache: ReadCache): 
     return {
       get,
       insert(record, request) {
-        writes.objects.set(key(record.id), { kind, record, request, position: head.ids.count });
         count(record.status, 1);
+        // Note: the tenant's writes are serialised (its row's lock, or its version), so the count read is the last ordinal.
+        writes.objects.set(key(record.id), { kind, record, request, position: head.ids.count, ordinal: total() });
       },
       replace(record) {
         const before = get(record.id);
@@ -170,14 +181,7 @@ export function createView(head: TenantHead, counts: Counts, cache: ReadCache): 
         if (written?.request !== undefined) return written.request as RequestOf[K];
         return needs({ read: 'request', kind, id }) as RequestOf[K] | undefined;
       },
-      count(status) {
-        let n = 0;
-        for (const [k, stored] of readCount)
-          if (k.startsWith(`${kind}\u0000`) && (status === undefined || k === `${kind}\u0000${status}`)) n += stored;
-        for (const [k, delta] of writes.counts)
-          if (k.startsWith(`${kind}\u0000`) && (status === undefined || k === `${kind}\u0000${status}`)) n += delta;
-        return n;
-      },
+      count: total,
       page({ status, limit, offset }) {
         if (anyWrites()) throw new Flush();
         const records = needs({ read: 'page', kind, status: status ?? null, limit, offset }) as R[];

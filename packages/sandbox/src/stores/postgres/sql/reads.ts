@@ -57,11 +57,20 @@ function subquery(read: Read, param: Param): string {
       return `SELECT record FROM sandbox_objects WHERE tenant_id = $1 AND kind = ${param(read.kind, 'text')} AND id = ${param(read.id, 'text')}`;
     case 'request':
       return `SELECT request FROM sandbox_objects WHERE tenant_id = $1 AND kind = ${param(read.kind, 'text')} AND id = ${param(read.id, 'text')}`;
-    case 'page':
-      return `SELECT coalesce(json_agg(record ORDER BY position DESC), '[]') FROM (
-        SELECT record, position FROM sandbox_objects WHERE tenant_id = $1 AND kind = ${param(read.kind, 'text')}
-        ${read.status === null ? '' : `AND status = ${param(read.status, 'text')}`}
-        ORDER BY position DESC LIMIT ${param(read.limit, 'bigint')} OFFSET ${param(read.offset, 'bigint')}) p`;
+    case 'page': {
+      const kind = param(read.kind, 'text');
+      const limit = param(read.limit, 'bigint');
+      const offset = param(read.offset, 'bigint');
+      // Note: every object has its ordinal, so the newest page at any offset is a seek from the newest ordinal.
+      if (read.status === null)
+        return `SELECT coalesce(json_agg(record ORDER BY ordinal DESC), '[]') FROM (
+          SELECT record, ordinal FROM sandbox_objects WHERE tenant_id = $1 AND kind = ${kind}
+          AND ordinal <= (SELECT ordinal FROM sandbox_objects WHERE tenant_id = $1 AND kind = ${kind}
+            ORDER BY ordinal DESC LIMIT 1) - ${offset}
+          ORDER BY ordinal DESC LIMIT ${limit}) p`;
+      return `SELECT coalesce(json_agg(record ORDER BY position DESC), '[]') FROM sandbox_objects
+        WHERE tenant_id = $1 AND kind = ${kind} AND position IN (${walk('sandbox_objects', `kind = ${kind} AND status = ${param(read.status, 'text')}`, limit, offset)})`;
+    }
     case 'plan':
       return `SELECT steps FROM sandbox_plans WHERE tenant_id = $1 AND key = ${param(read.key, 'text')}`;
     case 'timers':
@@ -75,12 +84,20 @@ function subquery(read: Read, param: Param): string {
     case 'event':
       return `SELECT change FROM sandbox_events WHERE tenant_id = $1 AND position = ${param(read.position, 'bigint')}`;
     case 'events': {
-      const filter = read.objectId === null ? '' : `AND object_id = ${param(read.objectId, 'text')}`;
+      const limit = param(read.limit, 'bigint');
+      const offset = param(read.offset, 'bigint');
+      // Note: the log's positions are dense up to the tenant's events_made, so its newest page is a seek; the view takes
+      // the whole log's total from the head.
+      if (read.objectId === null)
+        return `SELECT json_build_object('items', (SELECT coalesce(json_agg(change ORDER BY position DESC), '[]') FROM (
+          SELECT change, position FROM sandbox_events WHERE tenant_id = $1
+          AND position < (SELECT events_made FROM sandbox_tenants WHERE id = $1) - ${offset}
+          ORDER BY position DESC LIMIT ${limit}) e))`;
+      const filter = `object_id = ${param(read.objectId, 'text')}`;
       return `SELECT json_build_object(
-        'items', (SELECT coalesce(json_agg(change ORDER BY position DESC), '[]') FROM (
-          SELECT change, position FROM sandbox_events WHERE tenant_id = $1 ${filter}
-          ORDER BY position DESC LIMIT ${param(read.limit, 'bigint')} OFFSET ${param(read.offset, 'bigint')}) e),
-        'total', (SELECT count(*) FROM sandbox_events WHERE tenant_id = $1 ${filter}))`;
+        'items', (SELECT coalesce(json_agg(change ORDER BY position DESC), '[]') FROM sandbox_events
+          WHERE tenant_id = $1 AND position IN (${walk('sandbox_events', filter, limit, offset)})),
+        'total', (SELECT count(*) FROM sandbox_events WHERE tenant_id = $1 AND ${filter}))`;
     }
     case 'delivery':
       return `SELECT json_build_object('position', position, 'value', body) FROM sandbox_deliveries WHERE tenant_id = $1 AND id = ${param(read.id, 'text')}`;
@@ -89,16 +106,26 @@ function subquery(read: Read, param: Param): string {
         FROM sandbox_deliveries WHERE tenant_id = $1 AND event_index < ${param(read.eventIndex, 'bigint')}`;
     case 'deliveries': {
       const filter = [
+        'true',
         read.eventId === null ? '' : `AND event_id = ${param(read.eventId, 'text')}`,
         read.state === null ? '' : `AND state = ${param(read.state, 'text')}`,
       ].join(' ');
+      const page = walk('sandbox_deliveries', filter, param(read.limit, 'bigint'), param(read.offset, 'bigint'));
       return `SELECT json_build_object(
-        'items', (SELECT coalesce(json_agg(body ORDER BY position DESC), '[]') FROM (
-          SELECT body, position FROM sandbox_deliveries WHERE tenant_id = $1 ${filter}
-          ORDER BY position DESC LIMIT ${param(read.limit, 'bigint')} OFFSET ${param(read.offset, 'bigint')}) d),
-        'total', (SELECT count(*) FROM sandbox_deliveries WHERE tenant_id = $1 ${filter}))`;
+        'items', (SELECT coalesce(json_agg(body ORDER BY position DESC), '[]') FROM sandbox_deliveries
+          WHERE tenant_id = $1 AND position IN (${page})),
+        'total', (SELECT count(*) FROM sandbox_deliveries WHERE tenant_id = $1 AND ${filter}))`;
     }
   }
+}
+
+/**
+ * The positions of a newest-first page of `table`'s rows of the tenant that match `filter`: the walk to the offset
+ * reads only the index where the filter's index ends in position, and only the page's rows are fetched. A position
+ * is the tenant's id count once the row's id was drawn, so it is unique among a table's rows of the tenant.
+ */
+function walk(table: string, filter: string, limit: string, offset: string): string {
+  return `SELECT position FROM ${table} WHERE tenant_id = $1 AND ${filter} ORDER BY position DESC LIMIT ${limit} OFFSET ${offset}`;
 }
 
 // Note: the objects, plans and deliveries the due timers name come with them, so that running them reads nothing more.

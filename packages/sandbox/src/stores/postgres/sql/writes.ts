@@ -14,14 +14,15 @@ const GUARDED = 'EXISTS (SELECT 1 FROM head)';
 type Column = [name: string, type: string, values: unknown[]];
 
 /**
- * The statement writing `writes` and the head `values` (HEAD_COLUMNS) if the row is at `version`, and the last use when
- * `use` is set (`changed` false: nothing else changed); its one column `version` is the new version, no row when the
- * row was not at `version`.
+ * The statement writing `writes` and the head's `columns` (indexes into HEAD_COLUMNS, their values in `head`) if the
+ * row is at `version`, and the last use when `use` is set (`changed` false: nothing else changed); its one column
+ * `version` is the new version, no row when the row was not at `version`.
  */
 export function writeStatement(
   tenant: string,
   version: string,
   head: unknown[],
+  columns: readonly number[],
   use: number | null,
   writes: Writes,
   changed = true,
@@ -34,10 +35,14 @@ export function writeStatement(
   /** Rows as `unnest(…) AS r(…)`, one array parameter a column. */
   const rows = (columns: Column[]) =>
     `unnest(${columns.map(([, type, list]) => param(list, `${type}[]`)).join(', ')}) AS r(${columns.map(([name]) => name).join(', ')})`;
-  const sets = HEAD_COLUMNS.map((column, index) => `${column} = ${param(head[index], HEAD_TYPES[column])}`);
+  // Note: only the columns the command changed, so that a create does not rewrite the faults, endpoints and ledger.
+  const sets = columns.map((index) => {
+    const column = HEAD_COLUMNS[index]!;
+    return `, ${column} = ${param(head[index], HEAD_TYPES[column])}`;
+  });
   const ctes = [
     // Note: a write of the last use alone keeps the version, so that it makes no other command run again.
-    `head AS (UPDATE sandbox_tenants SET version = ${changed ? "nextval('sandbox_versions')" : 'version'}, ${sets.join(', ')},
+    `head AS (UPDATE sandbox_tenants SET version = ${changed ? "nextval('sandbox_versions')" : 'version'}${sets.join('')},
       last_used_at = coalesce(${param(use, 'float8')}, last_used_at)
       WHERE id = $1 AND version = ${param(version, 'bigint')} RETURNING version)`,
   ];
@@ -51,11 +56,12 @@ export function writeStatement(
   const made = objects.filter((o) => o.request !== undefined && o.position !== undefined);
   const replaced = objects.filter((o) => !made.includes(o));
   if (made.length > 0)
-    cte(`INSERT INTO sandbox_objects (tenant_id, kind, id, position, status, record, request)
-      SELECT $1, kind, id, position, status, record::json, request::json FROM ${rows([
+    cte(`INSERT INTO sandbox_objects (tenant_id, kind, id, position, ordinal, status, record, request)
+      SELECT $1, kind, id, position, ordinal, status, record::json, request::json FROM ${rows([
         ['kind', 'text', made.map((o) => o.kind)],
         ['id', 'text', made.map((o) => o.record.id)],
         ['position', 'bigint', made.map((o) => o.position)],
+        ['ordinal', 'bigint', made.map((o) => o.ordinal)],
         ['status', 'text', made.map((o) => o.record.status)],
         ['record', 'text', made.map((o) => json(o.record))],
         ['request', 'text', made.map((o) => json(o.request))],
