@@ -174,20 +174,33 @@ describe('the postgres store’s deep pages', () => {
     }
   });
 
-  it('reads only the page’s rows at a deep offset, from the ordinal index', async () => {
-    const read: Read = { read: 'page', kind: 'payment', status: null, limit: 20, offset: 550 };
+  /** The plan nodes of a page read, as PostgreSQL ran it. */
+  async function planOf(read: Read) {
     const statement = readStatement(TENANT, Date.now(), [read], false);
     const explained = await poolOn().query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, statement.values);
-    const nodes: { 'Relation Name'?: string; 'Index Name'?: string; 'Actual Rows': number }[] = [];
+    const nodes: { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Actual Rows': number }[] = [];
     const walk = (node: Record<string, unknown>) => {
       nodes.push(node as never);
       for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
     };
     walk((explained.rows[0]!['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0]!.Plan);
-    const scans = nodes.filter((node) => node['Relation Name'] === 'sandbox_objects');
+    return nodes.filter((node) => node['Relation Name'] === 'sandbox_objects');
+  }
+
+  it('reads only the page’s rows at a deep offset, from the ordinal index', async () => {
+    const scans = await planOf({ read: 'page', kind: 'payment', status: null, limit: 20, offset: 550 });
     expect(scans.length).toBeGreaterThan(0);
     // The newest ordinal is one row of the index; the page, its 20.
     for (const scan of scans) expect(scan['Actual Rows']).toBeLessThanOrEqual(20);
     expect(scans.some((scan) => scan['Index Name'] === 'sandbox_objects_ordinal')).toBe(true);
+  });
+
+  it('walks a filtered page’s offset in the status index alone, then reads the page’s rows', async () => {
+    const scans = await planOf({ read: 'page', kind: 'payment', status: NEXT, limit: 20, offset: 150 });
+    const walk = scans.find((scan) => scan['Index Name'] === 'sandbox_objects_status_ordinal');
+    expect(walk?.['Node Type']).toBe('Index Only Scan');
+    const fetched = scans.filter((scan) => scan !== walk);
+    expect(fetched.length).toBeGreaterThan(0);
+    for (const scan of fetched) expect(scan['Actual Rows']).toBeLessThanOrEqual(20);
   });
 });

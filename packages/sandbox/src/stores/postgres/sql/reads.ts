@@ -68,8 +68,9 @@ function subquery(read: Read, param: Param): string {
           AND ordinal <= (SELECT ordinal FROM sandbox_objects WHERE tenant_id = $1 AND kind = ${kind}
             ORDER BY ordinal DESC LIMIT 1) - ${offset}
           ORDER BY ordinal DESC LIMIT ${limit}) p`;
-      return `SELECT coalesce(json_agg(record ORDER BY position DESC), '[]') FROM sandbox_objects
-        WHERE tenant_id = $1 AND kind = ${kind} AND position IN (${walk('sandbox_objects', `kind = ${kind} AND status = ${param(read.status, 'text')}`, limit, offset)})`;
+      const status = `kind = ${kind} AND status = ${param(read.status, 'text')}`;
+      return `SELECT coalesce(json_agg(record ORDER BY ordinal DESC), '[]') FROM sandbox_objects
+        WHERE tenant_id = $1 AND kind = ${kind} AND ordinal = ANY(ARRAY(${walk('sandbox_objects', status, 'ordinal', limit, offset)}))`;
     }
     case 'plan':
       return `SELECT steps FROM sandbox_plans WHERE tenant_id = $1 AND key = ${param(read.key, 'text')}`;
@@ -96,7 +97,7 @@ function subquery(read: Read, param: Param): string {
       const filter = `object_id = ${param(read.objectId, 'text')}`;
       return `SELECT json_build_object(
         'items', (SELECT coalesce(json_agg(change ORDER BY position DESC), '[]') FROM sandbox_events
-          WHERE tenant_id = $1 AND position IN (${walk('sandbox_events', filter, limit, offset)})),
+          WHERE tenant_id = $1 AND position = ANY(ARRAY(${walk('sandbox_events', filter, 'position', limit, offset)}))),
         'total', (SELECT count(*) FROM sandbox_events WHERE tenant_id = $1 AND ${filter}))`;
     }
     case 'delivery':
@@ -110,22 +111,29 @@ function subquery(read: Read, param: Param): string {
         read.eventId === null ? '' : `AND event_id = ${param(read.eventId, 'text')}`,
         read.state === null ? '' : `AND state = ${param(read.state, 'text')}`,
       ].join(' ');
-      const page = walk('sandbox_deliveries', filter, param(read.limit, 'bigint'), param(read.offset, 'bigint'));
+      const page = walk(
+        'sandbox_deliveries',
+        filter,
+        'position',
+        param(read.limit, 'bigint'),
+        param(read.offset, 'bigint'),
+      );
       return `SELECT json_build_object(
         'items', (SELECT coalesce(json_agg(body ORDER BY position DESC), '[]') FROM sandbox_deliveries
-          WHERE tenant_id = $1 AND position IN (${page})),
+          WHERE tenant_id = $1 AND position = ANY(ARRAY(${page}))),
         'total', (SELECT count(*) FROM sandbox_deliveries WHERE tenant_id = $1 AND ${filter}))`;
     }
   }
 }
 
 /**
- * The positions of a newest-first page of `table`'s rows of the tenant that match `filter`: the walk to the offset
- * reads only the index where the filter's index ends in position, and only the page's rows are fetched. A position
- * is the tenant's id count once the row's id was drawn, so it is unique among a table's rows of the tenant.
+ * The `order` values (unique among the tenant's rows of `table`: an object's ordinal, an event's place in the log, a
+ * delivery's position, the tenant's id count once its id was drawn) of a newest-first page of the rows that match
+ * `filter`, as an array, so that only the page's rows are fetched, by key, whatever the planner makes of a small
+ * tenant. The walk to the offset reads only the index where the filter's index ends in `order`.
  */
-function walk(table: string, filter: string, limit: string, offset: string): string {
-  return `SELECT position FROM ${table} WHERE tenant_id = $1 AND ${filter} ORDER BY position DESC LIMIT ${limit} OFFSET ${offset}`;
+function walk(table: string, filter: string, order: string, limit: string, offset: string): string {
+  return `SELECT ${order} FROM ${table} WHERE tenant_id = $1 AND ${filter} ORDER BY ${order} DESC LIMIT ${limit} OFFSET ${offset}`;
 }
 
 // Note: the objects, plans and deliveries the due timers name come with them, so that running them reads nothing more.
