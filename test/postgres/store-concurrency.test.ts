@@ -80,7 +80,7 @@ afterAll(async () => {
 });
 
 describe('the postgres store with many writers on one tenant', () => {
-  it('queues two instances’ creates on one tenant on its row: one write statement a create, none lost', async () => {
+  it('queues two instances’ creates on one tenant on its row once they race: at most one lost write each, no create lost', async () => {
     const texts: string[] = [];
     const [a, b] = [await recordingStore(texts), await recordingStore(texts)];
     await a.transaction('hot', () => undefined);
@@ -91,7 +91,11 @@ describe('the postgres store with many writers on one tenant', () => {
       ),
     );
     expect(new Set(ids).size).toBe(40);
-    expect(writesOf(texts)).toHaveLength(40);
+    // Each instance's first race makes it take the tenant's lock for its later writes, which then wait, not race.
+    expect(writesOf(texts).length).toBeGreaterThanOrEqual(40);
+    expect(writesOf(texts).length).toBeLessThanOrEqual(42);
+    const locks = texts.filter((text) => text.startsWith('SELECT 1 FROM sandbox_tenants WHERE id = $1 FOR UPDATE'));
+    if (writesOf(texts).length > 40) expect(locks.length).toBeGreaterThan(0);
     const listed = await a.transaction('hot', (state) => state.payments.page({ limit: 100, offset: 0 }));
     expect(listed.map((p) => p.id).sort()).toEqual([...ids].sort());
   });

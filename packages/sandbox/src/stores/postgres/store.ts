@@ -1,8 +1,9 @@
 // The durable TenantStore: every tenant in PostgreSQL, shared by any number of sandbox instances, none of which keeps
-// a tenant between commands. A command reads its tenant's head and the rows it names in one statement without a lock
-// (view.ts: a row it names that was not read is read, and the command runs again), and writes what it changed in one
-// more, which commits only if the tenant's row is still at the version read (sql/writes.ts); a command that raced one
-// of another instance runs again. A read that changes nothing writes nothing.
+// a tenant between commands. A command reads its tenant's head and the rows it names in one statement (view.ts: a row
+// it names that was not read is read, and the command runs again), and writes what it changed in one more. A command
+// its caller says writes holds the tenant row's lock from its read to its commit, so the tenant's writers queue; any
+// other reads without a lock, and its write, if it makes one, commits only if the tenant's row is still at the version
+// read (sql/writes.ts), or runs again. A read that changes nothing writes nothing.
 import { createHash } from 'node:crypto';
 import type { TenantState } from '../../core/tenant.js';
 import { createSerialQueues } from '@merchant-payments/contract/internal/shared/serial.js';
@@ -34,6 +35,12 @@ export interface PostgresStoreOptions extends TenantStoreSettings {
 const MAX_RACES = 100;
 const TIME = HEAD_COLUMNS.indexOf('time');
 const DUE_WALL = HEAD_COLUMNS.indexOf('due_wall_at');
+
+/** Thrown by `run` when a write raced another instance's and its caller takes the tenant's lock instead. */
+class Contended extends Error {}
+/** How long a tenant's writers take its row lock at once after a race, in ms, and how many such tenants are kept. */
+const CONTENDED_MS = 10_000;
+const MAX_CONTENDED = 1_000;
 
 /** Takes a tenant's row lock for a command that writes (runLocked). */
 const LOCK_TENANT = 'SELECT 1 FROM sandbox_tenants WHERE id = $1 FOR UPDATE';
@@ -185,6 +192,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
    * Runs `work` until its write commits (or it has nothing to write); `query` runs each statement. The session's reads
    * are read with the first statement, and what a request's earlier transaction read serves its next one, unless the
    * command writes: a write is always made on a head read by its own transaction (`locked`: under the row's lock).
+   * With `yieldOnRace`, a write that raced another one is not tried again here: Contended says to take the lock.
    */
   async function run<T>(
     query: Query,
@@ -192,6 +200,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     work: (state: TenantState) => T,
     session: StoreSession | undefined,
     locked: boolean,
+    yieldOnRace = false,
   ): Promise<T> {
     // Note: what a run found it needs is read up front by the next one.
     const reads = new Map(readsOf(session?.reads).map((read) => [readKey(read), read]));
@@ -217,6 +226,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       if (seeded) continue;
       const written = await query(prepared(ran.write, false));
       if (written.rows.length === 1) return ran.result;
+      if (yieldOnRace) throw new Contended();
       races += 1;
     }
     throw new Error(`Tenant ${tenant}'s command raced another one ${MAX_RACES} times without committing.`);
@@ -239,12 +249,42 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     }
   }
 
+  // Note: the tenants whose writes raced another instance's lately, oldest first: their writers take the row's lock at
+  // once, for CONTENDED_MS after the last race, while every other tenant's writes take the two round trips of an
+  // optimistic read and write. Bounded, so that many tenants written from two instances cost a fixed amount here.
+  const contended = new Map<string, number>();
+  const isContended = (tenant: string) => {
+    const until = contended.get(tenant);
+    if (until === undefined) return false;
+    if (until > performance.now()) return true;
+    contended.delete(tenant);
+    return false;
+  };
+  const markContended = (tenant: string) => {
+    contended.delete(tenant);
+    if (contended.size >= MAX_CONTENDED) contended.delete(contended.keys().next().value!);
+    contended.set(tenant, performance.now() + CONTENDED_MS);
+  };
+
+  /** A command that writes: optimistic while its tenant is not contended, under the row's lock once it is. */
+  async function runWriter<T>(tenant: string, work: (state: TenantState) => T, session?: StoreSession): Promise<T> {
+    if (!isContended(tenant)) {
+      try {
+        return await run(query, tenant, work, session, false, true);
+      } catch (error) {
+        if (!(error instanceof Contended)) throw error;
+        markContended(tenant);
+      }
+    }
+    return runLocked(tenant, work, session);
+  }
+
   const query: Query = (statement) => db.query(statement);
 
   return {
     transaction: (tenant, work, session, intent) =>
       queues.run(tenant, () =>
-        intent?.writes ? runLocked(tenant, work, session) : run(query, tenant, work, session, false),
+        intent?.writes ? runWriter(tenant, work, session) : run(query, tenant, work, session, false),
       ),
 
     // Note: the tenant's row is claimed with SKIP LOCKED for the whole run, so that the instance that has it runs the due
