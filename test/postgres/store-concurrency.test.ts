@@ -12,6 +12,7 @@ import {
   type TenantState,
 } from '../../packages/sandbox/src/core/index.js';
 import { rowsFrom } from '../../packages/contract/src/sandbox-model/lifecycle.js';
+import { MAX_BATCH } from '../../packages/sandbox/src/stores/postgres/batch.js';
 import { createPostgresStore, type PostgresPool } from '../../packages/sandbox/src/stores/postgres/index.js';
 import { readStatement, type Read } from '../../packages/sandbox/src/stores/postgres/sql/reads.js';
 import { WRITES, type TenantStore } from '../../packages/sandbox/src/stores/types.js';
@@ -80,7 +81,7 @@ afterAll(async () => {
 });
 
 describe('the postgres store with many writers on one tenant', () => {
-  it('queues two instances’ creates on one tenant on its row once they race: at most one lost write each, no create lost', async () => {
+  it('queues two instances’ creates on one tenant on its row once they race: at most one lost write each, none lost', async () => {
     const texts: string[] = [];
     const [a, b] = [await recordingStore(texts), await recordingStore(texts)];
     await a.transaction('hot', () => undefined);
@@ -91,12 +92,42 @@ describe('the postgres store with many writers on one tenant', () => {
       ),
     );
     expect(new Set(ids).size).toBe(40);
-    // Each instance's first race makes it take the tenant's lock for its later writes, which then wait, not race.
-    expect(writesOf(texts).length).toBeGreaterThanOrEqual(40);
-    expect(writesOf(texts).length).toBeLessThanOrEqual(42);
+    // Each instance's first race makes it take the tenant's lock for its later writes, which then wait, not race; and
+    // an instance's creates that arrive together commit together.
+    const writes = writesOf(texts).length;
+    expect(writes).toBeLessThanOrEqual(42);
     const locks = texts.filter((text) => text.startsWith('SELECT 1 FROM sandbox_tenants WHERE id = $1 FOR UPDATE'));
-    if (writesOf(texts).length > 40) expect(locks.length).toBeGreaterThan(0);
+    if (writes > Math.ceil(40 / MAX_BATCH) + 1) expect(locks.length).toBeGreaterThan(0);
     const listed = await a.transaction('hot', (state) => state.payments.page({ limit: 100, offset: 0 }));
+    expect(listed.map((p) => p.id).sort()).toEqual([...ids].sort());
+  });
+
+  it('commits the creates that arrive together on one instance in one write, each with its own answer', async () => {
+    const texts: string[] = [];
+    const store = await recordingStore(texts);
+    await store.transaction('burst', () => undefined);
+    texts.length = 0;
+    const broken = new Error('a command that throws');
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) =>
+        store.transaction(
+          'burst',
+          (state) => {
+            const made = createPayment(state, `burst-${i}`);
+            if (i === 5) throw broken;
+            return made.id;
+          },
+          undefined,
+          WRITES,
+        ),
+      ),
+    );
+    expect(outcomes[5]).toEqual({ status: 'rejected', reason: broken });
+    const ids = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    expect(new Set(ids).size).toBe(11);
+    expect(writesOf(texts)).toHaveLength(1);
+    // Nothing of the command that threw was written: its payment is not there.
+    const listed = await store.transaction('burst', (state) => state.payments.page({ limit: 100, offset: 0 }));
     expect(listed.map((p) => p.id).sort()).toEqual([...ids].sort());
   });
 

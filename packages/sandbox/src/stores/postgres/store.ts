@@ -9,6 +9,7 @@ import type { TenantState } from '../../core/tenant.js';
 import { createSerialQueues } from '@merchant-payments/contract/internal/shared/serial.js';
 import type { StoreSession, TenantStore, TenantStoreSettings } from '../types.js';
 import { HEAD_COLUMNS, headOf, headRow, headValues, type HeadRow } from './head.js';
+import { createBatches } from './batch.js';
 import { createPostgresBus } from './bus.js';
 import { checkReady, loadPeer, migrate } from './migrate.js';
 import type { PostgresPool, Statement } from './pool.js';
@@ -280,12 +281,16 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   }
 
   const query: Query = (statement) => db.query(statement);
+  const batches = createBatches(
+    (tenant, job) => queues.run(tenant, job),
+    (tenant) => (work, session) => runWriter(tenant, work, session),
+  );
 
   return {
     transaction: (tenant, work, session, intent) =>
-      queues.run(tenant, () =>
-        intent?.writes ? runWriter(tenant, work, session) : run(query, tenant, work, session, false),
-      ),
+      intent?.writes
+        ? batches.submit(tenant, work, session)
+        : queues.run(tenant, () => run(query, tenant, work, session, false)),
 
     // Note: the tenant's row is claimed with SKIP LOCKED for the whole run, so that the instance that has it runs the due
     // work and every other instance moves on at once; a tenant this instance is working on is skipped before a connection is taken.
