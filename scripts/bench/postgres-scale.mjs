@@ -86,7 +86,7 @@ async function lists(rows, notes, { url, settings, atScale }) {
     );
     const afterLists = rss(server.pid) / MB;
     // Note: after the RSS reading, which is about first pages; before touching, whose row reads the RSS again.
-    await deepPageRows(rows, { server, publicKey: KEYS.large, payments: settings.payments, settings, atScale });
+    await deepPageRows(rows, notes, { server, publicKey: KEYS.large, payments: settings.payments, settings, atScale });
     const touched = await touch(server, {
       tenants: settings.touchTenants,
       connections: settings.connections,
