@@ -18,7 +18,8 @@ const ADMIN_TOKEN = randomBytes(32).toString('base64url');
 const bin = path.join(root, 'packages/sandbox/bin/merchant-payments-sandbox.mjs');
 const sandbox = (extra) => (port) => [bin, '--port', String(port), '--clock', 'manual', ...extra];
 
-async function ready(server) {
+/** Resolves to `server` once its /readyz answers 200; throws if it exits or takes a minute. */
+export async function ready(server) {
   for (let waited = 0; waited < 60_000; waited += 20) {
     if (server.dead()) throw new Error(`${server.name} exited:\n${server.output()}`);
     try {

@@ -15,8 +15,12 @@ export const credentials = (publicKey, secretKey = `sk_${publicKey}`) => ({
 });
 
 /** Starts an instance of sandbox-postgres-server.mjs and resolves once it listens. */
-export async function instance(name, { store, clock = 'manual', databaseUrl, idleTenants = 0, timeoutMs = 120_000 }) {
+export async function instance(
+  name,
+  { store, clock = 'manual', databaseUrl, idleTenants = 0, maxTenants, timeoutMs = 120_000 },
+) {
   const args = ['--store', store, '--clock', clock, '--idle-tenants', String(idleTenants)];
+  if (maxTenants !== undefined) args.push('--max-tenants', String(maxTenants));
   const server = await start(name, {
     command: (port) => [SERVER, '--port', String(port), ...args],
     env: databaseUrl ? { DATABASE_URL: databaseUrl } : {},
@@ -32,11 +36,11 @@ export async function instance(name, { store, clock = 'manual', databaseUrl, idl
   return server;
 }
 
-/** Sends one request and insists on a 200; the parsed body. */
-export async function call(url, init) {
+/** Sends one request and insists on `status` (a 200 unless given); the parsed body. */
+export async function call(url, init, status = 200) {
   const response = await fetch(url, init);
   const text = await response.text();
-  if (response.status !== 200)
+  if (response.status !== status)
     throw new Error(`${init?.method ?? 'GET'} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
   return JSON.parse(text);
 }
@@ -55,7 +59,7 @@ export const create = (server, publicKey) =>
   });
 
 /** Autocannon requests that rotate over `tenants` ({ publicKey, paymentId }): GET retrieve and POST create. */
-function rotating(tenants) {
+export function rotating(tenants) {
   let n = 0;
   const next = () => tenants[n++ % tenants.length];
   const run = `${process.pid}-${Date.now()}`;
@@ -100,9 +104,9 @@ export async function loadTenants(server, label, count) {
 
 /**
  * One autocannon run against `url`, for `seconds` or, given `amount`, for that many requests; every answer must be a
- * 2xx. Resolves to the 2xx answers a second and their count.
+ * 2xx unless `failures` is set. Resolves to the 2xx answers a second, their count and the failures'.
  */
-export async function hammer(url, { seconds, amount, connections, request }) {
+export async function hammer(url, { seconds, amount, connections, request, failures = false }) {
   const result = await autocannon({
     url,
     connections,
@@ -111,11 +115,11 @@ export async function hammer(url, { seconds, amount, connections, request }) {
     requests: [request],
   });
   const failed = result.non2xx + result.errors + result.timeouts;
-  if (failed > 0)
+  if (failed > 0 && !failures)
     throw new Error(
       `${url}${request.path}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} time-outs`,
     );
-  return { perSecond: result['2xx'] / result.duration, count: result['2xx'] };
+  return { perSecond: result['2xx'] / result.duration, count: result['2xx'], failed };
 }
 
 /**

@@ -10,5 +10,11 @@ export const row = (name, unit, summary, extra = {}) => ({ section: SECTION, nam
 /** The summary of a value measured once. */
 export const once = (value) => summarize([value]);
 
+/** `summary` with its median, min and max rounded to `digits` decimals. */
+export const rounded = (summary, digits = 0) => {
+  const round = (value) => Math.round(value * 10 ** digits) / 10 ** digits;
+  return { ...summary, median: round(summary.median), min: round(summary.min), max: round(summary.max) };
+};
+
 /** A number as the rows write it (1,000,000). */
 export const count = (n) => n.toLocaleString('en-US');

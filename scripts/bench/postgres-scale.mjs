@@ -8,6 +8,7 @@ import { count, MB, once, row } from './postgres-rows.mjs';
 import { copyTenant, database, seedPayments, seededPaymentId, withClient } from './postgres-seed.mjs';
 import { rss } from './proc.mjs';
 import { interleaved, timeMs } from './stats.mjs';
+import { deepPageRows } from './postgres-writes.mjs';
 
 /** The small tenant the large one's page is held against, and the size of each touched tenant. */
 const SMALL = 1_000;
@@ -84,6 +85,8 @@ async function lists(rows, notes, { url, settings, atScale }) {
       { runs: settings.listRuns, warmup: 1 },
     );
     const afterLists = rss(server.pid) / MB;
+    // Note: after the RSS reading, which is about first pages; before touching, whose row reads the RSS again.
+    await deepPageRows(rows, notes, { server, publicKey: KEYS.large, payments: settings.payments, settings, atScale });
     const touched = await touch(server, {
       tenants: settings.touchTenants,
       connections: settings.connections,

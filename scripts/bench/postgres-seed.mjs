@@ -67,8 +67,10 @@ async function refreshCounts(client, tenants) {
  * along: a new version, an id count past every position (the store gives the next object the position its count
  * reaches), the ledger (to which every copy adds what the original does) and the exact totals.
  */
-export async function seedPayments(client, publicKey, to) {
-  const tenant = tenantId(publicKey);
+export const seedPayments = (client, publicKey, to) => seedTenantPayments(client, tenantId(publicKey), to);
+
+/** seedPayments for the tenant of id `tenant` (an issued or test tenant, whose id no public key gives). */
+export async function seedTenantPayments(client, tenant, to) {
   const columns = await columnsOf(client, 'sandbox_objects');
   const made = {
     id: 'g.id',
@@ -80,7 +82,7 @@ export async function seedPayments(client, publicKey, to) {
     [tenant],
   );
   if (originals.length !== 1)
-    throw new Error(`seeding expects one payment in ${publicKey}'s tenant, found ${originals.length}`);
+    throw new Error(`seeding expects one payment in tenant ${tenant}, found ${originals.length}`);
   const batch = 200_000;
   for (let first = 2; first <= to; first += batch) {
     await client.query(
@@ -143,13 +145,48 @@ export async function copyTenant(client, publicKey, publicKeys) {
   await client.query('ANALYZE sandbox_tenants; ANALYZE sandbox_objects');
 }
 
-/** Inserts `count` tenant rows copied from the tenant of `publicKey` (idle: no due time), as many merchants would leave them. */
-export async function seedIdleTenants(client, publicKey, count) {
+/**
+ * Inserts `count` tenant rows copied from the tenant of `publicKey` (idle: no due time), as many merchants would leave
+ * them, named idle_<first> on.
+ */
+export async function seedIdleTenants(client, publicKey, count, first = 1) {
   const columns = await columnsOf(client, 'sandbox_tenants');
   const made = { id: `'idle_' || n`, version: await versionExpression(client, 't.version'), due_wall_at: 'NULL' };
   await client.query(
     `INSERT INTO sandbox_tenants (${columns.join(', ')}) SELECT ${columns.map((c) => made[c] ?? `t.${c}`).join(', ')}
-      FROM sandbox_tenants t, generate_series(1, $2::int) AS n WHERE t.id = $1`,
-    [tenantId(publicKey), count],
+      FROM sandbox_tenants t, generate_series($3::int, $3::int + $2::int - 1) AS n WHERE t.id = $1`,
+    [tenantId(publicKey), count, first],
   );
+}
+
+/** The cluster's WAL position in bytes, to tell how much WAL a run wrote. */
+export async function walPosition(client) {
+  const { rows } = await client.query('SELECT pg_current_wal_lsn()::text AS lsn');
+  const [high, low] = rows[0].lsn.split('/').map((part) => BigInt(`0x${part}`));
+  return Number((high << 32n) + low);
+}
+
+const ACTIVE = `SELECT pid FROM pg_stat_activity
+  WHERE datname = $1 AND state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid()`;
+
+/**
+ * Waits until no client's statement runs in database `name`, cancelling those still running after `patienceMs`;
+ * resolves to the ms it waited and the statements it cancelled.
+ */
+export function quiesce(clusterUrl, name, patienceMs) {
+  return withClient(clusterUrl, async (client) => {
+    const started = performance.now();
+    let cancelled = 0;
+    for (;;) {
+      const { rows } = await client.query(ACTIVE, [name]);
+      // Note: bounded, in case an instance keeps sending what its clients asked for long after they left.
+      if (rows.length === 0 || performance.now() - started > 3 * patienceMs)
+        return { ms: performance.now() - started, cancelled, left: rows.length };
+      if (performance.now() - started > patienceMs) {
+        for (const { pid } of rows) await client.query('SELECT pg_cancel_backend($1)', [pid]);
+        cancelled += rows.length;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
 }

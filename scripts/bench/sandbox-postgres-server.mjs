@@ -1,6 +1,6 @@
 // A sandbox instance for the bench's postgres section: the built dist's openSandbox, contract validation on as in the
 // sandbox section, on the memory store or the postgres store (DATABASE_URL), served over HTTP until SIGTERM.
-//   node scripts/bench/sandbox-postgres-server.mjs --port <port> --store memory|postgres [--clock manual|real] [--idle-tenants <n>]
+//   node scripts/bench/sandbox-postgres-server.mjs --port <port> --store memory|postgres [--clock manual|real] [--idle-tenants <n>] [--max-tenants <n>]
 // --idle-tenants makes that many tenants, one GET each through the sandbox's fetch, before it listens (the idle-cost
 // row: the memory store's tenants can be made no other way; postgres tenants are inserted with SQL by the bench).
 // Note: not the `merchant-payments sandbox --store postgres` command, which takes no validators and makes no idle
@@ -18,6 +18,7 @@ const { values } = parseArgs({
     store: { type: 'string' },
     clock: { type: 'string' },
     'idle-tenants': { type: 'string' },
+    'max-tenants': { type: 'string' },
   },
 });
 const { options, how } = await validatingSandbox();
@@ -26,8 +27,9 @@ const common = {
   clock: values.clock ?? 'manual',
   seed: 'bench',
   webhookSecret: `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
-  // Note: the idle rows hold 30,000 tenants and the scale rows touch 10,000 more, past open mode's default bound.
-  tenants: { max: 100_000 },
+  // Note: the idle rows hold 30,000 tenants and the scale rows touch 10,000 more, past open mode's default bound; the
+  // admission rows seed 100,000 and make more.
+  tenants: { max: Number(values['max-tenants'] ?? 100_000) },
 };
 const sandbox = await openSandbox({ ...common, store: values.store, databaseUrl: process.env.DATABASE_URL });
 // Note: through the sandbox's own fetch, not its store's interface, so that this holds whatever shape the stores take.

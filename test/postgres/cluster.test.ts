@@ -31,6 +31,31 @@ describe('startCluster', () => {
     expect(existsSync(cluster.dir)).toBe(false);
   });
 
+  it('loads the libraries it is given at start, so that pg_stat_statements counts statements', async () => {
+    const cluster = await startCluster({ preload: ['pg_stat_statements'] });
+    try {
+      const client = new pg.Client({ connectionString: cluster.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ libraries: string }>(
+          "SELECT current_setting('shared_preload_libraries') AS libraries",
+        );
+        expect(rows).toEqual([{ libraries: 'pg_stat_statements' }]);
+        await client.query('CREATE EXTENSION pg_stat_statements');
+        await client.query('SELECT pg_stat_statements_reset()');
+        await client.query('SELECT 41 + 1 AS counted');
+        const counted = await client.query<{ calls: string }>(
+          "SELECT calls FROM pg_stat_statements WHERE query LIKE 'SELECT $1 + $2 AS counted%'",
+        );
+        expect(counted.rows).toEqual([{ calls: '1' }]);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await cluster.stop();
+    }
+  });
+
   it('is stopped and removed by its watchdog when the process that started it is killed', async () => {
     const script = fileURLToPath(new URL('./hold-cluster.ts', import.meta.url));
     const { pid, dir } = JSON.parse(await startScript(script, {}, started)) as { pid: number; dir: string };

@@ -26,10 +26,12 @@ const watchdog = fileURLToPath(new URL('./watchdog.mjs', import.meta.url));
 export interface ClusterOptions {
   /** Whether commits reach the disk (default false: tests need no durability, and fsync costs milliseconds here). */
   fsync?: boolean;
+  /** Libraries the server loads at start (shared_preload_libraries), such as pg_stat_statements for the bench. */
+  preload?: string[];
 }
 
 /** Starts a cluster; a failed start leaves nothing behind and rejects with the command's output. */
-export async function startCluster({ fsync = false }: ClusterOptions = {}): Promise<Cluster> {
+export async function startCluster({ fsync = false, preload = [] }: ClusterOptions = {}): Promise<Cluster> {
   const bin = binaries();
   // Note: PostgreSQL refuses to run as root, and CI runs as root: then the folder and the server are the postgres user's.
   const asRoot = process.getuid?.() === 0;
@@ -64,7 +66,8 @@ export async function startCluster({ fsync = false }: ClusterOptions = {}): Prom
       '--no-instructions',
     ]);
     const port = await getPort();
-    const server = `-p ${port} -k '${dir}' -c listen_addresses=127.0.0.1 -c fsync=${fsync ? 'on' : 'off'}`;
+    const libraries = preload.length > 0 ? ` -c shared_preload_libraries=${preload.join(',')}` : '';
+    const server = `-p ${port} -k '${dir}' -c listen_addresses=127.0.0.1 -c fsync=${fsync ? 'on' : 'off'}${libraries}`;
     await run('pg_ctl', [
       '-D',
       data,
