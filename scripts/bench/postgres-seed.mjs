@@ -75,6 +75,8 @@ export async function seedTenantPayments(client, tenant, to) {
   const made = {
     id: 'g.id',
     position: 't.position + g.n',
+    // Note: payment n is the tenant's n-th, as the store numbers its objects (a column the store's migrations add).
+    ordinal: 't.ordinal + g.n - 1',
     record: `replace(t.record::text, '"' || t.id || '"', '"' || g.id || '"')::json`,
   };
   const { rows: originals } = await client.query(
