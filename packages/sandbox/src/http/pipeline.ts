@@ -174,7 +174,14 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
         const detail = runtime.credentials.auth === 'issued' ? NOT_ISSUED : NOT_A_TEST_TENANT;
         const refused = binding.unauthorized(c.req.raw.headers, detail);
         const body = problemBody(httpProblem('unauthorized', refused.detail), where);
-        return checkedResponse((s, h, b) => binding.checkResponse(ref, s, h, b), route.operationId, where, 401, body, refused.headers);
+        return checkedResponse(
+          (s, h, b) => binding.checkResponse(ref, s, h, b),
+          route.operationId,
+          where,
+          401,
+          body,
+          refused.headers,
+        );
       }
       if (!(error instanceof TenantLimitError) || !binding.tenantLimited) throw error;
       const refused = binding.tenantLimited(error, c.req.raw.headers);
