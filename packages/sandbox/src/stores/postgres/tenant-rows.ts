@@ -27,6 +27,10 @@ const admitText = (live: string) => `WITH live AS (${live}),
     WHERE EXISTS (SELECT 1 FROM made) AND ($3::bigint IS NULL OR n < $3::bigint) RETURNING 1)
   SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM made)::int AS made,
     (SELECT count(*) FROM counted)::int AS counted`;
+// Note: the count row's lock is held until the commit, so an admission does not wait for its commit to reach the disk:
+// losing it in a crash loses the new, empty row and its count together, and every write that relies on the row (the
+// command's own, made with synchronous commit) flushes the log up to it first.
+const ADMIT_BEGIN = 'BEGIN; SET LOCAL synchronous_commit = off';
 const ADMIT = admitText('SELECT 1');
 const ADMIT_REGISTERED = admitText(LIVE_REGISTRY);
 const OLDEST = 'SELECT min(last_used_at) AS oldest FROM sandbox_tenants';
@@ -74,11 +78,15 @@ const FULL_MEMO_MS = 1_000;
 /** How far behind a tenant's last_used_at may be before a command writes it, at most. */
 export const USE_PRECISION_MS = 60_000;
 
-/** Runs `run` in a transaction on a connection of its own, rolled back if it throws. */
-export async function inTransaction<T>(db: PostgresPool, run: (client: PostgresClient) => Promise<T>): Promise<T> {
+/** Runs `run` in a transaction on a connection of its own (`begin` starts it), rolled back if it throws. */
+export async function inTransaction<T>(
+  db: PostgresPool,
+  run: (client: PostgresClient) => Promise<T>,
+  begin = 'BEGIN',
+): Promise<T> {
   const client = await db.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     const result = await run(client);
     await client.query('COMMIT');
     client.release();
@@ -134,24 +142,24 @@ export function createTenantRows(settings: TenantRowsSettings): TenantRows {
     );
 
   /**
-   * Makes the row and counts it, in one statement; false when the bound holds no room (nothing made). A row made past
-   * the bound is rolled back, so with a bound the statement runs in a transaction; without one it commits on its own.
+   * Makes the row and counts it, in one statement of a transaction; false when the bound holds no room (a row made past
+   * it is rolled back).
    */
   const admitCounted = async (tenant: string): Promise<boolean> => {
     const text = isRegistryTenant(tenant) ? ADMIT_REGISTERED : ADMIT;
     const values = [tenant, wallNow(), bound?.max ?? null, ...headValues(settings.newTenant(tenant), undefined)];
-    const ran = (client: { query: PostgresClient['query'] }) =>
-      client.query(text, values).then(({ rows }) => rows[0] as { live: number; made: number; counted: number });
-    const row = bound
-      ? await inTransaction(db, async (client) => {
-          const result = await ran(client);
-          if (result.made === 1 && result.counted === 0) throw new RoomTaken();
-          return result;
-        }).catch((error: unknown) => {
-          if (error instanceof RoomTaken) return undefined;
-          throw error;
-        })
-      : await ran(db);
+    const row = await inTransaction(
+      db,
+      async (client) => {
+        const result = (await client.query(text, values)).rows[0] as { live: number; made: number; counted: number };
+        if (result.made === 1 && result.counted === 0) throw new RoomTaken();
+        return result;
+      },
+      ADMIT_BEGIN,
+    ).catch((error: unknown) => {
+      if (error instanceof RoomTaken) return undefined;
+      throw error;
+    });
     if (row === undefined) return false;
     if (row.live === 0) throw new TenantRevokedError(tenant);
     return true;
