@@ -8,9 +8,9 @@ import { startForwarder } from '../../packages/cli/src/webhook/forward.js';
 import { openSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
 import { NOT_ISSUED } from '../../packages/sandbox/src/variants/credentials.js';
 import { freshDatabase } from './database.js';
+import { send } from './send.js';
 
 const ADMIN = 'admin-token-of-at-least-32-characters-long';
-const ORIGIN = 'http://sandbox.test';
 const closing: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close().catch(() => {});
@@ -32,17 +32,6 @@ async function instances() {
   return { one, two, db };
 }
 
-async function send(sandbox: Sandbox, method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const response = await sandbox.fetch(
-    new Request(`${ORIGIN}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const admin = bearer(ADMIN);
 const payment = { amount: '10.00', currency: 'EUR', requisite: { type: 'card' } };
