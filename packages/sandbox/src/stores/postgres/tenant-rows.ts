@@ -15,29 +15,32 @@ const LIVE_REGISTRY = `SELECT 1 FROM sandbox_issued_tenants r
   WHERE r.id = $1 AND r.revoked_at IS NULL AND (r.expires_at IS NULL OR r.expires_at > $2)
     AND NOT EXISTS (SELECT 1 FROM sandbox_issued_tenants p WHERE p.id = r.parent_id AND p.revoked_at IS NOT NULL)
   FOR SHARE OF r`;
-// Note: the count row is raised in the statement that makes the row, only while below the bound ($3, NULL for none),
-// and its lock is taken last (after the registry's row and the new row), as every statement that deletes rows takes it
-// last, so that no two of them wait for each other. A row made past the bound is rolled back by the caller.
-const admitText = (live: string) => `WITH live AS (${live}),
+// Note: the count row is raised by the statement that makes the row, and its lock taken last (after the registry's row
+// and the new row), as every statement that deletes rows takes it last, so that no two of them wait for each other.
+// The row's constraint keeps the count within the bound ($3, NULL for none) that the raise writes, so a row made past
+// it fails the statement, which makes nothing; a statement that lowers the count clears the bound, so that a bound an
+// operator lowered never blocks a delete. One statement, so that the lock is held for no round trip to the instance.
+// Note: and its commit does not wait for the disk (set_config's local setting lasts for the statement's own
+// transaction): losing it in a crash loses the new, empty row and its count together, and every write that relies on
+// the row (the command's own, with synchronous commit) flushes the log up to it first.
+const admitText = (live: string) => `WITH quick AS (SELECT set_config('synchronous_commit', 'off', true)),
+  live AS (${live}),
   made AS (INSERT INTO sandbox_tenants (id, version, last_used_at, ${HEAD_COLUMNS.join(', ')})
     SELECT $1, nextval('sandbox_versions'), $2, ${HEAD_COLUMNS.map((column, index) => `$${index + 4}::${HEAD_TYPES[column]}`).join(', ')}
     WHERE EXISTS (SELECT 1 FROM live)
     ON CONFLICT (id) DO NOTHING RETURNING 1),
-  counted AS (UPDATE sandbox_tenant_count SET n = n + 1
-    WHERE EXISTS (SELECT 1 FROM made) AND ($3::bigint IS NULL OR n < $3::bigint) RETURNING 1)
-  SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM made)::int AS made,
-    (SELECT count(*) FROM counted)::int AS counted`;
-// Note: the count row's lock is held until the commit, so an admission does not wait for its commit to reach the disk:
-// losing it in a crash loses the new, empty row and its count together, and every write that relies on the row (the
-// command's own, made with synchronous commit) flushes the log up to it first.
-const ADMIT_BEGIN = 'BEGIN; SET LOCAL synchronous_commit = off';
+  counted AS (UPDATE sandbox_tenant_count SET n = n + 1, bound = $3::bigint WHERE EXISTS (SELECT 1 FROM made) RETURNING 1)
+  SELECT (SELECT count(*) FROM quick)::int AS quick, (SELECT count(*) FROM live)::int AS live,
+    (SELECT count(*) FROM made)::int AS made, (SELECT count(*) FROM counted)::int AS counted`;
+/** The constraint a row made past the bound breaks. */
+const BOUND_CONSTRAINT = 'sandbox_tenant_count_bound';
 const ADMIT = admitText('SELECT 1');
 const ADMIT_REGISTERED = admitText(LIVE_REGISTRY);
 const OLDEST = 'SELECT min(last_used_at) AS oldest FROM sandbox_tenants';
 const COUNT = 'SELECT n::int AS n FROM sandbox_tenant_count';
 /** Lowers the count by the rows a statement deleted (`gone`), never below 0. */
 const uncount = (gone: string) =>
-  `UPDATE sandbox_tenant_count SET n = greatest(n - (SELECT count(*) FROM ${gone}), 0) WHERE EXISTS (SELECT 1 FROM ${gone})`;
+  `UPDATE sandbox_tenant_count SET n = greatest(n - (SELECT count(*) FROM ${gone}), 0), bound = NULL WHERE EXISTS (SELECT 1 FROM ${gone})`;
 /** Every table that holds a tenant's rows besides sandbox_tenants. */
 const TABLES = [
   'sandbox_objects',
@@ -64,7 +67,8 @@ const EVICT = `WITH gone AS (
 const RESET_HEADS = 'DELETE FROM sandbox_tenants WHERE id = ANY($1) RETURNING id';
 const RESET_ROWS = `WITH ${TABLES.map((table, index) => `t${index} AS (DELETE FROM ${table} WHERE tenant_id = ANY($1))`).join(',\n  ')}
   SELECT 1`;
-const RESET_COUNT = 'UPDATE sandbox_tenant_count SET n = greatest(n - $1::bigint, 0) WHERE $1::bigint > 0';
+const RESET_COUNT =
+  'UPDATE sandbox_tenant_count SET n = greatest(n - $1::bigint, 0), bound = NULL WHERE $1::bigint > 0';
 
 /** Deletes every row of the tenants `ids` and lowers the count, inside the caller's transaction on `client`. */
 export async function deleteTenantRows(client: { query: PostgresClient['query'] }, ids: readonly string[]) {
@@ -141,26 +145,23 @@ export function createTenantRows(settings: TenantRowsSettings): TenantRows {
       secondsUntilForgotten(oldest, bound!.idleMs + precisionMs, wallNow(), bound!.idleMs / 1000),
     );
 
-  /**
-   * Makes the row and counts it, in one statement of a transaction; false when the bound holds no room (a row made past
-   * it is rolled back).
-   */
+  /** Makes the row and counts it, in one statement; false when the bound holds no room (nothing made). */
   const admitCounted = async (tenant: string): Promise<boolean> => {
     const text = isRegistryTenant(tenant) ? ADMIT_REGISTERED : ADMIT;
     const values = [tenant, wallNow(), bound?.max ?? null, ...headValues(settings.newTenant(tenant), undefined)];
-    const row = await inTransaction(
-      db,
-      async (client) => {
-        const result = (await client.query(text, values)).rows[0] as { live: number; made: number; counted: number };
-        if (result.made === 1 && result.counted === 0) throw new RoomTaken();
-        return result;
-      },
-      ADMIT_BEGIN,
-    ).catch((error: unknown) => {
-      if (error instanceof RoomTaken) return undefined;
+    // Note: on a connection of its own, since the pool's query closes a connection whose statement failed, and a
+    // refusal here is an ordinary answer that leaves the connection as good as before.
+    const client = await db.connect();
+    let row: { live: number };
+    try {
+      row = (await client.query(text, values)).rows[0] as { live: number };
+      client.release();
+    } catch (error) {
+      const full = (error as { constraint?: string }).constraint === BOUND_CONSTRAINT;
+      client.release(full ? undefined : (error as Error));
+      if (full) return false;
       throw error;
-    });
-    if (row === undefined) return false;
+    }
     if (row.live === 0) throw new TenantRevokedError(tenant);
     return true;
   };
@@ -211,6 +212,3 @@ export function createTenantRows(settings: TenantRowsSettings): TenantRows {
     },
   };
 }
-
-/** A row made past the bound, which rolls its transaction back. */
-class RoomTaken extends Error {}

@@ -9,10 +9,14 @@ export const up = (pgm) => {
   pgm.sql(`
     CREATE TABLE sandbox_tenant_count (
       one boolean PRIMARY KEY DEFAULT true CHECK (one),
-      n bigint NOT NULL
+      n bigint NOT NULL,
+      bound bigint,
+      CONSTRAINT sandbox_tenant_count_bound CHECK (bound IS NULL OR n <= bound)
     );
     COMMENT ON TABLE sandbox_tenant_count IS
-      'The number of rows of sandbox_tenants, in its one row: raised by the statement that makes a tenant row (only while below open mode''s bound), lowered by those that delete them.';
+      'The number of rows of sandbox_tenants, in its one row: raised by the statement that makes a tenant row, lowered by those that delete them.';
+    COMMENT ON COLUMN sandbox_tenant_count.bound IS
+      'Open mode''s bound as the last raise wrote it (NULL without one, and after a delete): a raise past it breaks the constraint, so its statement makes nothing.';
     INSERT INTO sandbox_tenant_count (n) SELECT count(*) FROM sandbox_tenants;
   `);
 };
