@@ -78,31 +78,57 @@ async function refusedEverywhere(sandboxes: Sandbox[], tenant: Issued) {
   }
 }
 
+/**
+ * Creates payments of `tenant` through `sandbox` with 8 clients, each until it is refused, and runs `revoke` once
+ * `before` went in; every answer is 200 or 401, and the last of each client 401.
+ */
+async function createsDuring(sandbox: Sandbox, tenant: Issued, before: number, revoke: () => Promise<void>) {
+  let made = 0;
+  const statuses = new Set<number>();
+  const clients = Array.from({ length: 8 }, async (_, client) => {
+    for (let i = 0; i < 200; i += 1) {
+      const headers = { ...bearer(tenant.access_token), 'idempotency-key': `c${client}-${i}` };
+      const answer = await send(sandbox, 'POST', '/payments', headers, payment);
+      statuses.add(answer.status);
+      if (answer.status !== 200) return;
+      made += 1;
+    }
+  });
+  while (made < before) await new Promise((resolve) => setTimeout(resolve, 5));
+  await revoke();
+  await Promise.all(clients);
+  expect([...statuses].sort()).toEqual([200, 401]);
+}
+
 describe('revocation on two instances', () => {
   it('leaves no row and no working credential after creates in flight on the other instance, over 5 rounds', async () => {
     const { one, two, db } = await instances();
     for (let round = 0; round < 5; round += 1) {
       const tenant = await issue(one);
-      let made = 0;
-      const statuses = new Set<number>();
-      // Each of 8 clients creates on the other instance until it is refused; the revoke comes once some went in.
-      const clients = Array.from({ length: 8 }, async (_, client) => {
-        for (let i = 0; i < 200; i += 1) {
-          const headers = { ...bearer(tenant.access_token), 'idempotency-key': `r${round}-c${client}-${i}` };
-          const answer = await send(two, 'POST', '/payments', headers, payment);
-          statuses.add(answer.status);
-          if (answer.status !== 200) return;
-          made += 1;
-        }
+      await createsDuring(two, tenant, 4 + round * 3, async () => {
+        expect((await send(one, 'DELETE', `/_admin/tenants/${tenant.id}`, admin)).status).toBe(204);
       });
-      while (made < 4 + round * 3) await new Promise((resolve) => setTimeout(resolve, 5));
-      expect((await send(one, 'DELETE', `/_admin/tenants/${tenant.id}`, admin)).status).toBe(204);
-      await Promise.all(clients);
-      expect([...statuses].sort()).toEqual([200, 401]);
       expect(await rowsOf(db, [tenant.id])).toEqual({});
       await refusedEverywhere([one, two], tenant);
       expect(await rowsOf(db, [tenant.id])).toEqual({});
     }
+  });
+
+  it("does the same for a test tenant's delete by its parent, over 3 rounds", async () => {
+    const { one, two, db } = await instances();
+    const parent = await issue(one);
+    for (let round = 0; round < 3; round += 1) {
+      const made = await send(one, 'POST', '/_sandbox/tenants', bearer(parent.access_token));
+      const test = made.body.data as Issued;
+      await createsDuring(two, test, 4 + round * 3, async () => {
+        const deleted = await send(one, 'DELETE', `/_sandbox/tenants/${test.id}`, bearer(parent.access_token));
+        expect(deleted.status).toBe(204);
+      });
+      expect(await rowsOf(db, [test.id])).toEqual({});
+      await refusedEverywhere([one, two], test);
+      expect(await rowsOf(db, [test.id])).toEqual({});
+    }
+    expect((await send(two, 'GET', '/payments', bearer(parent.access_token))).status).toBe(200);
   });
 
   it('leaves no usable test tenant and none of their rows when test tenants are made while the parent is revoked', async () => {
