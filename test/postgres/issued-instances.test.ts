@@ -4,9 +4,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSandbox, type Sandbox } from '../../packages/sandbox/src/index.js';
 import { freshDatabase } from './database.js';
+import { send } from './send.js';
 
 const TOKEN = 'admin-token-of-at-least-32-characters-long';
-const ORIGIN = 'http://sandbox.test';
 const opened: Sandbox[] = [];
 afterAll(async () => {
   await Promise.all(opened.map((sandbox) => sandbox.close()));
@@ -22,18 +22,6 @@ async function instance(databaseUrl: string): Promise<Sandbox> {
   });
   opened.push(sandbox);
   return sandbox;
-}
-
-async function send(sandbox: Sandbox, method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const response = await sandbox.fetch(
-    new Request(`${ORIGIN}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
 
 const admin = { authorization: `Bearer ${TOKEN}` };

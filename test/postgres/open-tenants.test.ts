@@ -1,5 +1,5 @@
 // Open mode's bound on tenants on postgres (issue 24): two instances on one database racing to make new tenants never
-// pass `tenants.max` (a count under a lock every instance takes); idle tenants are forgotten by one DELETE that skips
+// pass `tenants.max` (a count row raised only below the bound); idle tenants are forgotten by one DELETE that skips
 // the rows a transaction holds, and last_used_at is written only once it is older than the store's precision (a tenth
 // of the idle time, at most a minute). The wall clock is the `now` option, moved by the test; idle times are 600 s, so
 // that the sweep's own timer (a minute apart then) never runs during a test.

@@ -3,6 +3,7 @@
 // tenant is a tenant like any other everywhere else: the same quotas, egress rule and isolation.
 import { iso } from '../core/index.js';
 import type { SandboxRuntime } from '../runtime.js';
+import { TenantRevokedError } from '../stores/tenant-revoked-error.js';
 import type { TenantRegistry } from '../stores/types.js';
 import type { ControlOperation } from './handler.js';
 import { dataReply, noContent, pageReply, problemReply, type Reply } from './reply.js';
@@ -34,6 +35,8 @@ export const createTestTenant = (runtime: SandboxRuntime): ControlOperation => (
     if (refused) return refused;
     const { max, idleMs } = runtime.testTenants;
     const made = await runtime.registry!.createTest(tenant, runtime.testTenants, runtime.wallNow());
+    // Note: the parent was revoked after its credentials were looked up; answered as any refused credential is.
+    if (made === 'revoked') throw new TenantRevokedError(tenant);
     if (made === 'limit_reached')
       return problemReply(
         'limit_reached',

@@ -10,6 +10,8 @@ import { fingerprint, type Answer, type TenantReads } from '../core/index.js';
 import type { Authentication, SandboxRuntime } from '../runtime.js';
 import type { StoreSession } from '../stores/types.js';
 import { TenantLimitError } from '../stores/tenant-limit-error.js';
+import { TenantRevokedError } from '../stores/tenant-revoked-error.js';
+import { NOT_A_TEST_TENANT, NOT_ISSUED } from '../variants/credentials.js';
 import { readJsonBody } from './body.js';
 import { checkedResponse } from './checked-response.js';
 import type { OperationRef, RequestRejection } from './hooks.js';
@@ -166,8 +168,22 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
     try {
       return await handle(c);
     } catch (error) {
-      if (!(error instanceof TenantLimitError) || !binding.tenantLimited) throw error;
       const { where } = noteOf(c);
+      // Note: the tenant was revoked while the request was on its way; it reads as every other refused credential.
+      if (error instanceof TenantRevokedError) {
+        const detail = runtime.credentials.auth === 'issued' ? NOT_ISSUED : NOT_A_TEST_TENANT;
+        const refused = binding.unauthorized(c.req.raw.headers, detail);
+        const body = problemBody(httpProblem('unauthorized', refused.detail), where);
+        return checkedResponse(
+          (s, h, b) => binding.checkResponse(ref, s, h, b),
+          route.operationId,
+          where,
+          401,
+          body,
+          refused.headers,
+        );
+      }
+      if (!(error instanceof TenantLimitError) || !binding.tenantLimited) throw error;
       const refused = binding.tenantLimited(error, c.req.raw.headers);
       return checkedResponse(
         (s, h, b) => binding.checkResponse(ref, s, h, b),

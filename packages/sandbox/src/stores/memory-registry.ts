@@ -13,6 +13,7 @@ import {
   newTenantId,
   sameDigest,
 } from './issued-credentials.js';
+import { isRegistryTenant } from './tenant-revoked-error.js';
 import { expiryAfterUse } from './test-tenants.js';
 import type { IssuedCredentials, IssuedTenant, TenantRegistry, TestTenant } from './types.js';
 
@@ -26,8 +27,14 @@ interface Entry {
   test?: { idleMs: number; expiresAt: number };
 }
 
+/** The memory registry, with what its store asks before it makes a tenant's state. */
+export interface MemoryRegistry extends TenantRegistry {
+  /** Whether `id` may have state: any id but a registry's, and a registry's tenant while live (parent not revoked). */
+  holdsLive(id: string, now: number): boolean;
+}
+
 /** A new, empty registry in memory. */
-export function createMemoryRegistry(): TenantRegistry {
+export function createMemoryRegistry(): MemoryRegistry {
   /** Oldest first. */
   const entries: Entry[] = [];
   const byId = new Map<string, Entry>();
@@ -43,9 +50,15 @@ export function createMemoryRegistry(): TenantRegistry {
     const expires = entry.record.previousExpiresAt;
     return expires !== null && now < expires && sameDigest(entry.previous?.[pick], given);
   };
-  /** Whether a found tenant lets the look-up in: a test tenant only before it expires, and the use moves its expiry. */
+  /** Whether the tenant is live: active, a test tenant before it expires and while its parent is not revoked. */
+  const live = (entry: Entry, now: number) =>
+    entry.record.status === 'active' &&
+    (!entry.test || entry.test.expiresAt > now) &&
+    byId.get(entry.record.parent ?? '')?.record.status !== 'revoked';
+  /** Whether a found tenant lets the look-up in: a test tenant only while live, and the use moves its expiry. */
   const admits = (entry: Entry, now: number) => {
     if (!entry.test) return true;
+    if (!live(entry, now)) return false;
     if (entry.test.expiresAt <= now) return false;
     entry.test.expiresAt = expiryAfterUse(entry.test, now);
     return true;
@@ -148,6 +161,7 @@ export function createMemoryRegistry(): TenantRegistry {
     },
 
     async createTest(parent, { max, idleMs }, now) {
+      if (byId.get(parent)?.record.status === 'revoked') return 'revoked';
       if (testsOf(parent, now).length >= max) return 'limit_reached';
       const expiresAt = now + idleMs;
       return { ...make(now, parent, { idleMs, expiresAt }), expiresAt };
@@ -184,6 +198,12 @@ export function createMemoryRegistry(): TenantRegistry {
       }
       const kept = entries.filter((e) => !gone.has(e.record.id));
       entries.splice(0, entries.length, ...kept);
+    },
+
+    holdsLive(id, now) {
+      if (!isRegistryTenant(id)) return true;
+      const entry = byId.get(id);
+      return entry !== undefined && live(entry, now);
     },
 
     async tenantOfAccessToken(token, now) {

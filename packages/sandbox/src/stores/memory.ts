@@ -12,6 +12,7 @@ import { createMemoryBus } from './listener-bus.js';
 import { createMemoryRegistry } from './memory-registry.js';
 import { memoryTenant } from './memory-tenant.js';
 import { secondsUntilForgotten, TenantLimitError } from './tenant-limit-error.js';
+import { TenantRevokedError } from './tenant-revoked-error.js';
 import type { TenantStore, TenantStoreSettings } from './types.js';
 
 /** The memory store, with what tests read besides the interface. */
@@ -30,6 +31,7 @@ export function createMemoryStore(settings: TenantStoreSettings): MemoryStore {
   // Note: only with a bound; a use moves the tenant to the end, so the least recently used comes first.
   const used = new Map<string, number>();
   const queues = createSerialQueues();
+  const registry = createMemoryRegistry();
 
   /** Forgets the tenants unused for the idle time that no transaction holds; their ids. */
   const evict = (): string[] => {
@@ -51,6 +53,8 @@ export function createMemoryStore(settings: TenantStoreSettings): MemoryStore {
   const tenant = (id: string) => {
     let state = tenants.get(id);
     if (!state) {
+      // Note: as the postgres store, a registry's tenant that was revoked (or expired) is never made again.
+      if (!registry.holdsLive(id, wallNow())) throw new TenantRevokedError(id);
       if (bound && tenants.size >= bound.max && (evict(), tenants.size >= bound.max)) {
         const oldest = used.values().next().value;
         throw new TenantLimitError(
@@ -91,7 +95,7 @@ export function createMemoryStore(settings: TenantStoreSettings): MemoryStore {
     tenantCount: () => Promise.resolve(tenants.size),
     close: () => Promise.resolve(),
     ready: () => Promise.resolve(),
-    registry: createMemoryRegistry(),
+    registry,
     tenantIds: () => [...tenants.keys()],
     entries: () => [...tenants],
   };

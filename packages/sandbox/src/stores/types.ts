@@ -194,19 +194,21 @@ export interface TenantRegistry {
    */
   rotate(id: string, overlapSeconds: number, now: number): Promise<RotatedCredentials | 'revoked' | undefined>;
   /**
-   * Stops every credential of the tenant at once; false when no tenant has the id. Revoking a revoked tenant changes
-   * nothing. The tenant's sandbox state is the store's: the sandbox deletes it with `store.reset(id)` after this.
+   * Stops every credential of the tenant and of its test tenants at once; false when no tenant has the id. Revoking a
+   * revoked tenant changes nothing. A durable registry deletes the rows of the tenant and its test tenants in the same
+   * transaction; the sandbox still calls `store.reset(id)` after this (the memory store's state is its own).
    */
   revoke(id: string, now: number): Promise<boolean>;
   /**
    * A new test tenant of `parent` (any tenant id, issued or open), expiring after `idleMs` unused; `limit_reached` when
-   * the parent holds `max` active ones already, counted so that creates racing on other instances never pass it.
+   * the parent holds `max` active ones already, counted so that creates racing on other instances never pass it;
+   * `revoked` when the parent is a revoked tenant of the registry (decided so that a revoke racing it revokes the new one).
    */
   createTest(
     parent: string,
     limits: { max: number; idleMs: number },
     now: number,
-  ): Promise<TestTenantCredentials | 'limit_reached'>;
+  ): Promise<TestTenantCredentials | 'limit_reached' | 'revoked'>;
   /** The parent's active test tenants, newest first: one page, and how many there are. */
   listTests(
     parent: string,

@@ -3,6 +3,7 @@
 // only by the instance holding its listener (the runner's `holds`), so that its outcome comes back on the connection
 // that carried it, to the instance that records it.
 import type { WebSocket } from 'ws';
+import { TenantRevokedError } from '../../stores/tenant-revoked-error.js';
 import { LISTENER_LEASE_MS, removeEndpoint, renewListener } from '../../core/index.js';
 import type { AcceptedListener } from '../../http/upgrade-tickets.js';
 import type { TenantStore } from '../../stores/types.js';
@@ -59,7 +60,13 @@ export function createListenerHub(settings: ListenerHubSettings): ListenerHub {
 
   const renew = async (conn: Held) => {
     const until = settings.wallNow() + LISTENER_LEASE_MS;
-    const kept = await settings.store.transaction(conn.tenant, (state) => renewListener(state, conn.id, until));
+    // Note: a revoked tenant's state is never made again (TenantRevokedError); its listener ends as a removed one does.
+    const kept = await settings.store
+      .transaction(conn.tenant, (state) => renewListener(state, conn.id, until))
+      .catch((error: unknown) => {
+        if (error instanceof TenantRevokedError) return false;
+        throw error;
+      });
     if (!kept) {
       conn.ws.close(4004, 'The listener endpoint was removed.');
       return;

@@ -18,6 +18,7 @@ import {
 import { movesExpiry } from '../test-tenants.js';
 import type { IssuedTenant, TenantRegistry } from '../types.js';
 import type { PostgresPool } from './pool.js';
+import { deleteTenantRows, inTransaction } from './tenant-rows.js';
 
 const RECORD = 'id, public_key, created_at, rotated_at, previous_expires_at, revoked_at, parent_id';
 const INSERT = `INSERT INTO sandbox_issued_tenants (id, public_key, access_token_digest, secret_key_digest, created_at, parent_id, idle_ms, expires_at)
@@ -34,8 +35,12 @@ const ROTATE = `UPDATE sandbox_issued_tenants SET previous_access_token_digest =
 const ADMIN_ONE = 'SELECT 1 FROM sandbox_issued_tenants WHERE id = $1 AND parent_id IS NULL';
 const REVOKE =
   'UPDATE sandbox_issued_tenants SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 AND parent_id IS NULL';
-// Note: an expired test tenant is refused here already, before the sweep revokes it.
-const LIVE = 'revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)';
+// Note: every test tenant of the parent, those revoked and not yet purged included, so that their rows go too.
+const REVOKE_CHILDREN =
+  'UPDATE sandbox_issued_tenants SET revoked_at = COALESCE(revoked_at, $2) WHERE parent_id = $1 RETURNING id';
+// Note: an expired test tenant is refused here already, before the sweep revokes it, and so is one whose parent was revoked.
+const LIVE = `revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2) AND NOT EXISTS (
+  SELECT 1 FROM sandbox_issued_tenants p WHERE p.id = sandbox_issued_tenants.parent_id AND p.revoked_at IS NOT NULL)`;
 const BY_ACCESS = `SELECT id, access_token_digest, previous_access_token_digest, previous_expires_at, idle_ms, expires_at FROM sandbox_issued_tenants
   WHERE ${LIVE} AND (access_token_digest = $1 OR previous_access_token_digest = $1)`;
 const BY_PUBLIC_KEY = `SELECT id, secret_key_digest, previous_secret_key_digest, previous_expires_at, idle_ms, expires_at FROM sandbox_issued_tenants
@@ -43,6 +48,9 @@ const BY_PUBLIC_KEY = `SELECT id, secret_key_digest, previous_secret_key_digest,
 const TOUCH = 'UPDATE sandbox_issued_tenants SET expires_at = $2 + idle_ms WHERE id = $1 AND revoked_at IS NULL';
 // Note: a transaction-scoped lock per parent, so that two creates on two instances can't both see room for one.
 const LOCK_PARENT = "SELECT pg_advisory_xact_lock(hashtext('sandbox test tenants ' || $1))";
+// Note: held until the new test tenant commits, so that a revoke of the parent (which updates this row first, then its
+// test tenants) waits for it and revokes it too, or is seen here; an open-mode parent has no row.
+const PARENT = 'SELECT revoked_at FROM sandbox_issued_tenants WHERE id = $1 FOR SHARE';
 const ACTIVE_TESTS =
   'SELECT count(*)::int AS n FROM sandbox_issued_tenants WHERE parent_id = $1 AND revoked_at IS NULL AND expires_at > $2';
 const TESTS = `SELECT id, public_key, created_at, expires_at FROM sandbox_issued_tenants
@@ -138,6 +146,8 @@ export function createPostgresRegistry(pool: PostgresPool): TenantRegistry {
     async createTest(parent, { max, idleMs }, now) {
       return transaction(async (run) => {
         await run(LOCK_PARENT, [parent]);
+        const held = (await run(PARENT, [parent])).rows[0];
+        if (held && held.revoked_at !== null) return 'revoked' as const;
         const { n } = (await run(ACTIVE_TESTS, [parent, now])).rows[0]!;
         if ((n as number) >= max) return 'limit_reached' as const;
         const made = await insert(run as typeof query, now, parent, idleMs);
@@ -198,8 +208,17 @@ export function createPostgresRegistry(pool: PostgresPool): TenantRegistry {
       return (await query(ADMIN_ONE, [id])).rows[0] ? 'revoked' : undefined;
     },
 
+    // Note: one transaction, so that a row made for the tenant or a test tenant of it (tenant-rows.ts holds their
+    // registry rows FOR SHARE while it makes one) either committed before the updates here and is deleted below, or
+    // sees the revocation; the test tenants' records go with their rows.
     async revoke(id, now) {
-      return ((await query(REVOKE, [id, now])).rowCount ?? 0) > 0;
+      return inTransaction(pool, async (client) => {
+        if (((await client.query(REVOKE, [id, now])).rowCount ?? 0) === 0) return false;
+        const tests = (await client.query(REVOKE_CHILDREN, [id, now])).rows.map((row) => row.id as string);
+        await deleteTenantRows(client, [id, ...tests]);
+        await client.query(PURGE, [tests]);
+        return true;
+      });
     },
 
     async tenantOfAccessToken(token, now) {
