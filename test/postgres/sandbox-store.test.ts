@@ -94,8 +94,8 @@ describe('createPostgresStore', () => {
       '1780000000001_sandbox-tenant-activity',
       '1790000000000_sandbox-rows',
       '1800000000000_sandbox-test-tenants',
+      '1805000000000_sandbox-object-ordinals',
       '1810000000000_sandbox-tenant-count',
-      '1810000000001_sandbox-object-ordinals',
     ]);
   });
 

@@ -71,7 +71,7 @@ export interface ObjectWrite {
   record: { id: string; status: AnyStatus };
   request?: unknown;
   position?: number;
-  /** A new object's number among the tenant's objects of its kind (the migration 1810000000001 says why). */
+  /** A new object's number among the tenant's objects of its kind (the migration 1805000000000 says why). */
   ordinal?: number;
 }
 
