@@ -1,9 +1,10 @@
 // The durable TenantStore: every tenant in PostgreSQL, shared by any number of sandbox instances, none of which keeps
 // a tenant between commands. A command reads its tenant's head and the rows it names in one statement (view.ts: a row
-// it names that was not read is read, and the command runs again), and writes what it changed in one more. A command
-// its caller says writes holds the tenant row's lock from its read to its commit, so the tenant's writers queue; any
-// other reads without a lock, and its write, if it makes one, commits only if the tenant's row is still at the version
-// read (sql/writes.ts), or runs again. A read that changes nothing writes nothing.
+// it names that was not read is read, and the command runs again), and writes what it changed in one more, which
+// commits only if the tenant's row is still at the version read (sql/writes.ts). A command its caller says writes
+// runs in a batch with the tenant's other writes on this instance (batch.ts), and once its tenant's writes race
+// another instance's, under the tenant row's lock, so that they queue rather than run again. A read that changes
+// nothing writes nothing.
 import { createHash } from 'node:crypto';
 import type { TenantState } from '../../core/tenant.js';
 import { createSerialQueues } from '@merchant-payments/contract/internal/shared/serial.js';
