@@ -82,15 +82,11 @@ const FULL_MEMO_MS = 1_000;
 /** How far behind a tenant's last_used_at may be before a command writes it, at most. */
 export const USE_PRECISION_MS = 60_000;
 
-/** Runs `run` in a transaction on a connection of its own (`begin` starts it), rolled back if it throws. */
-export async function inTransaction<T>(
-  db: PostgresPool,
-  run: (client: PostgresClient) => Promise<T>,
-  begin = 'BEGIN',
-): Promise<T> {
+/** Runs `run` in a transaction on a connection of its own, rolled back if it throws. */
+export async function inTransaction<T>(db: PostgresPool, run: (client: PostgresClient) => Promise<T>): Promise<T> {
   const client = await db.connect();
   try {
-    await client.query(begin);
+    await client.query('BEGIN');
     const result = await run(client);
     await client.query('COMMIT');
     client.release();
