@@ -19,7 +19,6 @@ import { takeFault } from '../../packages/sandbox/src/control/fault-book.js';
 import {
   createPostgresStore,
   MIGRATIONS_TABLE,
-  type PostgresPool,
   type PostgresStoreOptions,
 } from '../../packages/sandbox/src/stores/postgres/index.js';
 import {
@@ -29,6 +28,7 @@ import {
   type TransactionIntent,
 } from '../../packages/sandbox/src/stores/types.js';
 import { freshDatabase } from './database.js';
+import { recordingPool } from './recording-pool.js';
 import { tenantSummary } from '../sandbox/state-reads.js';
 
 const START = Date.UTC(2026, 0, 1);
@@ -199,38 +199,17 @@ describe('createPostgresStore', () => {
   });
 
   it("reads a request's tenant with what its command names in one statement, and writes a create in one more", async () => {
-    const pool = poolOn();
-    const statements: string[] = [];
-    const count = (statement: unknown) => {
-      const text = typeof statement === 'string' ? statement : (statement as { text: string }).text;
-      statements.push(text.trimStart().slice(0, 4));
-    };
-    const counting = {
-      connect: async () => {
-        const client = await pool.connect();
-        return {
-          query: (statement: unknown, values?: unknown[]) => {
-            count(statement);
-            return client.query(statement as never, values as never);
-          },
-          release: (error?: Error | boolean) => client.release(error),
-        };
-      },
-      end: () => Promise.resolve(),
-      query: (statement: unknown, values?: unknown[]) => {
-        count(statement);
-        return pool.query(statement as never, values as never);
-      },
-    } as unknown as PostgresPool;
+    const texts: string[] = [];
+    const counting = recordingPool(poolOn(), texts);
     const store = await storeOn(url, { pool: counting });
     const created = await store.transaction('counted', (state) => createPayment(state));
     // A request's transactions: its fault's look (none set), then its command, on one session.
     const request = async <T>(command: Command, work: (state: TenantState) => T, intent?: TransactionIntent) => {
       const session: StoreSession = { reads: namedBy(command) };
-      statements.length = 0;
+      texts.length = 0;
       await store.transaction('counted', (state) => takeFault(state, command.type), session);
       const result = await store.transaction('counted', work, session, intent);
-      return { result, statements: [...statements] };
+      return { result, statements: texts.map((text) => text.trimStart().slice(0, 4)) };
     };
     const create = { type: 'createPayment', idempotency_key: 'counted-1', body: body() } as const;
     const made = await request(create, (state) => run(state, create), WRITES);

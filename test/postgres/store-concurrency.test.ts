@@ -13,10 +13,11 @@ import {
 } from '../../packages/sandbox/src/core/index.js';
 import { rowsFrom } from '../../packages/contract/src/sandbox-model/lifecycle.js';
 import { MAX_BATCH } from '../../packages/sandbox/src/stores/postgres/batch.js';
-import { createPostgresStore, type PostgresPool } from '../../packages/sandbox/src/stores/postgres/index.js';
+import { createPostgresStore } from '../../packages/sandbox/src/stores/postgres/index.js';
 import { readStatement, type Read } from '../../packages/sandbox/src/stores/postgres/sql/reads.js';
 import { WRITES, type TenantStore } from '../../packages/sandbox/src/stores/types.js';
 import { freshDatabase } from './database.js';
+import { recordingPool } from './recording-pool.js';
 
 const START = Date.UTC(2026, 0, 1);
 const pools: pg.Pool[] = [];
@@ -44,27 +45,7 @@ function poolOn(): pg.Pool {
 
 /** A store whose every statement's text (on the pool and on its clients) is recorded in `texts`. */
 async function recordingStore(texts: string[]): Promise<TenantStore> {
-  const pool = poolOn();
-  const record = (statement: unknown) =>
-    texts.push(typeof statement === 'string' ? statement : (statement as { text: string }).text);
-  const recording = {
-    connect: async () => {
-      const client = await pool.connect();
-      return {
-        query: (statement: unknown, values?: unknown[]) => {
-          record(statement);
-          return client.query(statement as never, values as never);
-        },
-        release: (error?: Error | boolean) => client.release(error),
-      };
-    },
-    end: () => Promise.resolve(),
-    query: (statement: unknown, values?: unknown[]) => {
-      record(statement);
-      return pool.query(statement as never, values as never);
-    },
-  } as unknown as PostgresPool;
-  const store = await createPostgresStore({ pool: recording, newTenant });
+  const store = await createPostgresStore({ pool: recordingPool(poolOn(), texts), newTenant });
   stores.push(store);
   return store;
 }
