@@ -63,7 +63,7 @@ export interface OperationWork {
   key?: { scope: string; print(parts: RequestParts): unknown; keptBy: 'core' | 'pipeline' } | undefined;
   run(input: WorkInput): Promise<Outcome>;
   /** What the work will read of the tenant, from what is known before the body is read. */
-  reads?(parts: { params: Record<string, string>; query: URLSearchParams; headers: Headers }): TenantReads;
+  reads?(parts: { params: Record<string, string>; query: URLSearchParams; headers: Headers }): TenantReads | undefined;
   /** The outcome an answer kept under the key replays. */
   replay(answer: Answer): Outcome;
 }
