@@ -9,8 +9,11 @@ import type { UpgradeTickets } from './http/upgrade-tickets.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { TenantRegistry, TenantStore } from './stores/types.js';
 
-/** Who is calling: the tenant its credentials name, or why they were refused. */
-export type Authentication = { ok: true; tenant: string } | { ok: false; detail: string };
+/**
+ * Who is calling: the tenant its credentials name and its merchant (the unit of fairness: an issued or open tenant, which
+ * a test tenant's requests count against too), or why they were refused.
+ */
+export type Authentication = { ok: true; tenant: string; merchant: string } | { ok: false; detail: string };
 
 /**
  * Where credentials lead. `open`: the registry's test tenants (when the store has a registry), and any other credential

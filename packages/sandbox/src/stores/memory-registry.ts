@@ -14,7 +14,7 @@ import {
   sameDigest,
 } from './issued-credentials.js';
 import { expiryAfterUse } from './test-tenants.js';
-import type { IssuedCredentials, IssuedTenant, TenantRegistry, TestTenant } from './types.js';
+import type { CredentialHolder, IssuedCredentials, IssuedTenant, TenantRegistry, TestTenant } from './types.js';
 
 interface Entry {
   record: IssuedTenant;
@@ -25,6 +25,9 @@ interface Entry {
   /** A test tenant's idle time, and when it expires unless used. */
   test?: { idleMs: number; expiresAt: number };
 }
+
+/** A found tenant and its merchant: a test tenant's parent, else the tenant itself. */
+const holderOf = ({ record }: Entry): CredentialHolder => ({ tenant: record.id, merchant: record.parent ?? record.id });
 
 /** A new, empty registry in memory. */
 export function createMemoryRegistry(): TenantRegistry {
@@ -191,7 +194,7 @@ export function createMemoryRegistry(): TenantRegistry {
       if (!ACCESS_TOKEN.test(token)) return undefined;
       const given = digest(token);
       const entry = byAccess.get(key(given));
-      return entry && takes(entry, given, 'access', now) && admits(entry, now) ? entry.record.id : undefined;
+      return entry && takes(entry, given, 'access', now) && admits(entry, now) ? holderOf(entry) : undefined;
     },
 
     async tenantOfKeyPair(publicKey, secretKey, now) {
@@ -199,7 +202,7 @@ export function createMemoryRegistry(): TenantRegistry {
       const entry = byPublicKey.get(publicKey);
       // Note: hashed whether or not the public key is known, so that the time taken says nothing of which it is.
       const given = digest(secretKey);
-      return entry && takes(entry, given, 'secret', now) && admits(entry, now) ? entry.record.id : undefined;
+      return entry && takes(entry, given, 'secret', now) && admits(entry, now) ? holderOf(entry) : undefined;
     },
   };
 }
