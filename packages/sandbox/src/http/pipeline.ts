@@ -15,6 +15,7 @@ import { checkedResponse } from './checked-response.js';
 import type { OperationRef, RequestRejection } from './hooks.js';
 import { holdKey, type KeyHold } from './idempotency.js';
 import { noteOf, type SandboxEnv } from './context.js';
+import { stoppedAnswer, stoppedBy } from './stopped-statement.js';
 import { httpProblem, problemBody, type ProblemInput } from './problem.js';
 
 /** An operation as the generated index names it, with the API it belongs to. */
@@ -80,7 +81,10 @@ export interface ApiBinding {
   unauthorized(headers: Headers, detail: string): { detail: string; headers: Record<string, string> };
   /** Whether the runtime's interceptor (faults) sees this API's requests. */
   intercepted: boolean;
-  /** Whether a request over the tenant's rate limit is refused (429); otherwise it is only counted, as a document without a 429 needs. */
+  /**
+   * Whether a request over its merchant's rate limit is refused (429), and whether its store work waits for the
+   * merchant's budget; otherwise it is only counted, as a document without a 429 needs.
+   */
   throttled: boolean;
   checkRequest(ref: OperationRef, parts: RequestParts): RequestVerdict | Promise<RequestVerdict>;
   checkResponse(
@@ -118,45 +122,65 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
     const problem = (p: ProblemInput, headers?: Record<string, string>) =>
       send(p.status, problemBody(p, where), headers);
 
-    // Note: the credentials, a fault and the work each take a transaction on the tenant; the first one reads what the
-    // work names with the tenant's head, and the others use what it read (StoreSession).
-    const session: StoreSession = {
-      reads: work.reads?.({ params, query: url.searchParams, headers: request.headers }),
-    };
+    // Note: the credentials, a fault and the work each take a transaction on the tenant and share what the first one
+    // read (StoreSession); what the work names is read inside the merchant's budget only, with the first transaction
+    // there (Variant B's open credentials read the tenant's head alone, before it).
+    const session: StoreSession = {};
     const auth = await binding.authenticate(request.headers, session);
     if (!auth.ok) {
       const refused = binding.unauthorized(request.headers, auth.detail);
       return problem(httpProblem('unauthorized', refused.detail), refused.headers);
     }
     note.tenant = auth.tenant;
-    // Note: after the credentials, so that the bucket is the tenant's, and before faults, so that a faulted request counts.
-    const turn = runtime.rateLimit?.take(auth.tenant, binding.throttled);
+    note.merchant = auth.merchant;
+    // Note: after the credentials, so that the bucket is the merchant's, and before faults, so that a faulted request counts.
+    const turn = runtime.rateLimit?.take(auth.merchant, binding.throttled);
     if (turn && !turn.ok) return problem(turn.problem, turn.headers);
-    if (binding.intercepted) {
-      const intercepted = await runtime.intercept?.({ operation: ref, tenant: auth.tenant, request, session });
-      if (intercepted) return intercepted;
-    }
-    // Note: read even where the operation takes no body, so that the request check can refuse one that was sent.
-    const read = await readJsonBody(request, runtime.maxBodyBytes);
-    if (!read.ok) return problem(httpProblem('bad_request', read.detail, [{ pointer: '', detail: read.detail }]));
-    const parts: RequestParts = {
-      tenant: auth.tenant,
-      params,
-      query: url.searchParams,
-      headers: request.headers,
-      body: read.value,
-    };
+    const budget = binding.throttled ? await runtime.budget.enter(auth.merchant) : undefined;
+    if (budget && !budget.ok) return problem(budget.problem, budget.headers);
 
-    const outcome = await runKeyed(binding, ref, work, runtime, parts, where.requestId, session);
-    if ('rejection' in outcome) return problem(rejectionProblem(outcome.rejection));
-    const headers: Record<string, string> = outcome.replayed ? { 'idempotent-replayed': 'true' } : {};
-    if (!('problem' in outcome)) return send(outcome.status, outcome.body, headers);
-    const kept = outcome.problem.request_id;
-    return send(
-      outcome.problem.status,
-      problemBody(outcome.problem, kept === undefined ? where : { instance: where.instance, requestId: kept }),
-      headers,
-    );
+    /** The request's store work, within its merchant's budget. */
+    const inBudget = async (): Promise<Response> => {
+      const reads = work.reads?.({ params, query: url.searchParams, headers: request.headers });
+      if (reads) session.reads = reads;
+      if (binding.intercepted) {
+        // Note: a request a `timeout` fault holds gives its turn back (`idle`), as it does no store work meanwhile.
+        const intercepted = await runtime.intercept?.({
+          operation: ref,
+          tenant: auth.tenant,
+          request,
+          session,
+          idle: budget?.release,
+        });
+        if (intercepted) return intercepted;
+      }
+      // Note: read even where the operation takes no body, so that the request check can refuse one that was sent.
+      const read = await readJsonBody(request, runtime.maxBodyBytes);
+      if (!read.ok) return problem(httpProblem('bad_request', read.detail, [{ pointer: '', detail: read.detail }]));
+      const parts: RequestParts = {
+        tenant: auth.tenant,
+        params,
+        query: url.searchParams,
+        headers: request.headers,
+        body: read.value,
+      };
+
+      const outcome = await runKeyed(binding, ref, work, runtime, parts, where.requestId, session);
+      if ('rejection' in outcome) return problem(rejectionProblem(outcome.rejection));
+      const headers: Record<string, string> = outcome.replayed ? { 'idempotent-replayed': 'true' } : {};
+      if (!('problem' in outcome)) return send(outcome.status, outcome.body, headers);
+      const kept = outcome.problem.request_id;
+      return send(
+        outcome.problem.status,
+        problemBody(outcome.problem, kept === undefined ? where : { instance: where.instance, requestId: kept }),
+        headers,
+      );
+    };
+    try {
+      return await inBudget();
+    } finally {
+      budget?.release();
+    }
   };
   // Note: any of the request's transactions may be the one that would make its tenant (Variant B's credentials, a
   // fault, a control key's hold, the work), and none has changed anything when it is refused.
@@ -166,9 +190,16 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
     try {
       return await handle(c);
     } catch (error) {
-      if (!(error instanceof TenantLimitError) || !binding.tenantLimited) throw error;
-      const { where } = noteOf(c);
-      const refused = binding.tenantLimited(error, c.req.raw.headers);
+      const note = noteOf(c);
+      const stopped = stoppedBy(error);
+      if (stopped === undefined && (!(error instanceof TenantLimitError) || !binding.tenantLimited)) throw error;
+      // Note: the request's log line (http/signals.ts) names the bound with the tenant, merchant and operation.
+      if (stopped !== undefined) note.stopped = stopped;
+      const refused =
+        stopped !== undefined
+          ? stoppedAnswer(stopped, binding.throttled)
+          : binding.tenantLimited!(error as TenantLimitError, c.req.raw.headers);
+      const { where } = note;
       return checkedResponse(
         (s, h, b) => binding.checkResponse(ref, s, h, b),
         route.operationId,
