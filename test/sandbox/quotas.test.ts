@@ -49,7 +49,11 @@ describe('rateLimit', () => {
     for (const path of ['/_sandbox/webhook-endpoints', '/_sandbox/tenants', '/_sandbox/clock', '/payments']) {
       const refused = await call(sandbox, 'GET', path, A);
       const problem = await refused.json();
-      expect([refused.status, refused.headers.get('retry-after'), problem.code], path).toEqual([429, '1', 'rate_limited']);
+      expect([refused.status, refused.headers.get('retry-after'), problem.code], path).toEqual([
+        429,
+        '1',
+        'rate_limited',
+      ]);
       expect(refused.headers.get('ratelimit-policy')).toBe('"default";q=3;w=1');
     }
     move(1000);

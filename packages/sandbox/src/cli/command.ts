@@ -286,4 +286,3 @@ function passwordsOf(url: string | undefined): string[] {
 }
 
 if (isEntry(import.meta.url)) await runCommand(main);
-

@@ -15,7 +15,8 @@ export interface BudgetSettings {
 }
 
 /** A request's turn: `release` once its work is done (more than once is harmless), or the 429's problem and headers. */
-export type BudgetTurn = { ok: true; release(): void } | { ok: false; problem: ProblemInput; headers: Record<string, string> };
+export type BudgetTurn =
+  { ok: true; release(): void } | { ok: false; problem: ProblemInput; headers: Record<string, string> };
 
 /** The per-merchant budgets of one instance. */
 export interface MerchantBudget {

@@ -28,7 +28,8 @@ export function stoppedAnswer(
   stopped: StoppedBy,
   throttles: boolean,
 ): { problem: ProblemInput; headers: Record<string, string> } {
-  const safe = 'nothing this request had not committed was written, and it is safe to retry with the same Idempotency-Key';
+  const safe =
+    'nothing this request had not committed was written, and it is safe to retry with the same Idempotency-Key';
   if (stopped === 'lock_timeout' && throttles)
     return {
       problem: httpProblem(
@@ -41,5 +42,8 @@ export function stoppedAnswer(
     stopped === 'lock_timeout'
       ? 'waited longer for a lock than the sandbox lets a statement wait (lock_timeout)'
       : 'ran longer than the sandbox lets a statement run (statement_timeout)';
-  return { problem: httpProblem('internal_error', `A statement of this request ${what} and was stopped; ${safe}.`), headers: {} };
+  return {
+    problem: httpProblem('internal_error', `A statement of this request ${what} and was stopped; ${safe}.`),
+    headers: {},
+  };
 }
