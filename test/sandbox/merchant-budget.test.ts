@@ -5,10 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMerchantBudget, type BudgetTurn } from '../../packages/sandbox/src/http/merchant-budget.js';
 import { call, newSandbox } from './fixtures.js';
 
-type Granted = Extract<BudgetTurn, { ok: true }>;
 const granted = (turn: BudgetTurn) => {
   if (!turn.ok) throw new Error(`refused: ${turn.problem.detail}`);
-  return turn as Granted;
+  return turn;
 };
 
 describe('the merchant budget', () => {

@@ -451,7 +451,14 @@ export interface components {
          *         "webhook_endpoints": {
          *           "public_addresses_only": true,
          *           "also_allowed": []
-         *         }
+         *         },
+         *         "merchant_budget": {
+         *           "concurrency": 2,
+         *           "queue_ms": 2000,
+         *           "queue_length": 100
+         *         },
+         *         "statement_timeout_ms": 5000,
+         *         "lock_timeout_ms": 2000
          *       }
          *     }
          */
