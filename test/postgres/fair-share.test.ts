@@ -6,13 +6,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { pino } from 'pino';
 import { openSandbox, type Sandbox, type SandboxOptions } from '../../packages/sandbox/src/index.js';
+import { call } from '../sandbox/fixtures.js';
 import { freshDatabase } from './database.js';
 
-const ORIGIN = 'http://sandbox.test';
 const opened: Sandbox[] = [];
-const clients: pg.Client[] = [];
 afterAll(async () => {
-  await Promise.all(clients.map((client) => client.end()));
   await Promise.all(opened.map((sandbox) => sandbox.close()));
 });
 
@@ -23,13 +21,7 @@ async function instance(databaseUrl: string, options: SandboxOptions = {}): Prom
 }
 
 async function send(sandbox: Sandbox, method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const response = await sandbox.fetch(
-    new Request(`${ORIGIN}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
+  const response = await call(sandbox, method, path, headers, body);
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
@@ -56,11 +48,27 @@ function capturingLogger() {
   return { logger, lines };
 }
 
-async function connect(databaseUrl: string) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  clients.push(client);
-  return client;
+/**
+ * A create of payment `n` on `sandbox` while a test connection holds `lock` (a statement) in an open transaction, which
+ * it rolls back after the answer.
+ */
+async function createWhileLocked(
+  databaseUrl: string,
+  lock: string,
+  sandbox: Sandbox,
+  headers: Record<string, string>,
+  n: number,
+) {
+  const locker = new pg.Client({ connectionString: databaseUrl });
+  await locker.connect();
+  try {
+    await locker.query('BEGIN');
+    await locker.query(lock);
+    return await send(sandbox, 'POST', '/payments', { ...headers, 'idempotency-key': `locked-${n}` }, payment(n));
+  } finally {
+    await locker.query('ROLLBACK');
+    await locker.end();
+  }
 }
 
 describe('the fair share on postgres', () => {
@@ -120,15 +128,8 @@ describe('the fair share on postgres', () => {
     // Note: a lock held from a test connection makes the statements wait; the statement time-out, shorter than the
     // lock time-out, stops them, so the bound that fires is the one under test whatever the machine's speed.
     const bounded = await instance(databaseUrl, { statementTimeoutMs: 300, lockTimeoutMs: 60_000, logger });
-    const locker = await connect(databaseUrl);
-    await locker.query('BEGIN');
-    await locker.query('LOCK TABLE sandbox_objects IN ACCESS EXCLUSIVE MODE');
-    let created;
-    try {
-      created = await send(bounded, 'POST', '/payments', { ...headers, 'idempotency-key': 'stopped-1' }, payment(7));
-    } finally {
-      await locker.query('ROLLBACK');
-    }
+    const lock = 'LOCK TABLE sandbox_objects IN ACCESS EXCLUSIVE MODE';
+    const created = await createWhileLocked(databaseUrl, lock, bounded, headers, 7);
     expect(created.status).toBe(500);
     expect(created.body.code).toBe('internal_error');
     expect(created.body.detail).toContain('statement_timeout');
@@ -148,13 +149,7 @@ describe('the fair share on postgres', () => {
     // Nothing of the stopped create was written: the tenant still has its three payments, and the retry makes one.
     const listed = await send(steady, 'GET', '/payments', headers);
     expect(listed.body.pagination.total).toBe(3);
-    const retried = await send(
-      bounded,
-      'POST',
-      '/payments',
-      { ...headers, 'idempotency-key': 'stopped-1' },
-      payment(7),
-    );
+    const retried = await send(bounded, 'POST', '/payments', { ...headers, 'idempotency-key': 'locked-7' }, payment(7));
     expect(retried.status).toBe(200);
     expect((await send(steady, 'GET', '/payments', headers)).body.pagination.total).toBe(4);
   });
@@ -166,21 +161,17 @@ describe('the fair share on postgres', () => {
     await seed(steady, headers, 2, 'before');
     const { logger, lines } = capturingLogger();
     const bounded = await instance(databaseUrl, { statementTimeoutMs: 60_000, lockTimeoutMs: 200, logger });
-    const locker = await connect(databaseUrl);
-    await locker.query('BEGIN');
     // Note: the row every write of the tenant updates; reads take no lock and go through.
-    await locker.query("SELECT 1 FROM sandbox_tenants WHERE id LIKE 'a\\_%' FOR UPDATE");
-    let created;
-    try {
-      created = await send(bounded, 'POST', '/payments', { ...headers, 'idempotency-key': 'locked-1' }, payment(3));
-    } finally {
-      await locker.query('ROLLBACK');
-    }
+    const lock = "SELECT 1 FROM sandbox_tenants WHERE id LIKE 'a\\_%' FOR UPDATE";
+    const created = await createWhileLocked(databaseUrl, lock, bounded, headers, 3);
     expect([created.status, created.headers.get('retry-after'), created.body.code]).toEqual([429, '1', 'rate_limited']);
     expect(created.body.detail).toContain('safe to retry');
     const stopped = lines.filter((line) => line.stopped !== undefined);
     expect(stopped).toHaveLength(1);
     expect(stopped[0]).toMatchObject({ stopped: 'lock_timeout', operation: 'createPayment', status: 429 });
     expect((await send(steady, 'GET', '/payments', headers)).body.pagination.total).toBe(2);
+    const retried = await send(bounded, 'POST', '/payments', { ...headers, 'idempotency-key': 'locked-3' }, payment(3));
+    expect(retried.status).toBe(200);
+    expect((await send(steady, 'GET', '/payments', headers)).body.pagination.total).toBe(3);
   });
 });
