@@ -1,9 +1,9 @@
-// The one request pipeline of every operation, merchant and control alike: credentials (401), the tenant's rate limit
-// (429, where the API declares it), faults where the API takes them, the body within its cap (400), the request checked
-// against the contract (400/422) while its Idempotency-Key is marked in flight, the operation's work (a merchant
-// command: one store transaction that also looks the key up and keeps the answer), and its answer checked against the
-// contract. What differs between the APIs is the data of an ApiBinding; what differs between operations, the data of
-// an OperationWork.
+// The one request pipeline of every operation, merchant and control alike: credentials (401), the merchant's rate
+// limit and its budget of requests at work (429, where the API declares it), faults where the API takes them, the body
+// within its cap (400), the request checked against the contract (400/422) while its Idempotency-Key is marked in
+// flight, the operation's work (a merchant command: one store transaction that also looks the key up and keeps the
+// answer), and its answer checked against the contract. What differs between the APIs is the data of an ApiBinding;
+// what differs between operations, the data of an OperationWork.
 import type { Context } from 'hono';
 import type { FieldError } from '@merchant-payments/contract/internal/shared/problem.js';
 import { fingerprint, type Answer, type TenantReads } from '../core/index.js';
