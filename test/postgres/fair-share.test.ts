@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { pino } from 'pino';
 import { openSandbox, type Sandbox, type SandboxOptions } from '../../packages/sandbox/src/index.js';
+import { connectPool } from '../../packages/sandbox/src/stores/postgres/connect.js';
 import { call } from '../sandbox/fixtures.js';
 import { freshDatabase } from './database.js';
 
@@ -173,5 +174,26 @@ describe('the fair share on postgres', () => {
     const retried = await send(bounded, 'POST', '/payments', { ...headers, 'idempotency-key': 'locked-3' }, payment(3));
     expect(retried.status).toBe(200);
     expect((await send(steady, 'GET', '/payments', headers)).body.pagination.total).toBe(3);
+  });
+
+  it('opens every connection of its pool with the statement and lock time-outs, and no other default', async () => {
+    const databaseUrl = await freshDatabase();
+    const pool = await connectPool(databaseUrl, { poolSize: 2, statementTimeoutMs: 1234, lockTimeoutMs: 567 });
+    try {
+      const settings =
+        "SELECT current_setting('statement_timeout') AS statement, current_setting('lock_timeout') AS lock";
+      const both = await Promise.all([pool.query(settings), pool.query(settings), pool.query(settings)]);
+      for (const { rows } of both) expect(rows[0]).toEqual({ statement: '1234ms', lock: '567ms' });
+      expect(pool.totalCount).toBe(2);
+    } finally {
+      await pool.end();
+    }
+    const plain = await connectPool(databaseUrl, {});
+    try {
+      const { rows } = await plain.query("SELECT current_setting('statement_timeout') AS statement");
+      expect(rows[0]).toEqual({ statement: '5s' });
+    } finally {
+      await plain.end();
+    }
   });
 });
