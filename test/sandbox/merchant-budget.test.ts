@@ -116,6 +116,17 @@ describe('the merchant budget on the pipeline', () => {
     expect((await call(sandbox, 'GET', '/payments', { authorization: 'Bearer another' })).status).toBe(200);
   });
 
+  it("enters Variant B's open key pair into its budget before its credentials are read, and refuses past it alike", async () => {
+    const sandbox = newSandbox({ merchantConcurrency: 1, merchantQueueLength: 1, merchantQueueMs: 60_000 });
+    const pair = { 'x-public-key': 'pk_budget', 'x-secret-key': 'sk_budget' };
+    expect((await call(sandbox, 'GET', '/merchant/v1/payments', pair)).status).toBe(200);
+    const answers = await Promise.all([1, 2, 3].map(() => call(sandbox, 'GET', '/merchant/v1/payments', pair)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 429]);
+    // A wrong secret key is still 401, after its turn.
+    const wrong = await call(sandbox, 'GET', '/merchant/v1/payments', { ...pair, 'x-secret-key': 'sk_other' });
+    expect(wrong.status).toBe(401);
+  });
+
   it('refuses a budget option that is not a whole number from 1', () => {
     expect(() => newSandbox({ merchantConcurrency: 0 })).toThrow(/merchantConcurrency must be a whole number from 1/);
     expect(() => newSandbox({ merchantQueueMs: 1.5 })).toThrow(/merchantQueueMs must be a whole number from 1/);

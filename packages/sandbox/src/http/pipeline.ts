@@ -77,6 +77,8 @@ export interface ApiBinding {
   /** How the contract's checks and the fault interceptor name an operation of this API. */
   ref(route: Route): OperationRef;
   authenticate(headers: Headers, session: StoreSession): Authentication | Promise<Authentication>;
+  /** The merchant the credentials would name, when known before `authenticate` reads the store (see VariantAdapter). */
+  merchantBefore?(headers: Headers): string | undefined;
   /** The 401's detail and headers (a `WWW-Authenticate` challenge). */
   unauthorized(headers: Headers, detail: string): { detail: string; headers: Record<string, string> };
   /** Whether the runtime's interceptor (faults) sees this API's requests. */
@@ -122,27 +124,12 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
     const problem = (p: ProblemInput, headers?: Record<string, string>) =>
       send(p.status, problemBody(p, where), headers);
 
-    // Note: the credentials, a fault and the work each take a transaction on the tenant and share what the first one
-    // read (StoreSession); what the work names is read inside the merchant's budget only, with the first transaction
-    // there (Variant B's open credentials read the tenant's head alone, before it).
-    const session: StoreSession = {};
-    const auth = await binding.authenticate(request.headers, session);
-    if (!auth.ok) {
-      const refused = binding.unauthorized(request.headers, auth.detail);
-      return problem(httpProblem('unauthorized', refused.detail), refused.headers);
-    }
-    note.tenant = auth.tenant;
-    note.merchant = auth.merchant;
-    // Note: after the credentials, so that the bucket is the merchant's, and before faults, so that a faulted request counts.
-    const turn = runtime.rateLimit?.take(auth.merchant, binding.throttled);
-    if (turn && !turn.ok) return problem(turn.problem, turn.headers);
-    const budget = binding.throttled ? await runtime.budget.enter(auth.merchant) : undefined;
-    if (budget && !budget.ok) return problem(budget.problem, budget.headers);
-
-    /** The request's store work, within its merchant's budget. */
-    const inBudget = async (): Promise<Response> => {
-      const reads = work.reads?.({ params, query: url.searchParams, headers: request.headers });
-      if (reads) session.reads = reads;
+    /** The request's store work, within its merchant's budget; `idle` gives the turn back while a fault holds it. */
+    const inBudget = async (
+      auth: { tenant: string },
+      session: StoreSession,
+      idle: (() => void) | undefined,
+    ): Promise<Response> => {
       if (binding.intercepted) {
         // Note: a request a `timeout` fault holds gives its turn back (`idle`), as it does no store work meanwhile.
         const intercepted = await runtime.intercept?.({
@@ -150,7 +137,7 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
           tenant: auth.tenant,
           request,
           session,
-          idle: budget?.release,
+          idle,
         });
         if (intercepted) return intercepted;
       }
@@ -176,10 +163,39 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
         headers,
       );
     };
+
+    // Note: the credentials, a fault and the work each take a transaction on the tenant and share what the first one
+    // read (StoreSession), which reads what the work names too: once the request is inside its merchant's budget, so
+    // that a deep page waits its merchant's turn. Where the merchant is known before the credentials read the store
+    // (Variant B's open key pairs), the budget comes first and the credentials' transaction reads it all.
+    const session: StoreSession = {};
+    const attachReads = () => {
+      const reads = work.reads?.({ params, query: url.searchParams, headers: request.headers });
+      if (reads) session.reads = reads;
+    };
+    const early = binding.throttled ? binding.merchantBefore?.(request.headers) : undefined;
+    let budget = early === undefined ? undefined : await runtime.budget.enter(early);
+    if (budget && !budget.ok) return problem(budget.problem, budget.headers);
+    if (budget) attachReads();
     try {
-      return await inBudget();
+      const auth = await binding.authenticate(request.headers, session);
+      if (!auth.ok) {
+        const refused = binding.unauthorized(request.headers, auth.detail);
+        return problem(httpProblem('unauthorized', refused.detail), refused.headers);
+      }
+      note.tenant = auth.tenant;
+      note.merchant = auth.merchant;
+      // Note: after the credentials, so that the bucket is the merchant's, and before faults, so that a faulted request counts.
+      const turn = runtime.rateLimit?.take(auth.merchant, binding.throttled);
+      if (turn && !turn.ok) return problem(turn.problem, turn.headers);
+      if (!budget) {
+        if (binding.throttled) budget = await runtime.budget.enter(auth.merchant);
+        if (budget && !budget.ok) return problem(budget.problem, budget.headers);
+        attachReads();
+      }
+      return await inBudget(auth, session, budget?.ok ? budget.release : undefined);
     } finally {
-      budget?.release();
+      if (budget?.ok) budget.release();
     }
   };
   // Note: any of the request's transactions may be the one that would make its tenant (Variant B's credentials, a

@@ -27,6 +27,7 @@ export function variantBinding(variant: VariantAdapter, runtime: SandboxRuntime)
       path,
     }),
     authenticate: (headers, session) => variant.authenticate(headers, runtime.credentials, session),
+    merchantBefore: (headers) => variant.merchantBefore?.(headers, runtime.credentials),
     unauthorized: (_headers, detail) => ({ detail, headers: variant.challenge }),
     intercepted: true,
     throttled: true,
