@@ -76,7 +76,11 @@ describe('the sandbox control API document', () => {
     (_id, op) => {
       const codes = Object.keys(op.node.responses);
       expect(codes).toEqual(expect.arrayContaining(['400', '401', '422', '429', '500']));
-      expect(Object.keys(spec.response(op, '429')!.headers as Node)).toEqual(['RateLimit', 'RateLimit-Policy', 'Retry-After']);
+      expect(Object.keys(spec.response(op, '429')!.headers as Node)).toEqual([
+        'RateLimit',
+        'RateLimit-Policy',
+        'Retry-After',
+      ]);
       for (const code of codes.filter((c) => /^[45]/.test(c))) {
         const content = spec.response(op, code)!.content as Node;
         expect(Object.keys(content), `${code}`).toEqual([PROBLEM]);
