@@ -50,6 +50,20 @@ function capturingLogger() {
 }
 
 /**
+ * Two instances on a new database: `steady` with the default bounds, and `bounded` with `bounds` and its log lines kept
+ * in `lines`; and a tenant (`headers`) with `payments` payments.
+ */
+async function twoInstances(token: string, payments: number, bounds: SandboxOptions) {
+  const databaseUrl = await freshDatabase();
+  const steady = await instance(databaseUrl);
+  const headers = bearer(token);
+  await seed(steady, headers, payments, 'before');
+  const { logger, lines } = capturingLogger();
+  const bounded = await instance(databaseUrl, { ...bounds, logger });
+  return { databaseUrl, steady, bounded, headers, lines };
+}
+
+/**
  * A create of payment `n` on `sandbox` while a test connection holds `lock` (a statement) in an open transaction, which
  * it rolls back after the answer.
  */
@@ -121,14 +135,12 @@ describe('the fair share on postgres', () => {
   });
 
   it('answers a statement stopped at statement_timeout with 500 safe to retry, one log line, and no row written', async () => {
-    const databaseUrl = await freshDatabase();
-    const steady = await instance(databaseUrl);
-    const headers = bearer('merchant-timed-out');
-    await seed(steady, headers, 3, 'before');
-    const { logger, lines } = capturingLogger();
     // Note: a lock held from a test connection makes the statements wait; the statement time-out, shorter than the
     // lock time-out, stops them, so the bound that fires is the one under test whatever the machine's speed.
-    const bounded = await instance(databaseUrl, { statementTimeoutMs: 300, lockTimeoutMs: 60_000, logger });
+    const { databaseUrl, steady, bounded, headers, lines } = await twoInstances('merchant-timed-out', 3, {
+      statementTimeoutMs: 300,
+      lockTimeoutMs: 60_000,
+    });
     const lock = 'LOCK TABLE sandbox_objects IN ACCESS EXCLUSIVE MODE';
     const created = await createWhileLocked(databaseUrl, lock, bounded, headers, 7);
     expect(created.status).toBe(500);
@@ -156,12 +168,10 @@ describe('the fair share on postgres', () => {
   });
 
   it('answers a statement stopped at lock_timeout with 429 and Retry-After, and writes nothing', async () => {
-    const databaseUrl = await freshDatabase();
-    const steady = await instance(databaseUrl);
-    const headers = bearer('merchant-locked-out');
-    await seed(steady, headers, 2, 'before');
-    const { logger, lines } = capturingLogger();
-    const bounded = await instance(databaseUrl, { statementTimeoutMs: 60_000, lockTimeoutMs: 200, logger });
+    const { databaseUrl, steady, bounded, headers, lines } = await twoInstances('merchant-locked-out', 2, {
+      statementTimeoutMs: 60_000,
+      lockTimeoutMs: 200,
+    });
     // Note: the row every write of the tenant updates; reads take no lock and go through.
     const lock = "SELECT 1 FROM sandbox_tenants WHERE id LIKE 'a\\_%' FOR UPDATE";
     const created = await createWhileLocked(databaseUrl, lock, bounded, headers, 3);
