@@ -178,7 +178,7 @@ export const MAX_WEBHOOK_ENDPOINTS = 20;
 export const DEFAULT_MERCHANT_QUEUE_MS = 2_000;
 /** The most requests of one merchant waiting at once, by default: twice the test tenants a merchant holds by default. */
 export const DEFAULT_MERCHANT_QUEUE_LENGTH = 100;
-/** The longest time a millisecond option may name: PostgreSQL's settings are 32-bit. */
+/** The longest time a millisecond option may name: PostgreSQL's settings and Node's timers are 32-bit. */
 const MAX_PG_MS = 2_147_483_647;
 
 /** A merchant's share of the pool by default: a quarter, so that four merchants at work leave room for a fifth. */

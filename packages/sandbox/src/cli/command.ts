@@ -158,7 +158,7 @@ export async function main(args: string[]): Promise<number | void> {
   const idleSeconds = number('tenant-idle-timeout', 'a whole number of seconds from 1', whole);
   const maxTestTenants = number('max-test-tenants', 'a whole number from 1', whole);
   const testTenantSeconds = number('test-tenant-ttl', 'a whole number of seconds from 1', whole);
-  // Note: PostgreSQL's time settings are 32-bit numbers of milliseconds.
+  // Note: PostgreSQL's time settings and Node's timers are 32-bit numbers of milliseconds.
   const ms = (n: number) => whole(n) && n <= 2_147_483_647;
   const merchantConcurrency = number('merchant-concurrency', 'a whole number from 1', whole);
   const merchantQueueMs = number('merchant-queue-ms', 'a whole number of milliseconds from 1', ms);
