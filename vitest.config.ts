@@ -68,6 +68,7 @@ const bothStores = [
   'test/sandbox/control-clock.test.ts',
   'test/sandbox/deliveries.test.ts',
   'test/sandbox/test-tenants.test.ts',
+  'test/sandbox/bad-input.test.ts',
 ];
 
 export default defineConfig({

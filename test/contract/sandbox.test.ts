@@ -72,11 +72,15 @@ describe('the sandbox control API document', () => {
   });
 
   it.each(operations.map((op) => [op.operationId, op] as const))(
-    '%s answers 400, 401, 422 and 500 as problem+json, and no error as JSON',
+    "%s answers 400, 401, 422, 429 (its merchant's rate limit and budget) and 500 as problem+json, and no error as JSON",
     (_id, op) => {
       const codes = Object.keys(op.node.responses);
-      expect(codes).toEqual(expect.arrayContaining(['400', '401', '422', '500']));
-      expect(codes).not.toContain('429');
+      expect(codes).toEqual(expect.arrayContaining(['400', '401', '422', '429', '500']));
+      expect(Object.keys(spec.response(op, '429')!.headers as Node)).toEqual([
+        'RateLimit',
+        'RateLimit-Policy',
+        'Retry-After',
+      ]);
       for (const code of codes.filter((c) => /^[45]/.test(c))) {
         const content = spec.response(op, code)!.content as Node;
         expect(Object.keys(content), `${code}`).toEqual([PROBLEM]);

@@ -324,6 +324,9 @@ describe('the admin API', () => {
       quotas: { objects: 500, webhookEndpoints: 3, events: 2000 },
       testTenants: { max: 7, idleSeconds: 3600 },
       allowWebhookHosts: ['10.20.0.0/16', 'hooks.internal'],
+      merchantConcurrency: 3,
+      merchantQueueMs: 1500,
+      merchantQueueLength: 40,
     });
     const settings = await admin(sandbox, 'GET', '/_admin/settings');
     expect([settings.status, settings.body]).toEqual([
@@ -336,12 +339,18 @@ describe('the admin API', () => {
           event_retention: 2000,
           test_tenants: { max: 7, idle_seconds: 3600 },
           webhook_endpoints: { public_addresses_only: true, also_allowed: ['10.20.0.0/16', 'hooks.internal'] },
+          merchant_budget: { concurrency: 3, queue_ms: 1500, queue_length: 40 },
+          // Note: the memory store has no database, so no statement bounds.
+          statement_timeout_ms: null,
+          lock_timeout_ms: null,
         },
       },
     ]);
     const open = await admin(adminSandbox({ auth: 'open' }).sandbox, 'GET', '/_admin/settings');
     expect(open.body.data).toMatchObject({
       rate_limit_per_second: null,
+      // Note: a quarter of the default pool of 10.
+      merchant_budget: { concurrency: 2, queue_ms: 2000, queue_length: 100 },
       webhook_endpoints: { public_addresses_only: false, also_allowed: [] },
     });
     expect((await admin(sandbox, 'GET', '/_admin/settings', { token: 'wrong' })).status).toBe(401);

@@ -32,6 +32,32 @@ describe('merchant-payments sandbox: usage errors', () => {
     ]);
   });
 
+  it('names a bad budget or database bound, from its flag or its variable', async () => {
+    for (const [args, env, says] of [
+      [['--merchant-concurrency', '0'], {}, '--merchant-concurrency must be a whole number from 1, got "0"'],
+      [
+        [],
+        { SANDBOX_MERCHANT_QUEUE_MS: '2s' },
+        'SANDBOX_MERCHANT_QUEUE_MS must be a whole number of milliseconds from 1, got "2s"',
+      ],
+      [
+        [],
+        { SANDBOX_MERCHANT_QUEUE_LENGTH: '-3' },
+        'SANDBOX_MERCHANT_QUEUE_LENGTH must be a whole number from 1, got "-3"',
+      ],
+      [['--pool-size', '2.5'], {}, '--pool-size must be a whole number from 1, got "2.5"'],
+      [
+        [],
+        { SANDBOX_STATEMENT_TIMEOUT: '3000000000' },
+        'SANDBOX_STATEMENT_TIMEOUT must be a whole number of milliseconds from 1, got "3000000000"',
+      ],
+      [['--lock-timeout', 'soon'], {}, '--lock-timeout must be a whole number of milliseconds from 1, got "soon"'],
+    ] as const) {
+      const { code, stderr } = await run(['--port', '0', ...args], env);
+      expect([code, stderr]).toEqual([2, expect.stringContaining(says)]);
+    }
+  });
+
   it('lets a flag win over its variable', async () => {
     const { code, stderr } = await run(['--port', '0', '--event-retention', 'lots'], { SANDBOX_EVENT_RETENTION: '50' });
     expect([code, stderr]).toEqual([

@@ -1,4 +1,4 @@
-// Per-tenant quotas of hosted mode (issue 24): the rate limit's token bucket, through sandbox.fetch on an injected
+// Per-tenant quotas of hosted mode (issue 24): the rate limit's token bucket (one per merchant, issue 40), through sandbox.fetch on an injected
 // wall clock, so that no test waits for a second to pass.
 import { describe, expect, it } from 'vitest';
 import { createRateLimiter } from '../../packages/sandbox/src/http/rate-limit.js';
@@ -41,12 +41,39 @@ describe('rateLimit', () => {
     expect((await call(sandbox, 'GET', '/payments', OTHER)).status).toBe(200);
   });
 
-  it('counts a control call against the same bucket without refusing it (the control document declares no 429)', async () => {
-    const { sandbox } = limitedSandbox(2);
-    expect((await call(sandbox, 'GET', '/_sandbox/clock', A)).status).toBe(200);
-    expect((await call(sandbox, 'GET', '/_sandbox/clock', A)).status).toBe(200);
-    expect((await call(sandbox, 'GET', '/_sandbox/clock', A)).status).toBe(200);
+  it("counts and refuses control lists and views too, in the merchant's one bucket", async () => {
+    const { sandbox, move } = limitedSandbox(3);
+    expect((await call(sandbox, 'GET', '/_sandbox/events', A)).status).toBe(200);
+    expect((await call(sandbox, 'GET', '/_sandbox/deliveries', A)).status).toBe(200);
+    expect((await call(sandbox, 'GET', '/_sandbox/faults', A)).status).toBe(200);
+    for (const path of ['/_sandbox/webhook-endpoints', '/_sandbox/tenants', '/_sandbox/clock', '/payments']) {
+      const refused = await call(sandbox, 'GET', path, A);
+      const problem = await refused.json();
+      expect([refused.status, refused.headers.get('retry-after'), problem.code], path).toEqual([
+        429,
+        '1',
+        'rate_limited',
+      ]);
+      expect(refused.headers.get('ratelimit-policy')).toBe('"default";q=3;w=1');
+    }
+    move(1000);
+    expect((await call(sandbox, 'GET', '/_sandbox/events', A)).status).toBe(200);
+  });
+
+  it('keeps one bucket per merchant: a tenant and its test tenants share it', async () => {
+    const { sandbox, move } = limitedSandbox(3);
+    const made = await call(sandbox, 'POST', '/_sandbox/tenants', A);
+    expect(made.status).toBe(201);
+    const test = { authorization: `Bearer ${(await made.json()).data.access_token as string}` };
+    expect((await call(sandbox, 'GET', '/payments', test)).status).toBe(200);
+    expect((await call(sandbox, 'GET', '/payments', A)).status).toBe(200);
+    const refused = await call(sandbox, 'GET', '/payments', test);
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).detail).toContain('This merchant (a tenant and its test tenants)');
     expect((await call(sandbox, 'GET', '/payments', A)).status).toBe(429);
+    expect((await call(sandbox, 'GET', '/payments', OTHER)).status).toBe(200);
+    move(1000);
+    expect((await call(sandbox, 'GET', '/payments', test)).status).toBe(200);
   });
 
   it('is off by default', async () => {

@@ -26,8 +26,9 @@ export function registrySuite(name: string, make: () => Promise<TenantRegistry>)
         revokedAt: null,
         parent: null,
       });
-      expect(await registry.tenantOfAccessToken(issued.accessToken, T0)).toBe(issued.id);
-      expect(await registry.tenantOfKeyPair(issued.publicKey, issued.secretKey, T0)).toBe(issued.id);
+      const self = { tenant: issued.id, merchant: issued.id };
+      expect(await registry.tenantOfAccessToken(issued.accessToken, T0)).toEqual(self);
+      expect(await registry.tenantOfKeyPair(issued.publicKey, issued.secretKey, T0)).toEqual(self);
     });
 
     it("finds no tenant for an unknown token, a wrong secret key, another tenant's secret key or a credential of another form", async () => {
@@ -93,10 +94,10 @@ export function registrySuite(name: string, make: () => Promise<TenantRegistry>)
         revokedAt: null,
       });
       const at = async (now: number) => [
-        await registry.tenantOfAccessToken(issued.accessToken, now),
-        await registry.tenantOfKeyPair(issued.publicKey, issued.secretKey, now),
-        await registry.tenantOfAccessToken(rotated.accessToken, now),
-        await registry.tenantOfKeyPair(issued.publicKey, rotated.secretKey, now),
+        (await registry.tenantOfAccessToken(issued.accessToken, now))?.tenant,
+        (await registry.tenantOfKeyPair(issued.publicKey, issued.secretKey, now))?.tenant,
+        (await registry.tenantOfAccessToken(rotated.accessToken, now))?.tenant,
+        (await registry.tenantOfKeyPair(issued.publicKey, rotated.secretKey, now))?.tenant,
       ];
       expect(await at(T0 + 2 * HOUR - 1)).toEqual([issued.id, issued.id, issued.id, issued.id]);
       expect(await at(T0 + 2 * HOUR)).toEqual([undefined, undefined, issued.id, issued.id]);
@@ -115,15 +116,15 @@ export function registrySuite(name: string, make: () => Promise<TenantRegistry>)
       const now = T0 + 2 * HOUR;
       expect(await registry.tenantOfAccessToken(issued.accessToken, now)).toBeUndefined();
       expect(await registry.tenantOfKeyPair(issued.publicKey, issued.secretKey, now)).toBeUndefined();
-      expect(await registry.tenantOfAccessToken(first.accessToken, now)).toBe(issued.id);
-      expect(await registry.tenantOfKeyPair(issued.publicKey, first.secretKey, now)).toBe(issued.id);
-      expect(await registry.tenantOfAccessToken(second.accessToken, now)).toBe(issued.id);
+      expect((await registry.tenantOfAccessToken(first.accessToken, now))?.tenant).toBe(issued.id);
+      expect((await registry.tenantOfKeyPair(issued.publicKey, first.secretKey, now))?.tenant).toBe(issued.id);
+      expect((await registry.tenantOfAccessToken(second.accessToken, now))?.tenant).toBe(issued.id);
 
       const third = (await registry.rotate(issued.id, 0, now)) as { accessToken: string; previousExpiresAt: number };
       expect(third.previousExpiresAt).toBe(now);
       expect(await registry.tenantOfAccessToken(second.accessToken, now)).toBeUndefined();
       expect(await registry.tenantOfKeyPair(issued.publicKey, second.secretKey, now)).toBeUndefined();
-      expect(await registry.tenantOfAccessToken(third.accessToken, now)).toBe(issued.id);
+      expect((await registry.tenantOfAccessToken(third.accessToken, now))?.tenant).toBe(issued.id);
     });
 
     it('refuses an overlap outside 0 to 604,800 seconds, and rotates no unknown tenant', async () => {
@@ -131,7 +132,7 @@ export function registrySuite(name: string, make: () => Promise<TenantRegistry>)
       const issued = await registry.create(T0);
       for (const overlap of [-1, 604_801, 1.5, Number.NaN])
         await expect(registry.rotate(issued.id, overlap, T0), String(overlap)).rejects.toThrow(RangeError);
-      expect(await registry.tenantOfAccessToken(issued.accessToken, T0)).toBe(issued.id);
+      expect((await registry.tenantOfAccessToken(issued.accessToken, T0))?.tenant).toBe(issued.id);
       expect(await registry.rotate('ten_AAAAAAAAAAAAAAAAAAAAAA', 60, T0)).toBeUndefined();
       expect(await registry.rotate(issued.id, 604_800, T0)).toMatchObject({ previousExpiresAt: T0 + 604_800_000 });
     });
@@ -163,7 +164,7 @@ export function registrySuite(name: string, make: () => Promise<TenantRegistry>)
       expect(await registry.rotate(issued.id, 60, now)).toBe('revoked');
       expect(await registry.revoke('ten_AAAAAAAAAAAAAAAAAAAAAA', now)).toBe(false);
       // The other tenant is untouched, and the revoked one stays listed.
-      expect(await registry.tenantOfAccessToken(other.accessToken, now)).toBe(other.id);
+      expect((await registry.tenantOfAccessToken(other.accessToken, now))?.tenant).toBe(other.id);
       expect((await registry.list({ limit: 10 }))?.tenants.map((t) => [t.id, t.status])).toEqual([
         [other.id, 'active'],
         [issued.id, 'revoked'],
@@ -182,8 +183,10 @@ export function registrySuite(name: string, make: () => Promise<TenantRegistry>)
         expect(test.accessToken).toMatch(/^sbx_at_[A-Za-z0-9_-]{43}$/);
         expect(test.expiresAt).toBe(T0 + 1 + HOUR);
         expect((await registry.get(test.id))?.parent).toBe(parent.id);
-        expect(await registry.tenantOfAccessToken(test.accessToken, T0 + 1)).toBe(test.id);
-        expect(await registry.tenantOfKeyPair(test.publicKey, test.secretKey, T0 + 1)).toBe(test.id);
+        // Note: a test tenant's merchant is its parent, whose budget and rate limit its requests share.
+        const holder = { tenant: test.id, merchant: parent.id };
+        expect(await registry.tenantOfAccessToken(test.accessToken, T0 + 1)).toEqual(holder);
+        expect(await registry.tenantOfKeyPair(test.publicKey, test.secretKey, T0 + 1)).toEqual(holder);
         expect(await registry.listTests(parent.id, { limit: 1, offset: 0 }, T0 + 1)).toEqual({
           tenants: [{ id: test.id, publicKey: test.publicKey, createdAt: T0 + 1, expiresAt: T0 + 1 + HOUR }],
           total: 2,
@@ -195,7 +198,7 @@ export function registrySuite(name: string, make: () => Promise<TenantRegistry>)
         // The admin API's rotate and revoke know no test tenant.
         expect(await registry.rotate(test.id, 0, T0)).toBeUndefined();
         expect(await registry.revoke(test.id, T0)).toBe(false);
-        expect(await registry.tenantOfAccessToken(test.accessToken, T0 + 2)).toBe(test.id);
+        expect((await registry.tenantOfAccessToken(test.accessToken, T0 + 2))?.tenant).toBe(test.id);
       });
 
       it('holds each parent to its most, also for creates that race, and makes room when one is revoked', async () => {
@@ -216,9 +219,9 @@ export function registrySuite(name: string, make: () => Promise<TenantRegistry>)
         const expiry = async (now: number) =>
           (await registry.listTests('a_parent', { limit: 1, offset: 0 }, now)).tenants[0]?.expiresAt;
         // Within the minute of precision the expiry stays; past it a use moves it an idle time past the use.
-        expect(await registry.tenantOfAccessToken(test.accessToken, T0 + 30_000)).toBe(test.id);
+        expect((await registry.tenantOfAccessToken(test.accessToken, T0 + 30_000))?.tenant).toBe(test.id);
         expect(await expiry(T0 + 30_000)).toBe(T0 + HOUR);
-        expect(await registry.tenantOfKeyPair(test.publicKey, test.secretKey, T0 + 120_000)).toBe(test.id);
+        expect((await registry.tenantOfKeyPair(test.publicKey, test.secretKey, T0 + 120_000))?.tenant).toBe(test.id);
         expect(await expiry(T0 + 120_000)).toBe(T0 + 120_000 + HOUR);
         const end = T0 + 120_000 + HOUR;
         expect(await expiry(end - 1)).toBe(end);
@@ -246,7 +249,7 @@ export function registrySuite(name: string, make: () => Promise<TenantRegistry>)
         expect(await registry.revokeTests(parent.id, T0, 'ten_AAAAAAAAAAAAAAAAAAAAAA')).toEqual([]);
         expect((await registry.revokeTests(parent.id, T0)).sort()).toEqual(mine.map((t) => t.id).sort());
         expect(await registry.tenantOfAccessToken(mine[0]!.accessToken, T0)).toBeUndefined();
-        expect(await registry.tenantOfAccessToken(theirs.accessToken, T0)).toBe(theirs.id);
+        expect((await registry.tenantOfAccessToken(theirs.accessToken, T0))?.tenant).toBe(theirs.id);
         await registry.purge([...mine.map((t) => t.id), theirs.id, parent.id]);
         expect(await registry.get(mine[0]!.id)).toBeUndefined();
         expect((await registry.get(theirs.id))?.status).toBe('active');

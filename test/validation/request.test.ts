@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateProblem } from '../../packages/contract/generated/operations/validators.js';
 import {
+  parametersFit,
   requestProblem,
   validateRequest,
   type RequestInput,
@@ -296,5 +297,24 @@ describe('validateRequest', () => {
       title: 'Idempotency-Key missing',
       detail: 'Header "Idempotency-Key" is required.',
     });
+  });
+});
+
+describe('parametersFit', () => {
+  it("judges a request's path and query alone, before its headers and body are read", () => {
+    // Note: no Idempotency-Key and no body, which validateRequest would refuse; the parameters fit.
+    expect(parametersFit('a', 'createPayment', {})).toBe(true);
+    expect(parametersFit('a', 'retrievePayment', { params: { id: 'pay_1' } })).toBe(true);
+    expect(parametersFit('b', 'listPayments', { query: new URLSearchParams('limit=100&offset=2147483647') })).toBe(
+      true,
+    );
+  });
+
+  it('refuses an id PostgreSQL would refuse, and an offset past the range or not an integer', () => {
+    expect(parametersFit('a', 'retrievePayment', { params: { id: 'pay_\u0000x' } })).toBe(false);
+    expect(parametersFit('b', 'retrievePayment', { params: { paymentId: 'pay_\ufffd' } })).toBe(false);
+    for (const offset of ['9223372036854775807', '1e308', '-1', '2147483648'])
+      expect(parametersFit('a', 'listPayments', { query: new URLSearchParams({ offset }) }), offset).toBe(false);
+    expect(parametersFit('sandbox', 'listEvents', { query: new URLSearchParams({ offset: '1e308' }) })).toBe(false);
   });
 });

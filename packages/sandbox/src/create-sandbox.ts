@@ -25,6 +25,7 @@ import { CONTROL_PREFIX } from './http/control.js';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.js';
 import type { SandboxRuntime } from './runtime.js';
 import { createInFlightKeys } from './http/in-flight.js';
+import { createMerchantBudget } from './http/merchant-budget.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { createSignals } from './http/signals.js';
 import { createMemoryStore } from './stores/memory.js';
@@ -137,7 +138,13 @@ export async function openSandbox(options: SandboxOptions = {}): Promise<Sandbox
   if (choice === 'postgres') {
     // Note: loaded only here, so that the memory path never imports the postgres store.
     const { createPostgresStore } = await import('./stores/postgres/index.js');
-    store = await createPostgresStore({ ...storeSettings, connectionString: settings.databaseUrl });
+    store = await createPostgresStore({
+      ...storeSettings,
+      connectionString: settings.databaseUrl,
+      poolSize: settings.poolSize,
+      statementTimeoutMs: settings.statementTimeoutMs,
+      lockTimeoutMs: settings.lockTimeoutMs,
+    });
   } else {
     store = choice === 'memory' ? createMemoryStore(storeSettings) : choice(storeSettings);
   }
@@ -262,8 +269,19 @@ function assemble(settings: ResolvedOptions, store: TenantStore, evicted: Evicti
     validators: settings.validate,
     intercept: settings.intercept ?? faulting.intercept,
     rateLimit: settings.rateLimit === undefined ? undefined : createRateLimiter(settings.rateLimit, wallNow),
+    budget: createMerchantBudget({
+      concurrency: settings.merchantConcurrency,
+      queueMs: settings.merchantQueueMs,
+      queueLength: settings.merchantQueueLength,
+    }),
     quotas: settings.quotas,
-    limits: { ratePerSecond: settings.rateLimit, allowWebhookHosts: settings.allowWebhookHosts },
+    limits: {
+      ratePerSecond: settings.rateLimit,
+      allowWebhookHosts: settings.allowWebhookHosts,
+      ...(settings.store === 'postgres'
+        ? { statementTimeoutMs: settings.statementTimeoutMs, lockTimeoutMs: settings.lockTimeoutMs }
+        : { statementTimeoutMs: undefined, lockTimeoutMs: undefined }),
+    },
     egress,
     upgrades: upgrades.tickets,
     maxBodyBytes: settings.maxBodyBytes,

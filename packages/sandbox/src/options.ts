@@ -18,6 +18,11 @@ import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http/body.js';
 import { parseAllowEntry } from './delivery/egress.js';
 import type { TenantQuotas } from './runtime.js';
+import {
+  DEFAULT_LOCK_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+} from './stores/connection-bounds.js';
 import type { TenantStore, TenantStoreSettings } from './stores/types.js';
 
 /** Options of createSandbox. */
@@ -65,12 +70,27 @@ export interface SandboxOptions {
   /** How much of a receiver's answer is read (default 65,536 bytes). */
   maxDeliveryResponseBytes?: number;
   /**
-   * Requests per second per tenant (a token bucket with a burst of a second's worth) in this instance; default: none.
-   * A merchant request over it gets 429 `rate_limited` with Retry-After; a control request counts but is never refused.
+   * Requests per second per merchant (a tenant and its test tenants share one token bucket, with a burst of a second's worth) in this instance; default: none.
+   * A request of either variant or of the control API over it gets 429 `rate_limited` with Retry-After.
    */
   rateLimit?: number;
   /** How much a tenant may keep; past it a create answers 422 (see SandboxQuotas for the defaults). */
   quotas?: SandboxQuotas;
+  /**
+   * Requests of one merchant (a tenant and its test tenants) doing store work at once on this instance; the rest wait
+   * in the merchant's own queue. Default: a quarter of `poolSize`, at least 1.
+   */
+  merchantConcurrency?: number;
+  /** The longest a merchant's request waits in its queue, in ms (default 2,000); then 429 `rate_limited` with Retry-After. */
+  merchantQueueMs?: number;
+  /** The most requests of one merchant waiting at once on this instance (default 100); past it, 429 at once. */
+  merchantQueueLength?: number;
+  /** The most connections the postgres store's pool opens on this instance (default 10). */
+  poolSize?: number;
+  /** PostgreSQL's statement_timeout on the postgres store's connections, in ms (default 5,000); a stopped request answers 500, safe to retry. */
+  statementTimeoutMs?: number;
+  /** PostgreSQL's lock_timeout on the postgres store's connections, in ms (default 2,000); a stopped request answers 429, safe to retry. */
+  lockTimeoutMs?: number;
   /**
    * Who gets in. `open` (default): any credential is a tenant of its own, made on first use (local use, tests, CI).
    * `issued`: only tenants provisioned through the admin API get in; any other credential gets the contract's 401.
@@ -149,6 +169,20 @@ export const MIN_ADMIN_TOKEN_LENGTH = 32;
 export const DEFAULT_MAX_OBJECTS = 100_000;
 /** The most webhook endpoints per tenant, by default and at most (the contract's list holds at most 20). */
 export const MAX_WEBHOOK_ENDPOINTS = 20;
+
+/**
+ * The longest a merchant's request waits for its turn, by default: long enough to absorb a merchant's own burst (its
+ * parallel suite starting at once) without a refusal, short enough that the 429 and its Retry-After reach a client well
+ * within its own time-out (the contract's clients wait 30 s), rather than a request queued behind a flood timing out.
+ */
+export const DEFAULT_MERCHANT_QUEUE_MS = 2_000;
+/** The most requests of one merchant waiting at once, by default: twice the test tenants a merchant holds by default. */
+export const DEFAULT_MERCHANT_QUEUE_LENGTH = 100;
+/** The longest time a millisecond option may name: PostgreSQL's settings and Node's timers are 32-bit. */
+const MAX_PG_MS = 2_147_483_647;
+
+/** A merchant's share of the pool by default: a quarter, so that four merchants at work leave room for a fifth. */
+export const defaultConcurrency = (poolSize: number) => Math.max(1, Math.floor(poolSize / 4));
 
 /** The `quotas` option: each quota left out takes its default. */
 export type SandboxQuotas = Partial<TenantQuotas>;
@@ -237,6 +271,12 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     logger: options.logger ?? pino({ level: 'silent' }, { write() {} }),
     start: options.start,
     rateLimit: options.rateLimit,
+    merchantConcurrency: options.merchantConcurrency ?? defaultConcurrency(options.poolSize ?? DEFAULT_POOL_SIZE),
+    merchantQueueMs: options.merchantQueueMs ?? DEFAULT_MERCHANT_QUEUE_MS,
+    merchantQueueLength: options.merchantQueueLength ?? DEFAULT_MERCHANT_QUEUE_LENGTH,
+    poolSize: options.poolSize ?? DEFAULT_POOL_SIZE,
+    statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
     quotas: {
       objects: options.quotas?.objects ?? DEFAULT_MAX_OBJECTS,
       webhookEndpoints: options.quotas?.webhookEndpoints ?? MAX_WEBHOOK_ENDPOINTS,
@@ -330,6 +370,12 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     ['tenants.idleSeconds', resolved.tenants.idleSeconds, Infinity],
     ['testTenants.max', resolved.testTenants.max, Infinity],
     ['testTenants.idleSeconds', resolved.testTenants.idleSeconds, Infinity],
+    ['merchantConcurrency', resolved.merchantConcurrency, Infinity],
+    ['merchantQueueMs', resolved.merchantQueueMs, MAX_PG_MS],
+    ['merchantQueueLength', resolved.merchantQueueLength, Infinity],
+    ['poolSize', resolved.poolSize, Infinity],
+    ['statementTimeoutMs', resolved.statementTimeoutMs, MAX_PG_MS],
+    ['lockTimeoutMs', resolved.lockTimeoutMs, MAX_PG_MS],
   ] as const) {
     if (!(Number.isInteger(value) && value > 0 && value <= most))
       throw new RangeError(

@@ -6,11 +6,15 @@ import type { EgressRule } from './delivery/egress.js';
 import type { RequestInterceptor, SandboxValidators } from './http/hooks.js';
 import type { InFlightKeys } from './http/in-flight.js';
 import type { UpgradeTickets } from './http/upgrade-tickets.js';
+import type { MerchantBudget } from './http/merchant-budget.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { TenantRegistry, TenantStore } from './stores/types.js';
 
-/** Who is calling: the tenant its credentials name, or why they were refused. */
-export type Authentication = { ok: true; tenant: string } | { ok: false; detail: string };
+/**
+ * Who is calling: the tenant its credentials name and its merchant (the unit of fairness: an issued or open tenant, which
+ * a test tenant's requests count against too), or why they were refused.
+ */
+export type Authentication = { ok: true; tenant: string; merchant: string } | { ok: false; detail: string };
 
 /**
  * Where credentials lead. `open`: the registry's test tenants (when the store has a registry), and any other credential
@@ -38,12 +42,22 @@ export interface SandboxRuntime {
   store: TenantStore;
   validators: SandboxValidators;
   intercept: RequestInterceptor | undefined;
-  /** The per-tenant rate limit of this instance (the `rateLimit` option); undefined: unlimited. */
+  /** The per-merchant rate limit of this instance (the `rateLimit` option); undefined: unlimited. */
   rateLimit: RateLimiter | undefined;
+  /** The per-merchant budget of requests doing store work at once on this instance (the `merchant*` options). */
+  budget: MerchantBudget;
   /** The most objects of a kind (payments, payouts, appeals) and webhook endpoints a tenant keeps (the `quotas` option, filled in). */
   quotas: TenantQuotas;
-  /** What the admin API's Retrieve Settings shows beside the quotas: the rate limit and the hosts the egress rule lets through. */
-  limits: { ratePerSecond: number | undefined; allowWebhookHosts: readonly string[] };
+  /**
+   * What the admin API's Retrieve Settings shows beside the quotas and the budget: the rate limit, the hosts the egress
+   * rule lets through, and the database's bounds on a statement (undefined for a store without a database).
+   */
+  limits: {
+    ratePerSecond: number | undefined;
+    allowWebhookHosts: readonly string[];
+    statementTimeoutMs: number | undefined;
+    lockTimeoutMs: number | undefined;
+  };
   /** Which webhook hosts a tenant may register and be delivered to (the `auth` mode, `allowWebhookHosts`, `lookup`). */
   egress: EgressRule;
   /** The WebSocket upgrades waiting for Connect Webhook Listener to accept them. */

@@ -1814,7 +1814,7 @@ validate85.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems
 
 export const validateSandboxSettingsResponse: SchemaValidator = validate93;
 const schema39 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/SandboxSettings"}}};
-const schema40 = {"type":"object","required":["rate_limit_per_second","max_objects","max_webhook_endpoints","event_retention","test_tenants","webhook_endpoints"],"properties":{"rate_limit_per_second":{"type":["number","null"],"exclusiveMinimum":0},"max_objects":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"max_webhook_endpoints":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"event_retention":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"test_tenants":{"type":"object","required":["max","idle_seconds"],"properties":{"max":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"idle_seconds":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647}}},"webhook_endpoints":{"type":"object","required":["public_addresses_only","also_allowed"],"properties":{"public_addresses_only":{"type":"boolean"},"also_allowed":{"type":"array","maxItems":100,"items":{"type":"string","pattern":"^\\S+$","maxLength":253}}}}}};
+const schema40 = {"type":"object","required":["rate_limit_per_second","max_objects","max_webhook_endpoints","event_retention","test_tenants","webhook_endpoints","merchant_budget","statement_timeout_ms","lock_timeout_ms"],"properties":{"rate_limit_per_second":{"type":["number","null"],"exclusiveMinimum":0},"max_objects":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"max_webhook_endpoints":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"event_retention":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"test_tenants":{"type":"object","required":["max","idle_seconds"],"properties":{"max":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"idle_seconds":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647}}},"webhook_endpoints":{"type":"object","required":["public_addresses_only","also_allowed"],"properties":{"public_addresses_only":{"type":"boolean"},"also_allowed":{"type":"array","maxItems":100,"items":{"type":"string","pattern":"^\\S+$","maxLength":253}}}},"merchant_budget":{"type":"object","required":["concurrency","queue_ms","queue_length"],"properties":{"concurrency":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"queue_ms":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647},"queue_length":{"type":"integer","format":"int32","minimum":1,"maximum":2147483647}}},"statement_timeout_ms":{"type":["integer","null"],"format":"int32","minimum":1,"maximum":2147483647},"lock_timeout_ms":{"type":["integer","null"],"format":"int32","minimum":1,"maximum":2147483647}}};
 const pattern13 = new RegExp("^\\S+$", "u");
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1888,10 +1888,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data.rate_limit_per_second !== undefined){
-let data0 = data.rate_limit_per_second;
-if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-const err6 = {instancePath:instancePath+"/rate_limit_per_second",schemaPath:"#/properties/rate_limit_per_second/type",keyword:"type",params:{type: schema40.properties.rate_limit_per_second.type},message:"must be number,null"};
+if(data.merchant_budget === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "merchant_budget"},message:"must have required property '"+"merchant_budget"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1900,9 +1898,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 <= 0 || isNaN(data0)){
-const err7 = {instancePath:instancePath+"/rate_limit_per_second",schemaPath:"#/properties/rate_limit_per_second/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data.statement_timeout_ms === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statement_timeout_ms"},message:"must have required property '"+"statement_timeout_ms"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1911,12 +1908,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-}
-if(data.max_objects !== undefined){
-let data1 = data.max_objects;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err8 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.lock_timeout_ms === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lock_timeout_ms"},message:"must have required property '"+"lock_timeout_ms"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1925,9 +1918,10 @@ vErrors.push(err8);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 2147483647 || isNaN(data1)){
-const err9 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data.rate_limit_per_second !== undefined){
+let data0 = data.rate_limit_per_second;
+if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
+const err9 = {instancePath:instancePath+"/rate_limit_per_second",schemaPath:"#/properties/rate_limit_per_second/type",keyword:"type",params:{type: schema40.properties.rate_limit_per_second.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1936,8 +1930,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err10 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 <= 0 || isNaN(data0)){
+const err10 = {instancePath:instancePath+"/rate_limit_per_second",schemaPath:"#/properties/rate_limit_per_second/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1946,8 +1941,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(!(formats0.validate(data1))){
-const err11 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+}
+}
+if(data.max_objects !== undefined){
+let data1 = data.max_objects;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err11 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1956,12 +1955,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-}
-if(data.max_webhook_endpoints !== undefined){
-let data2 = data.max_webhook_endpoints;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err12 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err12 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1970,9 +1966,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 2147483647 || isNaN(data2)){
-const err13 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data1 < 1 || isNaN(data1)){
+const err13 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1981,8 +1976,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data2 < 1 || isNaN(data2)){
-const err14 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(!(formats0.validate(data1))){
+const err14 = {instancePath:instancePath+"/max_objects",schemaPath:"#/properties/max_objects/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1991,8 +1986,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!(formats0.validate(data2))){
-const err15 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+}
+}
+if(data.max_webhook_endpoints !== undefined){
+let data2 = data.max_webhook_endpoints;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err15 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2001,12 +2000,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-}
-if(data.event_retention !== undefined){
-let data3 = data.event_retention;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err16 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err16 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2015,9 +2011,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 2147483647 || isNaN(data3)){
-const err17 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data2 < 1 || isNaN(data2)){
+const err17 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2026,8 +2021,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data3 < 1 || isNaN(data3)){
-const err18 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(!(formats0.validate(data2))){
+const err18 = {instancePath:instancePath+"/max_webhook_endpoints",schemaPath:"#/properties/max_webhook_endpoints/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2036,13 +2031,48 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!(formats0.validate(data3))){
-const err19 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+}
+}
+if(data.event_retention !== undefined){
+let data3 = data.event_retention;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err19 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err19];
 }
 else {
 vErrors.push(err19);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 2147483647 || isNaN(data3)){
+const err20 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data3 < 1 || isNaN(data3)){
+const err21 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(!(formats0.validate(data3))){
+const err22 = {instancePath:instancePath+"/event_retention",schemaPath:"#/properties/event_retention/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
 }
 errors++;
 }
@@ -2052,40 +2082,7 @@ if(data.test_tenants !== undefined){
 let data4 = data.test_tenants;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.max === undefined){
-const err20 = {instancePath:instancePath+"/test_tenants",schemaPath:"#/properties/test_tenants/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(data4.idle_seconds === undefined){
-const err21 = {instancePath:instancePath+"/test_tenants",schemaPath:"#/properties/test_tenants/required",keyword:"required",params:{missingProperty: "idle_seconds"},message:"must have required property '"+"idle_seconds"+"'"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data4.max !== undefined){
-let data5 = data4.max;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err22 = {instancePath:instancePath+"/test_tenants/max",schemaPath:"#/properties/test_tenants/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 2147483647 || isNaN(data5)){
-const err23 = {instancePath:instancePath+"/test_tenants/max",schemaPath:"#/properties/test_tenants/properties/max/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err23 = {instancePath:instancePath+"/test_tenants",schemaPath:"#/properties/test_tenants/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2094,8 +2091,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data5 < 1 || isNaN(data5)){
-const err24 = {instancePath:instancePath+"/test_tenants/max",schemaPath:"#/properties/test_tenants/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data4.idle_seconds === undefined){
+const err24 = {instancePath:instancePath+"/test_tenants",schemaPath:"#/properties/test_tenants/required",keyword:"required",params:{missingProperty: "idle_seconds"},message:"must have required property '"+"idle_seconds"+"'"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2104,8 +2101,10 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(!(formats0.validate(data5))){
-const err25 = {instancePath:instancePath+"/test_tenants/max",schemaPath:"#/properties/test_tenants/properties/max/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(data4.max !== undefined){
+let data5 = data4.max;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err25 = {instancePath:instancePath+"/test_tenants/max",schemaPath:"#/properties/test_tenants/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2114,12 +2113,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-}
-if(data4.idle_seconds !== undefined){
-let data6 = data4.idle_seconds;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err26 = {instancePath:instancePath+"/test_tenants/idle_seconds",schemaPath:"#/properties/test_tenants/properties/idle_seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 2147483647 || isNaN(data5)){
+const err26 = {instancePath:instancePath+"/test_tenants/max",schemaPath:"#/properties/test_tenants/properties/max/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2128,9 +2124,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err27 = {instancePath:instancePath+"/test_tenants/idle_seconds",schemaPath:"#/properties/test_tenants/properties/idle_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data5 < 1 || isNaN(data5)){
+const err27 = {instancePath:instancePath+"/test_tenants/max",schemaPath:"#/properties/test_tenants/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2139,8 +2134,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data6 < 1 || isNaN(data6)){
-const err28 = {instancePath:instancePath+"/test_tenants/idle_seconds",schemaPath:"#/properties/test_tenants/properties/idle_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(!(formats0.validate(data5))){
+const err28 = {instancePath:instancePath+"/test_tenants/max",schemaPath:"#/properties/test_tenants/properties/max/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2149,8 +2144,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(!(formats0.validate(data6))){
-const err29 = {instancePath:instancePath+"/test_tenants/idle_seconds",schemaPath:"#/properties/test_tenants/properties/idle_seconds/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+}
+}
+if(data4.idle_seconds !== undefined){
+let data6 = data4.idle_seconds;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err29 = {instancePath:instancePath+"/test_tenants/idle_seconds",schemaPath:"#/properties/test_tenants/properties/idle_seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2159,11 +2158,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/test_tenants",schemaPath:"#/properties/test_tenants/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err30 = {instancePath:instancePath+"/test_tenants/idle_seconds",schemaPath:"#/properties/test_tenants/properties/idle_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2172,12 +2169,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(data.webhook_endpoints !== undefined){
-let data7 = data.webhook_endpoints;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.public_addresses_only === undefined){
-const err31 = {instancePath:instancePath+"/webhook_endpoints",schemaPath:"#/properties/webhook_endpoints/required",keyword:"required",params:{missingProperty: "public_addresses_only"},message:"must have required property '"+"public_addresses_only"+"'"};
+if(data6 < 1 || isNaN(data6)){
+const err31 = {instancePath:instancePath+"/test_tenants/idle_seconds",schemaPath:"#/properties/test_tenants/properties/idle_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2186,8 +2179,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data7.also_allowed === undefined){
-const err32 = {instancePath:instancePath+"/webhook_endpoints",schemaPath:"#/properties/webhook_endpoints/required",keyword:"required",params:{missingProperty: "also_allowed"},message:"must have required property '"+"also_allowed"+"'"};
+if(!(formats0.validate(data6))){
+const err32 = {instancePath:instancePath+"/test_tenants/idle_seconds",schemaPath:"#/properties/test_tenants/properties/idle_seconds/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2196,9 +2189,11 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data7.public_addresses_only !== undefined){
-if(typeof data7.public_addresses_only !== "boolean"){
-const err33 = {instancePath:instancePath+"/webhook_endpoints/public_addresses_only",schemaPath:"#/properties/webhook_endpoints/properties/public_addresses_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/test_tenants",schemaPath:"#/properties/test_tenants/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2208,11 +2203,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data7.also_allowed !== undefined){
-let data9 = data7.also_allowed;
-if(Array.isArray(data9)){
-if(data9.length > 100){
-const err34 = {instancePath:instancePath+"/webhook_endpoints/also_allowed",schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(data.webhook_endpoints !== undefined){
+let data7 = data.webhook_endpoints;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.public_addresses_only === undefined){
+const err34 = {instancePath:instancePath+"/webhook_endpoints",schemaPath:"#/properties/webhook_endpoints/required",keyword:"required",params:{missingProperty: "public_addresses_only"},message:"must have required property '"+"public_addresses_only"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2221,12 +2216,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-const len0 = data9.length;
-for(let i0=0; i0<len0; i0++){
-let data10 = data9[i0];
-if(typeof data10 === "string"){
-if(func1(data10) > 253){
-const err35 = {instancePath:instancePath+"/webhook_endpoints/also_allowed/" + i0,schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"};
+if(data7.also_allowed === undefined){
+const err35 = {instancePath:instancePath+"/webhook_endpoints",schemaPath:"#/properties/webhook_endpoints/required",keyword:"required",params:{missingProperty: "also_allowed"},message:"must have required property '"+"also_allowed"+"'"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2235,8 +2226,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(!pattern13.test(data10)){
-const err36 = {instancePath:instancePath+"/webhook_endpoints/also_allowed/" + i0,schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""};
+if(data7.public_addresses_only !== undefined){
+if(typeof data7.public_addresses_only !== "boolean"){
+const err36 = {instancePath:instancePath+"/webhook_endpoints/public_addresses_only",schemaPath:"#/properties/webhook_endpoints/properties/public_addresses_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2246,8 +2238,11 @@ vErrors.push(err36);
 errors++;
 }
 }
-else {
-const err37 = {instancePath:instancePath+"/webhook_endpoints/also_allowed/" + i0,schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data7.also_allowed !== undefined){
+let data9 = data7.also_allowed;
+if(Array.isArray(data9)){
+if(data9.length > 100){
+const err37 = {instancePath:instancePath+"/webhook_endpoints/also_allowed",schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2256,10 +2251,12 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/webhook_endpoints/also_allowed",schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len0 = data9.length;
+for(let i0=0; i0<len0; i0++){
+let data10 = data9[i0];
+if(typeof data10 === "string"){
+if(func1(data10) > 253){
+const err38 = {instancePath:instancePath+"/webhook_endpoints/also_allowed/" + i0,schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2268,10 +2265,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/webhook_endpoints",schemaPath:"#/properties/webhook_endpoints/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!pattern13.test(data10)){
+const err39 = {instancePath:instancePath+"/webhook_endpoints/also_allowed/" + i0,schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2281,9 +2276,8 @@ vErrors.push(err39);
 errors++;
 }
 }
-}
 else {
-const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err40 = {instancePath:instancePath+"/webhook_endpoints/also_allowed/" + i0,schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2292,10 +2286,316 @@ vErrors.push(err40);
 }
 errors++;
 }
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/webhook_endpoints/also_allowed",schemaPath:"#/properties/webhook_endpoints/properties/also_allowed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/webhook_endpoints",schemaPath:"#/properties/webhook_endpoints/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data.merchant_budget !== undefined){
+let data11 = data.merchant_budget;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.concurrency === undefined){
+const err43 = {instancePath:instancePath+"/merchant_budget",schemaPath:"#/properties/merchant_budget/required",keyword:"required",params:{missingProperty: "concurrency"},message:"must have required property '"+"concurrency"+"'"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data11.queue_ms === undefined){
+const err44 = {instancePath:instancePath+"/merchant_budget",schemaPath:"#/properties/merchant_budget/required",keyword:"required",params:{missingProperty: "queue_ms"},message:"must have required property '"+"queue_ms"+"'"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data11.queue_length === undefined){
+const err45 = {instancePath:instancePath+"/merchant_budget",schemaPath:"#/properties/merchant_budget/required",keyword:"required",params:{missingProperty: "queue_length"},message:"must have required property '"+"queue_length"+"'"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data11.concurrency !== undefined){
+let data12 = data11.concurrency;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err46 = {instancePath:instancePath+"/merchant_budget/concurrency",schemaPath:"#/properties/merchant_budget/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 2147483647 || isNaN(data12)){
+const err47 = {instancePath:instancePath+"/merchant_budget/concurrency",schemaPath:"#/properties/merchant_budget/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(data12 < 1 || isNaN(data12)){
+const err48 = {instancePath:instancePath+"/merchant_budget/concurrency",schemaPath:"#/properties/merchant_budget/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(!(formats0.validate(data12))){
+const err49 = {instancePath:instancePath+"/merchant_budget/concurrency",schemaPath:"#/properties/merchant_budget/properties/concurrency/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+if(data11.queue_ms !== undefined){
+let data13 = data11.queue_ms;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err50 = {instancePath:instancePath+"/merchant_budget/queue_ms",schemaPath:"#/properties/merchant_budget/properties/queue_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 > 2147483647 || isNaN(data13)){
+const err51 = {instancePath:instancePath+"/merchant_budget/queue_ms",schemaPath:"#/properties/merchant_budget/properties/queue_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(data13 < 1 || isNaN(data13)){
+const err52 = {instancePath:instancePath+"/merchant_budget/queue_ms",schemaPath:"#/properties/merchant_budget/properties/queue_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if(!(formats0.validate(data13))){
+const err53 = {instancePath:instancePath+"/merchant_budget/queue_ms",schemaPath:"#/properties/merchant_budget/properties/queue_ms/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+if(data11.queue_length !== undefined){
+let data14 = data11.queue_length;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err54 = {instancePath:instancePath+"/merchant_budget/queue_length",schemaPath:"#/properties/merchant_budget/properties/queue_length/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 2147483647 || isNaN(data14)){
+const err55 = {instancePath:instancePath+"/merchant_budget/queue_length",schemaPath:"#/properties/merchant_budget/properties/queue_length/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(data14 < 1 || isNaN(data14)){
+const err56 = {instancePath:instancePath+"/merchant_budget/queue_length",schemaPath:"#/properties/merchant_budget/properties/queue_length/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if(!(formats0.validate(data14))){
+const err57 = {instancePath:instancePath+"/merchant_budget/queue_length",schemaPath:"#/properties/merchant_budget/properties/queue_length/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/merchant_budget",schemaPath:"#/properties/merchant_budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data.statement_timeout_ms !== undefined){
+let data15 = data.statement_timeout_ms;
+if((!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))) && (data15 !== null)){
+const err59 = {instancePath:instancePath+"/statement_timeout_ms",schemaPath:"#/properties/statement_timeout_ms/type",keyword:"type",params:{type: schema40.properties.statement_timeout_ms.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 2147483647 || isNaN(data15)){
+const err60 = {instancePath:instancePath+"/statement_timeout_ms",schemaPath:"#/properties/statement_timeout_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(data15 < 1 || isNaN(data15)){
+const err61 = {instancePath:instancePath+"/statement_timeout_ms",schemaPath:"#/properties/statement_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(!(formats0.validate(data15))){
+const err62 = {instancePath:instancePath+"/statement_timeout_ms",schemaPath:"#/properties/statement_timeout_ms/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+if(data.lock_timeout_ms !== undefined){
+let data16 = data.lock_timeout_ms;
+if((!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))) && (data16 !== null)){
+const err63 = {instancePath:instancePath+"/lock_timeout_ms",schemaPath:"#/properties/lock_timeout_ms/type",keyword:"type",params:{type: schema40.properties.lock_timeout_ms.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 > 2147483647 || isNaN(data16)){
+const err64 = {instancePath:instancePath+"/lock_timeout_ms",schemaPath:"#/properties/lock_timeout_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(data16 < 1 || isNaN(data16)){
+const err65 = {instancePath:instancePath+"/lock_timeout_ms",schemaPath:"#/properties/lock_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(!(formats0.validate(data16))){
+const err66 = {instancePath:instancePath+"/lock_timeout_ms",schemaPath:"#/properties/lock_timeout_ms/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err67 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
 validate94.errors = vErrors;
 return errors === 0;
 }
-validate94.evaluated = {"props":{"rate_limit_per_second":true,"max_objects":true,"max_webhook_endpoints":true,"event_retention":true,"test_tenants":true,"webhook_endpoints":true},"dynamicProps":false,"dynamicItems":false};
+validate94.evaluated = {"props":{"rate_limit_per_second":true,"max_objects":true,"max_webhook_endpoints":true,"event_retention":true,"test_tenants":true,"webhook_endpoints":true,"merchant_budget":true,"statement_timeout_ms":true,"lock_timeout_ms":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){

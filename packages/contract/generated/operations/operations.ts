@@ -1174,6 +1174,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "400": "ControlBadRequest",
           "401": "Unauthorized",
           "422": "ControlUnprocessable",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1205,6 +1206,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "401": "Unauthorized",
           "409": "Conflict",
           "422": "ControlUnprocessable",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1235,6 +1237,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "401": "Unauthorized",
           "409": "Conflict",
           "422": "ControlUnprocessable",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1274,6 +1277,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "400": "ControlBadRequest",
           "401": "Unauthorized",
           "422": "ControlUnprocessable",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1314,6 +1318,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "400": "ControlBadRequest",
           "401": "Unauthorized",
           "422": "ControlUnprocessable",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1346,6 +1351,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "404": "NotFound",
           "409": "Conflict",
           "422": "RedeliveryRefused",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1367,6 +1373,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "400": "ControlBadRequest",
           "401": "Unauthorized",
           "422": "ControlUnprocessable",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1401,6 +1408,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "401": "Unauthorized",
           "409": "Conflict",
           "422": "WebhookEndpointRefused",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1431,6 +1439,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "401": "Unauthorized",
           "409": "Conflict",
           "422": "ControlUnprocessable",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1463,6 +1472,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "404": "NotFound",
           "409": "Conflict",
           "422": "ControlUnprocessable",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1487,6 +1497,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "400": "connectWebhookListener 400",
           "401": "Unauthorized",
           "422": "WebhookEndpointRefused",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1520,6 +1531,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "404": "NotFound",
           "409": "Conflict",
           "422": "StatusChangeRefused",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1553,6 +1565,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "404": "NotFound",
           "409": "Conflict",
           "422": "StatusChangeRefused",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1586,6 +1599,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "404": "NotFound",
           "409": "Conflict",
           "422": "StatusChangeRefused",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1607,6 +1621,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "400": "ControlBadRequest",
           "401": "Unauthorized",
           "422": "ControlUnprocessable",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1638,6 +1653,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "401": "Unauthorized",
           "409": "Conflict",
           "422": "FaultRefused",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1668,6 +1684,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "401": "Unauthorized",
           "409": "Conflict",
           "422": "ControlUnprocessable",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1706,6 +1723,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "400": "ControlBadRequest",
           "401": "Unauthorized",
           "422": "ControlUnprocessable",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1728,6 +1746,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "401": "Unauthorized",
           "403": "TestTenantForbidden",
           "422": "TestTenantRefused",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       },
@@ -1760,6 +1779,7 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
           "404": "TestTenantNotFound",
           "409": "Conflict",
           "422": "ControlUnprocessable",
+          "429": "TooManyRequests",
           "500": "InternalServerError"
         }
       }
@@ -1782,6 +1802,14 @@ export const operationIndex: Readonly<Record<Api, VariantIndex>> = {
         "content": {"application/problem+json":{"validator": sandbox.validateProblem}}
       },
       "ControlUnprocessable": {"headers":[],"content":{"application/problem+json":{"validator": sandbox.validateProblem}}},
+      "TooManyRequests": {
+        "headers": [
+          {"name":"RateLimit","in":"header","required":false,"type":"string","validator": sandbox.validateRateLimitHeader},
+          {"name":"RateLimit-Policy","in":"header","required":false,"type":"string","validator": sandbox.validateRateLimitHeader},
+          {"name":"Retry-After","in":"header","required":false,"type":"integer","validator": sandbox.validateRetryAfterHeader}
+        ],
+        "content": {"application/problem+json":{"validator": sandbox.validateProblem}}
+      },
       "InternalServerError": {"headers":[],"content":{"application/problem+json":{"validator": sandbox.validateProblem}}},
       "ClockAdvanced": {"headers":[],"content":{"application/json":{"validator": sandbox.validateClockAdvanceResponse}}},
       "Conflict": {

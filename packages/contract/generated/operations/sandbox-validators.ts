@@ -801,14 +801,74 @@ return errors === 0;
 }
 validate64.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateControlIdempotencyKeyParameter: SchemaValidator = validate65;
-const schema28 = {"type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_-]{1,64}$"};
-const pattern11 = new RegExp("^[A-Za-z0-9_-]{1,64}$", "u");
+export const validateRetryAfterHeader: SchemaValidator = validate65;
+const schema28 = {"type":"integer","format":"int32","minimum":0,"maximum":86400};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate65.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 86400 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(formats4.validate(data))){
+const err3 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+validate65.errors = vErrors;
+return errors === 0;
+}
+validate65.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateControlIdempotencyKeyParameter: SchemaValidator = validate66;
+const schema29 = {"type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_-]{1,64}$"};
+const pattern11 = new RegExp("^[A-Za-z0-9_-]{1,64}$", "u");
+
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate66.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -857,18 +917,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate65.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate66.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateAdvanceClockRequest: SchemaValidator = validate66;
-const schema29 = {"type":"object","additionalProperties":false,"required":["seconds"],"properties":{"seconds":{"type":"integer","format":"int32","minimum":0,"maximum":31536000}}};
+export const validateAdvanceClockRequest: SchemaValidator = validate67;
+const schema30 = {"type":"object","additionalProperties":false,"required":["seconds"],"properties":{"seconds":{"type":"integer","format":"int32","minimum":0,"maximum":31536000}}};
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate67.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -954,19 +1014,19 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateClockAdvanceResponse: SchemaValidator = validate67;
-const schema30 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/ClockAdvance"}}};
-const schema31 = {"allOf":[{"$ref":"#/components/schemas/Clock"},{"type":"object","required":["advanced_by","transitions","delivery_attempts"],"properties":{"advanced_by":{"type":"integer","format":"int32","minimum":0,"maximum":31536000},"transitions":{"type":"integer","format":"int32","minimum":0,"maximum":2147483647},"delivery_attempts":{"type":"integer","format":"int32","minimum":0,"maximum":2147483647}}}]};
+export const validateClockAdvanceResponse: SchemaValidator = validate68;
+const schema31 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/ClockAdvance"}}};
+const schema32 = {"allOf":[{"$ref":"#/components/schemas/Clock"},{"type":"object","required":["advanced_by","transitions","delivery_attempts"],"properties":{"advanced_by":{"type":"integer","format":"int32","minimum":0,"maximum":31536000},"transitions":{"type":"integer","format":"int32","minimum":0,"maximum":2147483647},"delivery_attempts":{"type":"integer","format":"int32","minimum":0,"maximum":2147483647}}}]};
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate69.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1154,16 +1214,16 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate69.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":{"advanced_by":true,"transitions":true,"delivery_attempts":true,"now":true,"mode":true},"dynamicProps":false,"dynamicItems":false};
+validate69.evaluated = {"props":{"advanced_by":true,"transitions":true,"delivery_attempts":true,"now":true,"mode":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate68.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1182,8 +1242,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate68(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+if(!(validate69(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
 }
@@ -1198,18 +1258,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate67.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate68.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateLimitParameter: SchemaValidator = validate71;
-const schema32 = {"type":"integer","format":"int32","minimum":1,"maximum":100,"default":20};
+export const validateLimitParameter: SchemaValidator = validate72;
+const schema33 = {"type":"integer","format":"int32","minimum":1,"maximum":100,"default":20};
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate72.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1258,18 +1318,18 @@ vErrors.push(err3);
 errors++;
 }
 }
-validate71.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate72.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateOffsetParameter: SchemaValidator = validate72;
-const schema33 = {"type":"integer","format":"int32","minimum":0,"maximum":2147483647,"default":0};
+export const validateOffsetParameter: SchemaValidator = validate73;
+const schema34 = {"type":"integer","format":"int32","minimum":0,"maximum":2147483647,"default":0};
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate73.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1318,18 +1378,18 @@ vErrors.push(err3);
 errors++;
 }
 }
-validate72.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate73.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateResourceId: SchemaValidator = validate73;
-const schema34 = {"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$","minLength":1,"maxLength":64};
+export const validateResourceId: SchemaValidator = validate74;
+const schema35 = {"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$","minLength":1,"maxLength":64};
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate74.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1378,23 +1438,23 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate73.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate74.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateStatusChangeListResponse: SchemaValidator = validate74;
-const schema35 = {"type":"object","required":["data","pagination"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/StatusChange"}},"pagination":{"$ref":"#/components/schemas/Pagination"}}};
-const schema36 = {"type":"object","required":["event","from","to","trigger"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEvent"},"from":{"$ref":"#/components/schemas/ObjectStatus"},"to":{"$ref":"#/components/schemas/ObjectStatus"},"trigger":{"$ref":"#/components/schemas/Trigger"}}};
-const schema37 = {"oneOf":[{"$ref":"#/components/schemas/PaymentStatusChangedEvent"},{"$ref":"#/components/schemas/PayoutStatusChangedEvent"},{"$ref":"#/components/schemas/AppealStatusChangedEvent"}]};
-const schema38 = {"type":"object","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"}],"required":["type","data"],"properties":{"type":{"const":"payment.status_changed"},"data":{"$ref":"#/components/schemas/ConfirmedPayment"}}};
-const schema39 = {"type":"object","required":["id","type","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/EventType"},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
-const schema40 = {"type":"string","enum":["payment.status_changed","payout.status_changed","appeal.status_changed"]};
+export const validateStatusChangeListResponse: SchemaValidator = validate75;
+const schema36 = {"type":"object","required":["data","pagination"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/StatusChange"}},"pagination":{"$ref":"#/components/schemas/Pagination"}}};
+const schema37 = {"type":"object","required":["event","from","to","trigger"],"properties":{"event":{"$ref":"#/components/schemas/WebhookEvent"},"from":{"$ref":"#/components/schemas/ObjectStatus"},"to":{"$ref":"#/components/schemas/ObjectStatus"},"trigger":{"$ref":"#/components/schemas/Trigger"}}};
+const schema38 = {"oneOf":[{"$ref":"#/components/schemas/PaymentStatusChangedEvent"},{"$ref":"#/components/schemas/PayoutStatusChangedEvent"},{"$ref":"#/components/schemas/AppealStatusChangedEvent"}]};
+const schema39 = {"type":"object","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"}],"required":["type","data"],"properties":{"type":{"const":"payment.status_changed"},"data":{"$ref":"#/components/schemas/ConfirmedPayment"}}};
+const schema40 = {"type":"object","required":["id","type","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/EventType"},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema41 = {"type":"string","enum":["payment.status_changed","payout.status_changed","appeal.status_changed"]};
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate80.evaluated;
+const evaluated0 = validate81.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1412,7 +1472,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "payment.status_changed") || (data === "payout.status_changed")) || (data === "appeal.status_changed"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema40.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1421,16 +1481,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate80.errors = vErrors;
+validate81.errors = vErrors;
 return errors === 0;
 }
-validate80.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate81.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate78.evaluated;
+const evaluated0 = validate79.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1469,14 +1529,14 @@ vErrors.push(err2);
 errors++;
 }
 if(data.id !== undefined){
-if(!(validate73(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate74(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
 }
 if(data.type !== undefined){
-if(!(validate80(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
+if(!(validate81(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 }
@@ -1497,20 +1557,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate78.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"props":{"id":true,"type":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate79.evaluated = {"props":{"id":true,"type":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema41 = {"allOf":[{"$ref":"#/components/schemas/PaymentCore"},{"type":"object","required":["requisite","reason_code","finalized_at"],"properties":{"requisite":{"$ref":"#/components/schemas/ConfirmedRequisite"},"reason_code":{"$ref":"#/components/schemas/ReasonCode"},"finalized_at":{"$ref":"#/components/schemas/Timestamp"}}}]};
-const schema42 = {"type":"object","required":["id","type","requested","status","expires_at","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"requested":{"$ref":"#/components/schemas/Money"},"initialized":{"$ref":"#/components/schemas/Money"},"processed":{"$ref":"#/components/schemas/Money"},"refunded":{"$ref":"#/components/schemas/Money"},"status":{"$ref":"#/components/schemas/PaymentStatus"},"expires_at":{"$ref":"#/components/schemas/Timestamp"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
-const schema43 = {"type":"string","pattern":"^[A-Za-z0-9_.-]{1,32}$","minLength":1,"maxLength":32};
+const schema42 = {"allOf":[{"$ref":"#/components/schemas/PaymentCore"},{"type":"object","required":["requisite","reason_code","finalized_at"],"properties":{"requisite":{"$ref":"#/components/schemas/ConfirmedRequisite"},"reason_code":{"$ref":"#/components/schemas/ReasonCode"},"finalized_at":{"$ref":"#/components/schemas/Timestamp"}}}]};
+const schema43 = {"type":"object","required":["id","type","requested","status","expires_at","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"requested":{"$ref":"#/components/schemas/Money"},"initialized":{"$ref":"#/components/schemas/Money"},"processed":{"$ref":"#/components/schemas/Money"},"refunded":{"$ref":"#/components/schemas/Money"},"status":{"$ref":"#/components/schemas/PaymentStatus"},"expires_at":{"$ref":"#/components/schemas/Timestamp"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
+const schema44 = {"type":"string","pattern":"^[A-Za-z0-9_.-]{1,32}$","minLength":1,"maxLength":32};
 const pattern13 = new RegExp("^[A-Za-z0-9_.-]{1,32}$", "u");
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
+const evaluated0 = validate88.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1559,19 +1619,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate87.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate88.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema44 = {"type":"object","required":["amount","currency"],"properties":{"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"$ref":"#/components/schemas/Currency"}}};
-const schema45 = {"type":"string","pattern":"^(0|[1-9][0-9]*)(\\.[0-9]{1,8})?$","maxLength":32};
+const schema45 = {"type":"object","required":["amount","currency"],"properties":{"amount":{"$ref":"#/components/schemas/Amount"},"currency":{"$ref":"#/components/schemas/Currency"}}};
+const schema46 = {"type":"string","pattern":"^(0|[1-9][0-9]*)(\\.[0-9]{1,8})?$","maxLength":32};
 const pattern14 = new RegExp("^(0|[1-9][0-9]*)(\\.[0-9]{1,8})?$", "u");
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate90.evaluated;
+const evaluated0 = validate91.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1610,18 +1670,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate90.errors = vErrors;
+validate91.errors = vErrors;
 return errors === 0;
 }
-validate90.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate91.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema46 = {"type":"string","pattern":"^(AED|AFN|ALL|AMD|ANG|AOA|ARS|AUD|AWG|AZN|BAM|BBD|BDT|BGN|BHD|BIF|BMD|BND|BOB|BOV|BRL|BSD|BTN|BWP|BYN|BZD|CAD|CDF|CHE|CHF|CHW|CLF|CLP|CNY|COP|COU|CRC|CUC|CUP|CVE|CZK|DJF|DKK|DOP|DZD|EGP|ERN|ETB|EUR|FJD|FKP|GBP|GEL|GHS|GIP|GMD|GNF|GTQ|GYD|HKD|HNL|HTG|HUF|IDR|ILS|INR|IQD|IRR|ISK|JMD|JOD|JPY|KES|KGS|KHR|KMF|KPW|KRW|KWD|KYD|KZT|LAK|LBP|LKR|LRD|LSL|LYD|MAD|MDL|MGA|MKD|MMK|MNT|MOP|MRU|MUR|MVR|MWK|MXN|MXV|MYR|MZN|NAD|NGN|NIO|NOK|NPR|NZD|OMR|PAB|PEN|PGK|PHP|PKR|PLN|PYG|QAR|RON|RSD|RUB|RWF|SAR|SBD|SCR|SDG|SEK|SGD|SHP|SLE|SOS|SRD|SSP|STN|SVC|SYP|SZL|THB|TJS|TMT|TND|TOP|TRY|TTD|TWD|TZS|UAH|UGX|USD|USN|UYI|UYU|UYW|UZS|VED|VES|VND|VUV|WST|XAF|XAG|XAU|XBA|XBB|XBC|XBD|XCD|XDR|XOF|XPD|XPF|XPT|XSU|XTS|XUA|XXX|YER|ZAR|ZMW|ZWG)$","minLength":3,"maxLength":3};
+const schema47 = {"type":"string","pattern":"^(AED|AFN|ALL|AMD|ANG|AOA|ARS|AUD|AWG|AZN|BAM|BBD|BDT|BGN|BHD|BIF|BMD|BND|BOB|BOV|BRL|BSD|BTN|BWP|BYN|BZD|CAD|CDF|CHE|CHF|CHW|CLF|CLP|CNY|COP|COU|CRC|CUC|CUP|CVE|CZK|DJF|DKK|DOP|DZD|EGP|ERN|ETB|EUR|FJD|FKP|GBP|GEL|GHS|GIP|GMD|GNF|GTQ|GYD|HKD|HNL|HTG|HUF|IDR|ILS|INR|IQD|IRR|ISK|JMD|JOD|JPY|KES|KGS|KHR|KMF|KPW|KRW|KWD|KYD|KZT|LAK|LBP|LKR|LRD|LSL|LYD|MAD|MDL|MGA|MKD|MMK|MNT|MOP|MRU|MUR|MVR|MWK|MXN|MXV|MYR|MZN|NAD|NGN|NIO|NOK|NPR|NZD|OMR|PAB|PEN|PGK|PHP|PKR|PLN|PYG|QAR|RON|RSD|RUB|RWF|SAR|SBD|SCR|SDG|SEK|SGD|SHP|SLE|SOS|SRD|SSP|STN|SVC|SYP|SZL|THB|TJS|TMT|TND|TOP|TRY|TTD|TWD|TZS|UAH|UGX|USD|USN|UYI|UYU|UYW|UZS|VED|VES|VND|VUV|WST|XAF|XAG|XAU|XBA|XBB|XBC|XBD|XCD|XDR|XOF|XPD|XPF|XPT|XSU|XTS|XUA|XXX|YER|ZAR|ZMW|ZWG)$","minLength":3,"maxLength":3};
 const pattern15 = new RegExp("^(AED|AFN|ALL|AMD|ANG|AOA|ARS|AUD|AWG|AZN|BAM|BBD|BDT|BGN|BHD|BIF|BMD|BND|BOB|BOV|BRL|BSD|BTN|BWP|BYN|BZD|CAD|CDF|CHE|CHF|CHW|CLF|CLP|CNY|COP|COU|CRC|CUC|CUP|CVE|CZK|DJF|DKK|DOP|DZD|EGP|ERN|ETB|EUR|FJD|FKP|GBP|GEL|GHS|GIP|GMD|GNF|GTQ|GYD|HKD|HNL|HTG|HUF|IDR|ILS|INR|IQD|IRR|ISK|JMD|JOD|JPY|KES|KGS|KHR|KMF|KPW|KRW|KWD|KYD|KZT|LAK|LBP|LKR|LRD|LSL|LYD|MAD|MDL|MGA|MKD|MMK|MNT|MOP|MRU|MUR|MVR|MWK|MXN|MXV|MYR|MZN|NAD|NGN|NIO|NOK|NPR|NZD|OMR|PAB|PEN|PGK|PHP|PKR|PLN|PYG|QAR|RON|RSD|RUB|RWF|SAR|SBD|SCR|SDG|SEK|SGD|SHP|SLE|SOS|SRD|SSP|STN|SVC|SYP|SZL|THB|TJS|TMT|TND|TOP|TRY|TTD|TWD|TZS|UAH|UGX|USD|USN|UYI|UYU|UYW|UZS|VED|VES|VND|VUV|WST|XAF|XAG|XAU|XBA|XBB|XBC|XBD|XCD|XDR|XOF|XPD|XPF|XPT|XSU|XTS|XUA|XXX|YER|ZAR|ZMW|ZWG)$", "u");
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate92.evaluated;
+const evaluated0 = validate93.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1670,16 +1730,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate92.errors = vErrors;
+validate93.errors = vErrors;
 return errors === 0;
 }
-validate92.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate93.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
+const evaluated0 = validate90.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1708,14 +1768,14 @@ vErrors.push(err1);
 errors++;
 }
 if(data.amount !== undefined){
-if(!(validate90(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+if(!(validate91(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
 errors = vErrors.length;
 }
 }
 if(data.currency !== undefined){
-if(!(validate92(data.currency, {instancePath:instancePath+"/currency",parentData:data,parentDataProperty:"currency",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+if(!(validate93(data.currency, {instancePath:instancePath+"/currency",parentData:data,parentDataProperty:"currency",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
 errors = vErrors.length;
 }
 }
@@ -1730,17 +1790,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate89.errors = vErrors;
+validate90.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":{"amount":true,"currency":true},"dynamicProps":false,"dynamicItems":false};
+validate90.evaluated = {"props":{"amount":true,"currency":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema47 = {"type":"string","enum":["created","pending","succeeded","failed","expired","canceled","refunded"]};
+const schema48 = {"type":"string","enum":["created","pending","succeeded","failed","expired","canceled","refunded"]};
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate98.evaluated;
+const evaluated0 = validate99.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1758,7 +1818,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((data === "created") || (data === "pending")) || (data === "succeeded")) || (data === "failed")) || (data === "expired")) || (data === "canceled")) || (data === "refunded"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1767,17 +1827,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
-validate98.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate99.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema48 = {"type":"object","maxProperties":50,"propertyNames":{"pattern":"^[^\\x00-\\x1F\\x7F]*$","minLength":1,"maxLength":40},"additionalProperties":{"type":"string","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":500}};
+const schema49 = {"type":"object","maxProperties":50,"propertyNames":{"pattern":"^[^\\x00-\\x1F\\x7F]*$","minLength":1,"maxLength":40},"additionalProperties":{"type":"string","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":500}};
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
+const evaluated0 = validate103.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1887,16 +1947,16 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate102.errors = vErrors;
+validate103.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate103.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
+const evaluated0 = validate86.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1965,44 +2025,44 @@ vErrors.push(err5);
 errors++;
 }
 if(data.id !== undefined){
-if(!(validate73(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate74(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
 }
 if(data.type !== undefined){
-if(!(validate87(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate88(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
 errors = vErrors.length;
 }
 }
 if(data.requested !== undefined){
-if(!(validate89(data.requested, {instancePath:instancePath+"/requested",parentData:data,parentDataProperty:"requested",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate90(data.requested, {instancePath:instancePath+"/requested",parentData:data,parentDataProperty:"requested",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
 }
 if(data.initialized !== undefined){
-if(!(validate89(data.initialized, {instancePath:instancePath+"/initialized",parentData:data,parentDataProperty:"initialized",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate90(data.initialized, {instancePath:instancePath+"/initialized",parentData:data,parentDataProperty:"initialized",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
 }
 if(data.processed !== undefined){
-if(!(validate89(data.processed, {instancePath:instancePath+"/processed",parentData:data,parentDataProperty:"processed",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate90(data.processed, {instancePath:instancePath+"/processed",parentData:data,parentDataProperty:"processed",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
 }
 if(data.refunded !== undefined){
-if(!(validate89(data.refunded, {instancePath:instancePath+"/refunded",parentData:data,parentDataProperty:"refunded",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate90(data.refunded, {instancePath:instancePath+"/refunded",parentData:data,parentDataProperty:"refunded",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate98(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+if(!(validate99(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
 errors = vErrors.length;
 }
 }
@@ -2019,8 +2079,8 @@ errors = vErrors.length;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate102(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate103(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 }
@@ -2035,19 +2095,19 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate85.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"props":{"id":true,"type":true,"requested":true,"initialized":true,"processed":true,"refunded":true,"status":true,"expires_at":true,"created_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate86.evaluated = {"props":{"id":true,"type":true,"requested":true,"initialized":true,"processed":true,"refunded":true,"status":true,"expires_at":true,"created_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema49 = {"type":"object","required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"card":{"$ref":"#/components/schemas/CardNumber"},"holder":{"$ref":"#/components/schemas/ShortText"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
-const schema50 = {"type":"string","pattern":"^[0-9* ]{4,23}$","minLength":4,"maxLength":23};
+const schema50 = {"type":"object","required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"card":{"$ref":"#/components/schemas/CardNumber"},"holder":{"$ref":"#/components/schemas/ShortText"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
+const schema51 = {"type":"string","pattern":"^[0-9* ]{4,23}$","minLength":4,"maxLength":23};
 const pattern18 = new RegExp("^[0-9* ]{4,23}$", "u");
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate107.evaluated;
+const evaluated0 = validate108.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2096,17 +2156,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate107.errors = vErrors;
+validate108.errors = vErrors;
 return errors === 0;
 }
-validate107.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate108.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema51 = {"type":"string","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":255};
+const schema52 = {"type":"string","pattern":"^[^\\x00-\\x1F\\x7F]*$","maxLength":255};
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate109.evaluated;
+const evaluated0 = validate110.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2145,16 +2205,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate109.errors = vErrors;
+validate110.errors = vErrors;
 return errors === 0;
 }
-validate109.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate110.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate105.evaluated;
+const evaluated0 = validate106.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2173,26 +2233,26 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type !== undefined){
-if(!(validate87(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate88(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
 errors = vErrors.length;
 }
 }
 if(data.card !== undefined){
-if(!(validate107(data.card, {instancePath:instancePath+"/card",parentData:data,parentDataProperty:"card",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+if(!(validate108(data.card, {instancePath:instancePath+"/card",parentData:data,parentDataProperty:"card",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
 errors = vErrors.length;
 }
 }
 if(data.holder !== undefined){
-if(!(validate109(data.holder, {instancePath:instancePath+"/holder",parentData:data,parentDataProperty:"holder",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+if(!(validate110(data.holder, {instancePath:instancePath+"/holder",parentData:data,parentDataProperty:"holder",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
 if(data.bank !== undefined){
-if(!(validate109(data.bank, {instancePath:instancePath+"/bank",parentData:data,parentDataProperty:"bank",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+if(!(validate110(data.bank, {instancePath:instancePath+"/bank",parentData:data,parentDataProperty:"bank",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -2207,17 +2267,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate105.errors = vErrors;
+validate106.errors = vErrors;
 return errors === 0;
 }
-validate105.evaluated = {"props":{"type":true,"card":true,"holder":true,"bank":true},"dynamicProps":false,"dynamicItems":false};
+validate106.evaluated = {"props":{"type":true,"card":true,"holder":true,"bank":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema52 = {"anyOf":[{"type":"string","enum":["payment_timeout","amount_mismatch","canceled_by_merchant","requisites_unavailable","declined","provider_error"]},{"type":"null"}]};
+const schema53 = {"anyOf":[{"type":"string","enum":["payment_timeout","amount_mismatch","canceled_by_merchant","requisites_unavailable","declined","provider_error"]},{"type":"null"}]};
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate113.evaluated;
+const evaluated0 = validate114.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2238,7 +2298,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((data === "payment_timeout") || (data === "amount_mismatch")) || (data === "canceled_by_merchant")) || (data === "requisites_unavailable")) || (data === "declined")) || (data === "provider_error"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema52.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema53.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2283,24 +2343,24 @@ vErrors = null;
 }
 }
 }
-validate113.errors = vErrors;
+validate114.errors = vErrors;
 return errors === 0;
 }
-validate113.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate114.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate84.evaluated;
+const evaluated0 = validate85.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2335,14 +2395,14 @@ vErrors.push(err2);
 errors++;
 }
 if(data.requisite !== undefined){
-if(!(validate105(data.requisite, {instancePath:instancePath+"/requisite",parentData:data,parentDataProperty:"requisite",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+if(!(validate106(data.requisite, {instancePath:instancePath+"/requisite",parentData:data,parentDataProperty:"requisite",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
 errors = vErrors.length;
 }
 }
 if(data.reason_code !== undefined){
-if(!(validate113(data.reason_code, {instancePath:instancePath+"/reason_code",parentData:data,parentDataProperty:"reason_code",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate114(data.reason_code, {instancePath:instancePath+"/reason_code",parentData:data,parentDataProperty:"reason_code",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
 errors = vErrors.length;
 }
 }
@@ -2363,24 +2423,24 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate84.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
-validate84.evaluated = {"props":{"requisite":true,"reason_code":true,"finalized_at":true,"id":true,"type":true,"requested":true,"initialized":true,"processed":true,"refunded":true,"status":true,"expires_at":true,"created_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate85.evaluated = {"props":{"requisite":true,"reason_code":true,"finalized_at":true,"id":true,"type":true,"requested":true,"initialized":true,"processed":true,"refunded":true,"status":true,"expires_at":true,"created_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate78.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2417,8 +2477,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate84(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate85(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
 }
@@ -2433,19 +2493,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate77.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema53 = {"type":"object","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"}],"required":["type","data"],"properties":{"type":{"const":"payout.status_changed"},"data":{"$ref":"#/components/schemas/Payout"}}};
-const schema54 = {"type":"object","required":["id","type","requested","requisite","status","expires_at","created_at","updated_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"requested":{"$ref":"#/components/schemas/Money"},"processed":{"$ref":"#/components/schemas/Money"},"requisite":{"$ref":"#/components/schemas/Requisite"},"status":{"$ref":"#/components/schemas/PayoutStatus"},"expires_at":{"$ref":"#/components/schemas/Timestamp"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"updated_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
-const schema55 = {"type":"object","required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"card_number":{"$ref":"#/components/schemas/CardNumber"},"card_holder":{"$ref":"#/components/schemas/ShortText"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
+const schema54 = {"type":"object","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"}],"required":["type","data"],"properties":{"type":{"const":"payout.status_changed"},"data":{"$ref":"#/components/schemas/Payout"}}};
+const schema55 = {"type":"object","required":["id","type","requested","requisite","status","expires_at","created_at","updated_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"requested":{"$ref":"#/components/schemas/Money"},"processed":{"$ref":"#/components/schemas/Money"},"requisite":{"$ref":"#/components/schemas/Requisite"},"status":{"$ref":"#/components/schemas/PayoutStatus"},"expires_at":{"$ref":"#/components/schemas/Timestamp"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"updated_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
+const schema56 = {"type":"object","required":["type"],"properties":{"type":{"$ref":"#/components/schemas/TypeCode"},"card_number":{"$ref":"#/components/schemas/CardNumber"},"card_holder":{"$ref":"#/components/schemas/ShortText"},"bank":{"$ref":"#/components/schemas/ShortText"}}};
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate125.evaluated;
+const evaluated0 = validate126.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2464,26 +2524,26 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type !== undefined){
-if(!(validate87(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate88(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
 errors = vErrors.length;
 }
 }
 if(data.card_number !== undefined){
-if(!(validate107(data.card_number, {instancePath:instancePath+"/card_number",parentData:data,parentDataProperty:"card_number",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+if(!(validate108(data.card_number, {instancePath:instancePath+"/card_number",parentData:data,parentDataProperty:"card_number",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
 errors = vErrors.length;
 }
 }
 if(data.card_holder !== undefined){
-if(!(validate109(data.card_holder, {instancePath:instancePath+"/card_holder",parentData:data,parentDataProperty:"card_holder",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+if(!(validate110(data.card_holder, {instancePath:instancePath+"/card_holder",parentData:data,parentDataProperty:"card_holder",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
 if(data.bank !== undefined){
-if(!(validate109(data.bank, {instancePath:instancePath+"/bank",parentData:data,parentDataProperty:"bank",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+if(!(validate110(data.bank, {instancePath:instancePath+"/bank",parentData:data,parentDataProperty:"bank",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -2498,17 +2558,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate125.errors = vErrors;
+validate126.errors = vErrors;
 return errors === 0;
 }
-validate125.evaluated = {"props":{"type":true,"card_number":true,"card_holder":true,"bank":true},"dynamicProps":false,"dynamicItems":false};
+validate126.evaluated = {"props":{"type":true,"card_number":true,"card_holder":true,"bank":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema56 = {"type":"string","enum":["created","pending","processing","succeeded","failed","canceled","expired"]};
+const schema57 = {"type":"string","enum":["created","pending","processing","succeeded","failed","canceled","expired"]};
 
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate131.evaluated;
+const evaluated0 = validate132.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2526,7 +2586,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((data === "created") || (data === "pending")) || (data === "processing")) || (data === "succeeded")) || (data === "failed")) || (data === "canceled")) || (data === "expired"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema57.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2535,16 +2595,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate131.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
-validate131.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate132.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
+const evaluated0 = validate121.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2633,38 +2693,38 @@ vErrors.push(err7);
 errors++;
 }
 if(data.id !== undefined){
-if(!(validate73(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate74(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
 }
 if(data.type !== undefined){
-if(!(validate87(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate88(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
 errors = vErrors.length;
 }
 }
 if(data.requested !== undefined){
-if(!(validate89(data.requested, {instancePath:instancePath+"/requested",parentData:data,parentDataProperty:"requested",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate90(data.requested, {instancePath:instancePath+"/requested",parentData:data,parentDataProperty:"requested",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
 }
 if(data.processed !== undefined){
-if(!(validate89(data.processed, {instancePath:instancePath+"/processed",parentData:data,parentDataProperty:"processed",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate90(data.processed, {instancePath:instancePath+"/processed",parentData:data,parentDataProperty:"processed",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
 }
 if(data.requisite !== undefined){
-if(!(validate125(data.requisite, {instancePath:instancePath+"/requisite",parentData:data,parentDataProperty:"requisite",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+if(!(validate126(data.requisite, {instancePath:instancePath+"/requisite",parentData:data,parentDataProperty:"requisite",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate131(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+if(!(validate132(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
 }
@@ -2687,8 +2747,8 @@ errors = vErrors.length;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate102(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate103(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 }
@@ -2703,24 +2763,24 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate120.errors = vErrors;
+validate121.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"props":{"id":true,"type":true,"requested":true,"processed":true,"requisite":true,"status":true,"expires_at":true,"created_at":true,"updated_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate121.evaluated = {"props":{"id":true,"type":true,"requested":true,"processed":true,"requisite":true,"status":true,"expires_at":true,"created_at":true,"updated_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate118.evaluated;
+const evaluated0 = validate119.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2757,8 +2817,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate120(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
+if(!(validate121(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
 errors = vErrors.length;
 }
 }
@@ -2773,21 +2833,21 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate118.errors = vErrors;
+validate119.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate119.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema57 = {"type":"object","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"}],"required":["type","data"],"properties":{"type":{"const":"appeal.status_changed"},"data":{"$ref":"#/components/schemas/Appeal"}}};
-const schema58 = {"type":"object","required":["id","appeal_id","requested","status","created_at","updated_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"appeal_id":{"$ref":"#/components/schemas/ResourceId"},"requested":{"$ref":"#/components/schemas/Money"},"resolved":{"$ref":"#/components/schemas/Money"},"attachments":{"$ref":"#/components/schemas/AppealAttachment"},"status":{"$ref":"#/components/schemas/AppealStatus"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"updated_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
-const schema59 = {"type":"object","required":["id","url"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"filename":{"$ref":"#/components/schemas/ShortText"},"url":{"$ref":"#/components/schemas/Url"},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
-const schema60 = {"type":"string","format":"uri","maxLength":2048};
-const formats20 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
+const schema58 = {"type":"object","allOf":[{"$ref":"#/components/schemas/WebhookEventBase"}],"required":["type","data"],"properties":{"type":{"const":"appeal.status_changed"},"data":{"$ref":"#/components/schemas/Appeal"}}};
+const schema59 = {"type":"object","required":["id","appeal_id","requested","status","created_at","updated_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"appeal_id":{"$ref":"#/components/schemas/ResourceId"},"requested":{"$ref":"#/components/schemas/Money"},"resolved":{"$ref":"#/components/schemas/Money"},"attachments":{"$ref":"#/components/schemas/AppealAttachment"},"status":{"$ref":"#/components/schemas/AppealStatus"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"updated_at":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"}}};
+const schema60 = {"type":"object","required":["id","url"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"type":{"$ref":"#/components/schemas/TypeCode"},"filename":{"$ref":"#/components/schemas/ShortText"},"url":{"$ref":"#/components/schemas/Url"},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema61 = {"type":"string","format":"uri","maxLength":2048};
+const formats22 = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate150.evaluated;
+const evaluated0 = validate151.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2805,7 +2865,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!(formats20.test(data))){
+if(!(formats22.test(data))){
 const err1 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err1];
@@ -2826,16 +2886,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate150.errors = vErrors;
+validate151.errors = vErrors;
 return errors === 0;
 }
-validate150.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate151.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate146.evaluated;
+const evaluated0 = validate147.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2864,26 +2924,26 @@ vErrors.push(err1);
 errors++;
 }
 if(data.id !== undefined){
-if(!(validate73(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate74(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
 }
 if(data.type !== undefined){
-if(!(validate87(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate88(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
 errors = vErrors.length;
 }
 }
 if(data.filename !== undefined){
-if(!(validate109(data.filename, {instancePath:instancePath+"/filename",parentData:data,parentDataProperty:"filename",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+if(!(validate110(data.filename, {instancePath:instancePath+"/filename",parentData:data,parentDataProperty:"filename",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
 if(data.url !== undefined){
-if(!(validate150(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+if(!(validate151(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 }
@@ -2904,17 +2964,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate146.errors = vErrors;
+validate147.errors = vErrors;
 return errors === 0;
 }
-validate146.evaluated = {"props":{"id":true,"type":true,"filename":true,"url":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate147.evaluated = {"props":{"id":true,"type":true,"filename":true,"url":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema61 = {"type":"string","enum":["pending","under_review","accepted","rejected","canceled"]};
+const schema62 = {"type":"string","enum":["pending","under_review","accepted","rejected","canceled"]};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
+const evaluated0 = validate155.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2932,7 +2992,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "pending") || (data === "under_review")) || (data === "accepted")) || (data === "rejected")) || (data === "canceled"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema62.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2941,16 +3001,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate154.errors = vErrors;
+validate155.errors = vErrors;
 return errors === 0;
 }
-validate154.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate155.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate141.evaluated;
+const evaluated0 = validate142.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3019,38 +3079,38 @@ vErrors.push(err5);
 errors++;
 }
 if(data.id !== undefined){
-if(!(validate73(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate74(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
 }
 if(data.appeal_id !== undefined){
-if(!(validate73(data.appeal_id, {instancePath:instancePath+"/appeal_id",parentData:data,parentDataProperty:"appeal_id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate74(data.appeal_id, {instancePath:instancePath+"/appeal_id",parentData:data,parentDataProperty:"appeal_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
 }
 if(data.requested !== undefined){
-if(!(validate89(data.requested, {instancePath:instancePath+"/requested",parentData:data,parentDataProperty:"requested",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate90(data.requested, {instancePath:instancePath+"/requested",parentData:data,parentDataProperty:"requested",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
 }
 if(data.resolved !== undefined){
-if(!(validate89(data.resolved, {instancePath:instancePath+"/resolved",parentData:data,parentDataProperty:"resolved",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate90(data.resolved, {instancePath:instancePath+"/resolved",parentData:data,parentDataProperty:"resolved",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
 }
 if(data.attachments !== undefined){
-if(!(validate146(data.attachments, {instancePath:instancePath+"/attachments",parentData:data,parentDataProperty:"attachments",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+if(!(validate147(data.attachments, {instancePath:instancePath+"/attachments",parentData:data,parentDataProperty:"attachments",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate154(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(!(validate155(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
 errors = vErrors.length;
 }
 }
@@ -3067,8 +3127,8 @@ errors = vErrors.length;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate102(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate103(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 }
@@ -3083,24 +3143,24 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate141.errors = vErrors;
+validate142.errors = vErrors;
 return errors === 0;
 }
-validate141.evaluated = {"props":{"id":true,"appeal_id":true,"requested":true,"resolved":true,"attachments":true,"status":true,"created_at":true,"updated_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate142.evaluated = {"props":{"id":true,"appeal_id":true,"requested":true,"resolved":true,"attachments":true,"status":true,"created_at":true,"updated_at":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate139.evaluated;
+const evaluated0 = validate140.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3137,8 +3197,8 @@ errors++;
 }
 }
 if(data.data !== undefined){
-if(!(validate141(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
+if(!(validate142(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
 errors = vErrors.length;
 }
 }
@@ -3153,16 +3213,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate139.errors = vErrors;
+validate140.errors = vErrors;
 return errors === 0;
 }
-validate139.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate140.evaluated = {"props":{"type":true,"data":true,"id":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate76.evaluated;
+const evaluated0 = validate77.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3173,8 +3233,8 @@ const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -3188,8 +3248,8 @@ props0.id = true;
 props0.created_at = true;
 }
 const _errs2 = errors;
-if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate119(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -3210,8 +3270,8 @@ props0.created_at = true;
 }
 }
 const _errs3 = errors;
-if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate140(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -3254,18 +3314,18 @@ vErrors = null;
 }
 }
 }
-validate76.errors = vErrors;
+validate77.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate76.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate77.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const schema62 = {"anyOf":[{"$ref":"#/components/schemas/PaymentStatus"},{"$ref":"#/components/schemas/PayoutStatus"},{"$ref":"#/components/schemas/AppealStatus"}]};
+const schema63 = {"anyOf":[{"$ref":"#/components/schemas/PaymentStatus"},{"$ref":"#/components/schemas/PayoutStatus"},{"$ref":"#/components/schemas/AppealStatus"}]};
 
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate162.evaluated;
+const evaluated0 = validate163.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3275,22 +3335,22 @@ evaluated0.items = undefined;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate98(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+if(!(validate99(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 const _errs2 = errors;
-if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+if(!(validate132(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 const _errs3 = errors;
-if(!(validate154(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -3316,17 +3376,17 @@ vErrors = null;
 }
 }
 }
-validate162.errors = vErrors;
+validate163.errors = vErrors;
 return errors === 0;
 }
-validate162.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate163.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema63 = {"type":"string","enum":["api:confirm","api:cancel","api:refund","clock:processing","clock:expires_at","control"]};
+const schema64 = {"type":"string","enum":["api:confirm","api:cancel","api:refund","clock:processing","clock:expires_at","control"]};
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate168.evaluated;
+const evaluated0 = validate169.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3344,7 +3404,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((data === "api:confirm") || (data === "api:cancel")) || (data === "api:refund")) || (data === "clock:processing")) || (data === "clock:expires_at")) || (data === "control"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema63.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3353,16 +3413,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate168.errors = vErrors;
+validate169.errors = vErrors;
 return errors === 0;
 }
-validate168.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate169.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate76.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3411,26 +3471,26 @@ vErrors.push(err3);
 errors++;
 }
 if(data.event !== undefined){
-if(!(validate76(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+if(!(validate77(data.event, {instancePath:instancePath+"/event",parentData:data,parentDataProperty:"event",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
 }
 if(data.from !== undefined){
-if(!(validate162(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+if(!(validate163(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
 }
 if(data.to !== undefined){
-if(!(validate162(data.to, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+if(!(validate163(data.to, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
 }
 if(data.trigger !== undefined){
-if(!(validate168(data.trigger, {instancePath:instancePath+"/trigger",parentData:data,parentDataProperty:"trigger",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate169(data.trigger, {instancePath:instancePath+"/trigger",parentData:data,parentDataProperty:"trigger",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
 errors = vErrors.length;
 }
 }
@@ -3445,17 +3505,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate75.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":{"event":true,"from":true,"to":true,"trigger":true},"dynamicProps":false,"dynamicItems":false};
+validate76.evaluated = {"props":{"event":true,"from":true,"to":true,"trigger":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema64 = {"type":"object","required":["total","limit","offset"],"properties":{"total":{"type":"integer","format":"int32","minimum":0,"maximum":2147483647},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":100},"offset":{"type":"integer","format":"int32","minimum":0,"maximum":2147483647}}};
+const schema65 = {"type":"object","required":["total","limit","offset"],"properties":{"total":{"type":"integer","format":"int32","minimum":0,"maximum":2147483647},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":100},"offset":{"type":"integer","format":"int32","minimum":0,"maximum":2147483647}}};
 
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate171.evaluated;
+const evaluated0 = validate172.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3639,16 +3699,16 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate171.errors = vErrors;
+validate172.errors = vErrors;
 return errors === 0;
 }
-validate171.evaluated = {"props":{"total":true,"limit":true,"offset":true},"dynamicProps":false,"dynamicItems":false};
+validate172.evaluated = {"props":{"total":true,"limit":true,"offset":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate75.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3691,8 +3751,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate75(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(!(validate76(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
 }
@@ -3709,8 +3769,8 @@ errors++;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate171(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+if(!(validate172(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
 errors = vErrors.length;
 }
 }
@@ -3725,18 +3785,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate74.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":{"data":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate75.evaluated = {"props":{"data":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateDeliveryState: SchemaValidator = validate173;
-const schema65 = {"type":"string","enum":["scheduled","due","delivered","failed","abandoned"]};
+export const validateDeliveryState: SchemaValidator = validate174;
+const schema66 = {"type":"string","enum":["scheduled","due","delivered","failed","abandoned"]};
 
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate173.evaluated;
+const evaluated0 = validate174.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3754,7 +3814,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "scheduled") || (data === "due")) || (data === "delivered")) || (data === "failed")) || (data === "abandoned"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema66.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3763,21 +3823,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate173.errors = vErrors;
+validate174.errors = vErrors;
 return errors === 0;
 }
-validate173.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate174.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateDeliveryListResponse: SchemaValidator = validate174;
-const schema66 = {"type":"object","required":["data","pagination"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/Delivery"}},"pagination":{"$ref":"#/components/schemas/Pagination"}}};
-const schema67 = {"type":"object","required":["id","event_id","endpoint_id","state","attempts","next_attempt_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"event_id":{"$ref":"#/components/schemas/ResourceId"},"endpoint_id":{"$ref":"#/components/schemas/ResourceId"},"state":{"$ref":"#/components/schemas/DeliveryState"},"attempts":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/DeliveryAttempt"}},"next_attempt_at":{"anyOf":[{"$ref":"#/components/schemas/Timestamp"},{"type":"null"}]}}};
-const schema68 = {"type":"object","required":["number","due_at","sent_at","outcome","response_status","error"],"properties":{"number":{"type":"integer","format":"int32","minimum":1,"maximum":100},"due_at":{"$ref":"#/components/schemas/Timestamp"},"sent_at":{"anyOf":[{"$ref":"#/components/schemas/Timestamp"},{"type":"null"}]},"outcome":{"$ref":"#/components/schemas/DeliveryOutcome"},"response_status":{"type":["integer","null"],"format":"int32","minimum":100,"maximum":599},"error":{"type":["string","null"],"maxLength":255,"pattern":"^[^\\x00-\\x1F\\x7F]*$"},"duration_ms":{"type":"integer","format":"int32","minimum":0,"maximum":600000}}};
-const schema69 = {"type":"string","enum":["pending","succeeded","failed"]};
+export const validateDeliveryListResponse: SchemaValidator = validate175;
+const schema67 = {"type":"object","required":["data","pagination"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/Delivery"}},"pagination":{"$ref":"#/components/schemas/Pagination"}}};
+const schema68 = {"type":"object","required":["id","event_id","endpoint_id","state","attempts","next_attempt_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"event_id":{"$ref":"#/components/schemas/ResourceId"},"endpoint_id":{"$ref":"#/components/schemas/ResourceId"},"state":{"$ref":"#/components/schemas/DeliveryState"},"attempts":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/DeliveryAttempt"}},"next_attempt_at":{"anyOf":[{"$ref":"#/components/schemas/Timestamp"},{"type":"null"}]}}};
+const schema69 = {"type":"object","required":["number","due_at","sent_at","outcome","response_status","error"],"properties":{"number":{"type":"integer","format":"int32","minimum":1,"maximum":100},"due_at":{"$ref":"#/components/schemas/Timestamp"},"sent_at":{"anyOf":[{"$ref":"#/components/schemas/Timestamp"},{"type":"null"}]},"outcome":{"$ref":"#/components/schemas/DeliveryOutcome"},"response_status":{"type":["integer","null"],"format":"int32","minimum":100,"maximum":599},"error":{"type":["string","null"],"maxLength":255,"pattern":"^[^\\x00-\\x1F\\x7F]*$"},"duration_ms":{"type":"integer","format":"int32","minimum":0,"maximum":600000}}};
+const schema70 = {"type":"string","enum":["pending","succeeded","failed"]};
 
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate183.evaluated;
+const evaluated0 = validate184.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3795,7 +3855,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "pending") || (data === "succeeded")) || (data === "failed"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema69.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema70.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3804,16 +3864,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate183.errors = vErrors;
+validate184.errors = vErrors;
 return errors === 0;
 }
-validate183.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate184.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate180.evaluated;
+const evaluated0 = validate181.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3979,15 +4039,15 @@ vErrors = null;
 }
 }
 if(data.outcome !== undefined){
-if(!(validate183(data.outcome, {instancePath:instancePath+"/outcome",parentData:data,parentDataProperty:"outcome",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(!(validate184(data.outcome, {instancePath:instancePath+"/outcome",parentData:data,parentDataProperty:"outcome",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
 }
 if(data.response_status !== undefined){
 let data4 = data.response_status;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err12 = {instancePath:instancePath+"/response_status",schemaPath:"#/properties/response_status/type",keyword:"type",params:{type: schema68.properties.response_status.type},message:"must be integer,null"};
+const err12 = {instancePath:instancePath+"/response_status",schemaPath:"#/properties/response_status/type",keyword:"type",params:{type: schema69.properties.response_status.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4032,7 +4092,7 @@ errors++;
 if(data.error !== undefined){
 let data5 = data.error;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema68.properties.error.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema69.properties.error.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4120,16 +4180,16 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate180.errors = vErrors;
+validate181.errors = vErrors;
 return errors === 0;
 }
-validate180.evaluated = {"props":{"number":true,"due_at":true,"sent_at":true,"outcome":true,"response_status":true,"error":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+validate181.evaluated = {"props":{"number":true,"due_at":true,"sent_at":true,"outcome":true,"response_status":true,"error":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate175.evaluated;
+const evaluated0 = validate176.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4198,26 +4258,26 @@ vErrors.push(err5);
 errors++;
 }
 if(data.id !== undefined){
-if(!(validate73(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate74(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
 }
 if(data.event_id !== undefined){
-if(!(validate73(data.event_id, {instancePath:instancePath+"/event_id",parentData:data,parentDataProperty:"event_id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate74(data.event_id, {instancePath:instancePath+"/event_id",parentData:data,parentDataProperty:"event_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
 }
 if(data.endpoint_id !== undefined){
-if(!(validate73(data.endpoint_id, {instancePath:instancePath+"/endpoint_id",parentData:data,parentDataProperty:"endpoint_id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate74(data.endpoint_id, {instancePath:instancePath+"/endpoint_id",parentData:data,parentDataProperty:"endpoint_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
 }
 if(data.state !== undefined){
-if(!(validate173(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+if(!(validate174(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
 errors = vErrors.length;
 }
 }
@@ -4236,8 +4296,8 @@ errors++;
 }
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate180(data4[i0], {instancePath:instancePath+"/attempts/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
+if(!(validate181(data4[i0], {instancePath:instancePath+"/attempts/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
@@ -4310,16 +4370,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate175.errors = vErrors;
+validate176.errors = vErrors;
 return errors === 0;
 }
-validate175.evaluated = {"props":{"id":true,"event_id":true,"endpoint_id":true,"state":true,"attempts":true,"next_attempt_at":true},"dynamicProps":false,"dynamicItems":false};
+validate176.evaluated = {"props":{"id":true,"event_id":true,"endpoint_id":true,"state":true,"attempts":true,"next_attempt_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate174.evaluated;
+const evaluated0 = validate175.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4362,8 +4422,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate175(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+if(!(validate176(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
 }
@@ -4380,8 +4440,8 @@ errors++;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate171(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+if(!(validate172(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
 errors = vErrors.length;
 }
 }
@@ -4396,18 +4456,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate174.errors = vErrors;
+validate175.errors = vErrors;
 return errors === 0;
 }
-validate174.evaluated = {"props":{"data":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate175.evaluated = {"props":{"data":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateDeliveryResponse: SchemaValidator = validate189;
-const schema70 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Delivery"}}};
+export const validateDeliveryResponse: SchemaValidator = validate190;
+const schema71 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Delivery"}}};
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate189.evaluated;
+const evaluated0 = validate190.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4426,8 +4486,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate175(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+if(!(validate176(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
 }
@@ -4442,18 +4502,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate189.errors = vErrors;
+validate190.errors = vErrors;
 return errors === 0;
 }
-validate189.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate190.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateIdempotentReplayedHeader: SchemaValidator = validate191;
-const schema71 = {"type":"string","enum":["true"]};
+export const validateIdempotentReplayedHeader: SchemaValidator = validate192;
+const schema72 = {"type":"string","enum":["true"]};
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate191.evaluated;
+const evaluated0 = validate192.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4471,7 +4531,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(data === "true")){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema71.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema72.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4480,21 +4540,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate191.errors = vErrors;
+validate192.errors = vErrors;
 return errors === 0;
 }
-validate191.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate192.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateWebhookEndpointListResponse: SchemaValidator = validate192;
-const schema72 = {"type":"object","required":["data"],"properties":{"data":{"type":"array","maxItems":20,"items":{"$ref":"#/components/schemas/WebhookEndpoint"}}}};
-const schema73 = {"type":"object","required":["id","url","source","layout","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"url":{"anyOf":[{"$ref":"#/components/schemas/WebhookEndpointUrl"},{"type":"null"}]},"source":{"$ref":"#/components/schemas/WebhookEndpointSource"},"layout":{"$ref":"#/components/schemas/WebhookLayout"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"listener":{"type":"boolean","const":true}}};
-const schema74 = {"type":"string","format":"uri","maxLength":2048,"pattern":"^https?://[^@/?#]*(?:[/?#]|$)"};
+export const validateWebhookEndpointListResponse: SchemaValidator = validate193;
+const schema73 = {"type":"object","required":["data"],"properties":{"data":{"type":"array","maxItems":20,"items":{"$ref":"#/components/schemas/WebhookEndpoint"}}}};
+const schema74 = {"type":"object","required":["id","url","source","layout","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"url":{"anyOf":[{"$ref":"#/components/schemas/WebhookEndpointUrl"},{"type":"null"}]},"source":{"$ref":"#/components/schemas/WebhookEndpointSource"},"layout":{"$ref":"#/components/schemas/WebhookLayout"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"listener":{"type":"boolean","const":true}}};
+const schema75 = {"type":"string","format":"uri","maxLength":2048,"pattern":"^https?://[^@/?#]*(?:[/?#]|$)"};
 const pattern21 = new RegExp("^https?://[^@/?#]*(?:[/?#]|$)", "u");
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate195.evaluated;
+const evaluated0 = validate196.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4522,7 +4582,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(!(formats20.test(data))){
+if(!(formats22.test(data))){
 const err2 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -4543,17 +4603,17 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate195.errors = vErrors;
+validate196.errors = vErrors;
 return errors === 0;
 }
-validate195.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate196.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema75 = {"type":"string","enum":["tenant","operator"]};
+const schema76 = {"type":"string","enum":["tenant","operator"]};
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate197.evaluated;
+const evaluated0 = validate198.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4571,7 +4631,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "tenant") || (data === "operator"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema75.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema76.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4580,17 +4640,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate197.errors = vErrors;
+validate198.errors = vErrors;
 return errors === 0;
 }
-validate197.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate198.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema76 = {"type":"string","enum":["later","earlier"],"default":"later"};
+const schema77 = {"type":"string","enum":["later","earlier"],"default":"later"};
 
-function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate199.evaluated;
+const evaluated0 = validate200.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4608,7 +4668,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "later") || (data === "earlier"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema76.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema77.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4617,16 +4677,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate199.errors = vErrors;
+validate200.errors = vErrors;
 return errors === 0;
 }
-validate199.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate200.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate193.evaluated;
+const evaluated0 = validate194.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4685,8 +4745,8 @@ vErrors.push(err4);
 errors++;
 }
 if(data.id !== undefined){
-if(!(validate73(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate74(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
 }
@@ -4695,8 +4755,8 @@ let data1 = data.url;
 const _errs3 = errors;
 let valid1 = false;
 const _errs4 = errors;
-if(!(validate195(data1, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate196(data1, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -4737,14 +4797,14 @@ vErrors = null;
 }
 }
 if(data.source !== undefined){
-if(!(validate197(data.source, {instancePath:instancePath+"/source",parentData:data,parentDataProperty:"source",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
+if(!(validate198(data.source, {instancePath:instancePath+"/source",parentData:data,parentDataProperty:"source",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
 }
 if(data.layout !== undefined){
-if(!(validate199(data.layout, {instancePath:instancePath+"/layout",parentData:data,parentDataProperty:"layout",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
+if(!(validate200(data.layout, {instancePath:instancePath+"/layout",parentData:data,parentDataProperty:"layout",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
 errors = vErrors.length;
 }
 }
@@ -4788,16 +4848,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate193.errors = vErrors;
+validate194.errors = vErrors;
 return errors === 0;
 }
-validate193.evaluated = {"props":{"id":true,"url":true,"source":true,"layout":true,"created_at":true,"listener":true},"dynamicProps":false,"dynamicItems":false};
+validate194.evaluated = {"props":{"id":true,"url":true,"source":true,"layout":true,"created_at":true,"listener":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate192.evaluated;
+const evaluated0 = validate193.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4830,8 +4890,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate193(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
+if(!(validate194(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
 errors = vErrors.length;
 }
 }
@@ -4858,20 +4918,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate192.errors = vErrors;
+validate193.errors = vErrors;
 return errors === 0;
 }
-validate192.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate193.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateCreateWebhookEndpointRequest: SchemaValidator = validate203;
-const schema77 = {"type":"object","additionalProperties":false,"required":["url"],"properties":{"url":{"$ref":"#/components/schemas/WebhookEndpointUrl"},"secret":{"$ref":"#/components/schemas/WebhookSecret"},"layout":{"$ref":"#/components/schemas/WebhookLayout"}}};
-const schema78 = {"type":"string","format":"password","minLength":38,"maxLength":256,"pattern":"^whsec_(?:[A-Za-z0-9+/]{4}){8,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"};
+export const validateCreateWebhookEndpointRequest: SchemaValidator = validate204;
+const schema78 = {"type":"object","additionalProperties":false,"required":["url"],"properties":{"url":{"$ref":"#/components/schemas/WebhookEndpointUrl"},"secret":{"$ref":"#/components/schemas/WebhookSecret"},"layout":{"$ref":"#/components/schemas/WebhookLayout"}}};
+const schema79 = {"type":"string","format":"password","minLength":38,"maxLength":256,"pattern":"^whsec_(?:[A-Za-z0-9+/]{4}){8,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"};
 const pattern22 = new RegExp("^whsec_(?:[A-Za-z0-9+/]{4}){8,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$", "u");
 
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate205.evaluated;
+const evaluated0 = validate206.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4920,16 +4980,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate205.errors = vErrors;
+validate206.errors = vErrors;
 return errors === 0;
 }
-validate205.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate206.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate203.evaluated;
+const evaluated0 = validate204.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4960,20 +5020,20 @@ errors++;
 }
 }
 if(data.url !== undefined){
-if(!(validate195(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate196(data.url, {instancePath:instancePath+"/url",parentData:data,parentDataProperty:"url",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
 errors = vErrors.length;
 }
 }
 if(data.secret !== undefined){
-if(!(validate205(data.secret, {instancePath:instancePath+"/secret",parentData:data,parentDataProperty:"secret",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+if(!(validate206(data.secret, {instancePath:instancePath+"/secret",parentData:data,parentDataProperty:"secret",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
 errors = vErrors.length;
 }
 }
 if(data.layout !== undefined){
-if(!(validate199(data.layout, {instancePath:instancePath+"/layout",parentData:data,parentDataProperty:"layout",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
+if(!(validate200(data.layout, {instancePath:instancePath+"/layout",parentData:data,parentDataProperty:"layout",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
 errors = vErrors.length;
 }
 }
@@ -4988,33 +5048,33 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate203.errors = vErrors;
+validate204.errors = vErrors;
 return errors === 0;
 }
-validate203.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate204.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateWebhookEndpointResponse: SchemaValidator = validate208;
-const schema79 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/CreatedWebhookEndpoint"}}};
-const schema80 = {"allOf":[{"$ref":"#/components/schemas/WebhookEndpoint"},{"type":"object","properties":{"secret":{"$ref":"#/components/schemas/WebhookSecret"}}}]};
+export const validateWebhookEndpointResponse: SchemaValidator = validate209;
+const schema80 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/CreatedWebhookEndpoint"}}};
+const schema81 = {"allOf":[{"$ref":"#/components/schemas/WebhookEndpoint"},{"type":"object","properties":{"secret":{"$ref":"#/components/schemas/WebhookSecret"}}}]};
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate209.evaluated;
+const evaluated0 = validate210.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate193(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
+if(!(validate194(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.secret !== undefined){
-if(!(validate205(data.secret, {instancePath:instancePath+"/secret",parentData:data,parentDataProperty:"secret",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+if(!(validate206(data.secret, {instancePath:instancePath+"/secret",parentData:data,parentDataProperty:"secret",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
 errors = vErrors.length;
 }
 }
@@ -5029,16 +5089,16 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate209.errors = vErrors;
+validate210.errors = vErrors;
 return errors === 0;
 }
-validate209.evaluated = {"props":{"secret":true,"id":true,"url":true,"source":true,"layout":true,"created_at":true,"listener":true},"dynamicProps":false,"dynamicItems":false};
+validate210.evaluated = {"props":{"secret":true,"id":true,"url":true,"source":true,"layout":true,"created_at":true,"listener":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate208.evaluated;
+const evaluated0 = validate209.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5057,8 +5117,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate209(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate209.errors : vErrors.concat(validate209.errors);
+if(!(validate210(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 }
@@ -5073,17 +5133,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate208.errors = vErrors;
+validate209.errors = vErrors;
 return errors === 0;
 }
-validate208.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate209.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateWebhookEndpointUrl: SchemaValidator = validate213;
+export const validateWebhookEndpointUrl: SchemaValidator = validate214;
 
-function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate213.evaluated;
+const evaluated0 = validate214.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5111,7 +5171,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(!(formats20.test(data))){
+if(!(formats22.test(data))){
 const err2 = {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -5132,18 +5192,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate213.errors = vErrors;
+validate214.errors = vErrors;
 return errors === 0;
 }
-validate213.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate214.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateForcePaymentStatusRequest: SchemaValidator = validate214;
-const schema82 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/PaymentStatus"},"reason_code":{"$ref":"#/components/schemas/ReasonCode"}}};
+export const validateForcePaymentStatusRequest: SchemaValidator = validate215;
+const schema83 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/PaymentStatus"},"reason_code":{"$ref":"#/components/schemas/ReasonCode"}}};
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate214.evaluated;
+const evaluated0 = validate215.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5174,14 +5234,14 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate98(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+if(!(validate99(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
 errors = vErrors.length;
 }
 }
 if(data.reason_code !== undefined){
-if(!(validate113(data.reason_code, {instancePath:instancePath+"/reason_code",parentData:data,parentDataProperty:"reason_code",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate114(data.reason_code, {instancePath:instancePath+"/reason_code",parentData:data,parentDataProperty:"reason_code",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
 errors = vErrors.length;
 }
 }
@@ -5196,18 +5256,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate214.errors = vErrors;
+validate215.errors = vErrors;
 return errors === 0;
 }
-validate214.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate215.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateStatusChangeResponse: SchemaValidator = validate217;
-const schema83 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/StatusChange"}}};
+export const validateStatusChangeResponse: SchemaValidator = validate218;
+const schema84 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/StatusChange"}}};
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate217.evaluated;
+const evaluated0 = validate218.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5226,8 +5286,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate75(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(!(validate76(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
 }
@@ -5242,18 +5302,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate217.errors = vErrors;
+validate218.errors = vErrors;
 return errors === 0;
 }
-validate217.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate218.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateForcePayoutStatusRequest: SchemaValidator = validate219;
-const schema84 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/PayoutStatus"}}};
+export const validateForcePayoutStatusRequest: SchemaValidator = validate220;
+const schema85 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/PayoutStatus"}}};
 
-function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate219.evaluated;
+const evaluated0 = validate220.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5284,8 +5344,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate131(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+if(!(validate132(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
 }
@@ -5300,18 +5360,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate219.errors = vErrors;
+validate220.errors = vErrors;
 return errors === 0;
 }
-validate219.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate220.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateForceAppealStatusRequest: SchemaValidator = validate221;
-const schema85 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/AppealStatus"}}};
+export const validateForceAppealStatusRequest: SchemaValidator = validate222;
+const schema86 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/AppealStatus"}}};
 
-function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate221.evaluated;
+const evaluated0 = validate222.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5342,8 +5402,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate154(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(!(validate155(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
 errors = vErrors.length;
 }
 }
@@ -5358,20 +5418,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate221.errors = vErrors;
+validate222.errors = vErrors;
 return errors === 0;
 }
-validate221.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate222.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateFaultListResponse: SchemaValidator = validate223;
-const schema86 = {"type":"object","required":["data"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/Fault"}}}};
-const schema87 = {"type":"object","required":["id","operation_id","kind","count","remaining","retry_after","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"operation_id":{"$ref":"#/components/schemas/FaultOperationId"},"kind":{"$ref":"#/components/schemas/FaultKind"},"count":{"type":"integer","format":"int32","minimum":1,"maximum":100},"remaining":{"type":"integer","format":"int32","minimum":1,"maximum":100},"retry_after":{"anyOf":[{"$ref":"#/components/schemas/RetryAfterSeconds"},{"type":"null"}]},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
-const schema88 = {"type":"string","enum":["listPayments","createPayment","retrievePayment","confirmPayment","cancelPayment","refundPayment","listPayouts","createPayout","retrievePayout","cancelPayout","listAppeals","createAppeal","retrieveAppeal","cancelAppeal","retrieveBalance"]};
+export const validateFaultListResponse: SchemaValidator = validate224;
+const schema87 = {"type":"object","required":["data"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/Fault"}}}};
+const schema88 = {"type":"object","required":["id","operation_id","kind","count","remaining","retry_after","created_at"],"properties":{"id":{"$ref":"#/components/schemas/ResourceId"},"operation_id":{"$ref":"#/components/schemas/FaultOperationId"},"kind":{"$ref":"#/components/schemas/FaultKind"},"count":{"type":"integer","format":"int32","minimum":1,"maximum":100},"remaining":{"type":"integer","format":"int32","minimum":1,"maximum":100},"retry_after":{"anyOf":[{"$ref":"#/components/schemas/RetryAfterSeconds"},{"type":"null"}]},"created_at":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema89 = {"type":"string","enum":["listPayments","createPayment","retrievePayment","confirmPayment","cancelPayment","refundPayment","listPayouts","createPayout","retrievePayout","cancelPayout","listAppeals","createAppeal","retrieveAppeal","cancelAppeal","retrieveBalance"]};
 
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate226.evaluated;
+const evaluated0 = validate227.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5389,7 +5449,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((((((((data === "listPayments") || (data === "createPayment")) || (data === "retrievePayment")) || (data === "confirmPayment")) || (data === "cancelPayment")) || (data === "refundPayment")) || (data === "listPayouts")) || (data === "createPayout")) || (data === "retrievePayout")) || (data === "cancelPayout")) || (data === "listAppeals")) || (data === "createAppeal")) || (data === "retrieveAppeal")) || (data === "cancelAppeal")) || (data === "retrieveBalance"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema88.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema89.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5398,17 +5458,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate226.errors = vErrors;
+validate227.errors = vErrors;
 return errors === 0;
 }
-validate226.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate227.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema89 = {"type":"string","enum":["rate_limit","server_error","timeout"]};
+const schema90 = {"type":"string","enum":["rate_limit","server_error","timeout"]};
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate228.evaluated;
+const evaluated0 = validate229.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5426,7 +5486,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "rate_limit") || (data === "server_error")) || (data === "timeout"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema89.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema90.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5435,17 +5495,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate228.errors = vErrors;
+validate229.errors = vErrors;
 return errors === 0;
 }
-validate228.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate229.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema90 = {"type":"integer","format":"int32","minimum":0,"maximum":3600};
+const schema91 = {"type":"integer","format":"int32","minimum":0,"maximum":3600};
 
-function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate230.evaluated;
+const evaluated0 = validate231.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5494,16 +5554,16 @@ vErrors.push(err3);
 errors++;
 }
 }
-validate230.errors = vErrors;
+validate231.errors = vErrors;
 return errors === 0;
 }
-validate230.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate231.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate224.evaluated;
+const evaluated0 = validate225.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5582,20 +5642,20 @@ vErrors.push(err6);
 errors++;
 }
 if(data.id !== undefined){
-if(!(validate73(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate74(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
 }
 if(data.operation_id !== undefined){
-if(!(validate226(data.operation_id, {instancePath:instancePath+"/operation_id",parentData:data,parentDataProperty:"operation_id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
+if(!(validate227(data.operation_id, {instancePath:instancePath+"/operation_id",parentData:data,parentDataProperty:"operation_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
 }
 if(data.kind !== undefined){
-if(!(validate228(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate229(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
 errors = vErrors.length;
 }
 }
@@ -5694,8 +5754,8 @@ let data5 = data.retry_after;
 const _errs9 = errors;
 let valid1 = false;
 const _errs10 = errors;
-if(!(validate230(data5, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
+if(!(validate231(data5, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -5752,16 +5812,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate224.errors = vErrors;
+validate225.errors = vErrors;
 return errors === 0;
 }
-validate224.evaluated = {"props":{"id":true,"operation_id":true,"kind":true,"count":true,"remaining":true,"retry_after":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
+validate225.evaluated = {"props":{"id":true,"operation_id":true,"kind":true,"count":true,"remaining":true,"retry_after":true,"created_at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate223.evaluated;
+const evaluated0 = validate224.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5794,8 +5854,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate224(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+if(!(validate225(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
 errors = vErrors.length;
 }
 }
@@ -5822,18 +5882,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate223.errors = vErrors;
+validate224.errors = vErrors;
 return errors === 0;
 }
-validate223.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate224.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateCreateFaultRequest: SchemaValidator = validate234;
-const schema91 = {"type":"object","additionalProperties":false,"required":["operation_id","kind"],"properties":{"operation_id":{"$ref":"#/components/schemas/FaultOperationId"},"kind":{"$ref":"#/components/schemas/FaultKind"},"count":{"type":"integer","format":"int32","minimum":1,"maximum":100,"default":1},"retry_after":{"$ref":"#/components/schemas/RetryAfterSeconds"}},"not":{"required":["kind","retry_after"],"properties":{"kind":{"not":{"const":"rate_limit"}},"retry_after":{"$ref":"#/components/schemas/RetryAfterSeconds"}}}};
+export const validateCreateFaultRequest: SchemaValidator = validate235;
+const schema92 = {"type":"object","additionalProperties":false,"required":["operation_id","kind"],"properties":{"operation_id":{"$ref":"#/components/schemas/FaultOperationId"},"kind":{"$ref":"#/components/schemas/FaultKind"},"count":{"type":"integer","format":"int32","minimum":1,"maximum":100,"default":1},"retry_after":{"$ref":"#/components/schemas/RetryAfterSeconds"}},"not":{"required":["kind","retry_after"],"properties":{"kind":{"not":{"const":"rate_limit"}},"retry_after":{"$ref":"#/components/schemas/RetryAfterSeconds"}}}};
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate234.evaluated;
+const evaluated0 = validate235.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5899,8 +5959,8 @@ var valid1 = true;
 if(valid1){
 if(data.retry_after !== undefined){
 const _errs6 = errors;
-if(!(validate230(data.retry_after, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
+if(!(validate231(data.retry_after, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -5967,14 +6027,14 @@ errors++;
 }
 }
 if(data.operation_id !== undefined){
-if(!(validate226(data.operation_id, {instancePath:instancePath+"/operation_id",parentData:data,parentDataProperty:"operation_id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
+if(!(validate227(data.operation_id, {instancePath:instancePath+"/operation_id",parentData:data,parentDataProperty:"operation_id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
 }
 if(data.kind !== undefined){
-if(!(validate228(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate229(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
 errors = vErrors.length;
 }
 }
@@ -6024,8 +6084,8 @@ errors++;
 }
 }
 if(data.retry_after !== undefined){
-if(!(validate230(data.retry_after, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
+if(!(validate231(data.retry_after, {instancePath:instancePath+"/retry_after",parentData:data,parentDataProperty:"retry_after",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
 errors = vErrors.length;
 }
 }
@@ -6040,18 +6100,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate234.errors = vErrors;
+validate235.errors = vErrors;
 return errors === 0;
 }
-validate234.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate235.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateFaultResponse: SchemaValidator = validate239;
-const schema92 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Fault"}}};
+export const validateFaultResponse: SchemaValidator = validate240;
+const schema93 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Fault"}}};
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate239.evaluated;
+const evaluated0 = validate240.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6070,8 +6130,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate224(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+if(!(validate225(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
 errors = vErrors.length;
 }
 }
@@ -6086,21 +6146,21 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate239.errors = vErrors;
+validate240.errors = vErrors;
 return errors === 0;
 }
-validate239.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate240.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateTestTenantListResponse: SchemaValidator = validate241;
-const schema93 = {"type":"object","required":["data","pagination"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/TestTenant"}},"pagination":{"$ref":"#/components/schemas/Pagination"}}};
-const schema94 = {"type":"object","additionalProperties":false,"required":["id","public_key","created_at","expires_at"],"properties":{"id":{"$ref":"#/components/schemas/TestTenantId"},"public_key":{"$ref":"#/components/schemas/TenantPublicKey"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"expires_at":{"$ref":"#/components/schemas/Timestamp"}}};
-const schema95 = {"type":"string","pattern":"^ten_[A-Za-z0-9_-]{22}$","minLength":26,"maxLength":26};
+export const validateTestTenantListResponse: SchemaValidator = validate242;
+const schema94 = {"type":"object","required":["data","pagination"],"properties":{"data":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/TestTenant"}},"pagination":{"$ref":"#/components/schemas/Pagination"}}};
+const schema95 = {"type":"object","additionalProperties":false,"required":["id","public_key","created_at","expires_at"],"properties":{"id":{"$ref":"#/components/schemas/TestTenantId"},"public_key":{"$ref":"#/components/schemas/TenantPublicKey"},"created_at":{"$ref":"#/components/schemas/Timestamp"},"expires_at":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema96 = {"type":"string","pattern":"^ten_[A-Za-z0-9_-]{22}$","minLength":26,"maxLength":26};
 const pattern24 = new RegExp("^ten_[A-Za-z0-9_-]{22}$", "u");
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate243.evaluated;
+const evaluated0 = validate244.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6149,18 +6209,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate243.errors = vErrors;
+validate244.errors = vErrors;
 return errors === 0;
 }
-validate243.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate244.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema96 = {"type":"string","pattern":"^sbx_pk_[A-Za-z0-9_-]{22}$","minLength":29,"maxLength":29};
+const schema97 = {"type":"string","pattern":"^sbx_pk_[A-Za-z0-9_-]{22}$","minLength":29,"maxLength":29};
 const pattern25 = new RegExp("^sbx_pk_[A-Za-z0-9_-]{22}$", "u");
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate245.evaluated;
+const evaluated0 = validate246.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6209,16 +6269,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate245.errors = vErrors;
+validate246.errors = vErrors;
 return errors === 0;
 }
-validate245.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate246.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate242.evaluated;
+const evaluated0 = validate243.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6279,14 +6339,14 @@ errors++;
 }
 }
 if(data.id !== undefined){
-if(!(validate243(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
+if(!(validate244(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
 errors = vErrors.length;
 }
 }
 if(data.public_key !== undefined){
-if(!(validate245(data.public_key, {instancePath:instancePath+"/public_key",parentData:data,parentDataProperty:"public_key",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
+if(!(validate246(data.public_key, {instancePath:instancePath+"/public_key",parentData:data,parentDataProperty:"public_key",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
 errors = vErrors.length;
 }
 }
@@ -6313,16 +6373,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate242.errors = vErrors;
+validate243.errors = vErrors;
 return errors === 0;
 }
-validate242.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate243.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate241.evaluated;
+const evaluated0 = validate242.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6365,8 +6425,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate242(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+if(!(validate243(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
 errors = vErrors.length;
 }
 }
@@ -6383,8 +6443,8 @@ errors++;
 }
 }
 if(data.pagination !== undefined){
-if(!(validate171(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+if(!(validate172(data.pagination, {instancePath:instancePath+"/pagination",parentData:data,parentDataProperty:"pagination",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
 errors = vErrors.length;
 }
 }
@@ -6399,21 +6459,21 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate241.errors = vErrors;
+validate242.errors = vErrors;
 return errors === 0;
 }
-validate241.evaluated = {"props":{"data":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate242.evaluated = {"props":{"data":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateTestTenantCredentialsResponse: SchemaValidator = validate251;
-const schema97 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/TestTenantCredentials"}}};
-const schema98 = {"type":"object","additionalProperties":false,"required":["id","access_token","public_key","secret_key","expires_at"],"properties":{"id":{"$ref":"#/components/schemas/TestTenantId"},"access_token":{"$ref":"#/components/schemas/TenantAccessToken"},"public_key":{"$ref":"#/components/schemas/TenantPublicKey"},"secret_key":{"$ref":"#/components/schemas/TenantSecretKey"},"expires_at":{"$ref":"#/components/schemas/Timestamp"}}};
-const schema99 = {"type":"string","format":"password","pattern":"^sbx_at_[A-Za-z0-9_-]{43}$","minLength":50,"maxLength":50};
+export const validateTestTenantCredentialsResponse: SchemaValidator = validate252;
+const schema98 = {"type":"object","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/TestTenantCredentials"}}};
+const schema99 = {"type":"object","additionalProperties":false,"required":["id","access_token","public_key","secret_key","expires_at"],"properties":{"id":{"$ref":"#/components/schemas/TestTenantId"},"access_token":{"$ref":"#/components/schemas/TenantAccessToken"},"public_key":{"$ref":"#/components/schemas/TenantPublicKey"},"secret_key":{"$ref":"#/components/schemas/TenantSecretKey"},"expires_at":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema100 = {"type":"string","format":"password","pattern":"^sbx_at_[A-Za-z0-9_-]{43}$","minLength":50,"maxLength":50};
 const pattern26 = new RegExp("^sbx_at_[A-Za-z0-9_-]{43}$", "u");
 
-function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate254.evaluated;
+const evaluated0 = validate255.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6462,18 +6522,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate254.errors = vErrors;
+validate255.errors = vErrors;
 return errors === 0;
 }
-validate254.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate255.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema100 = {"type":"string","format":"password","pattern":"^sbx_sk_[A-Za-z0-9_-]{43}$","minLength":50,"maxLength":50};
+const schema101 = {"type":"string","format":"password","pattern":"^sbx_sk_[A-Za-z0-9_-]{43}$","minLength":50,"maxLength":50};
 const pattern27 = new RegExp("^sbx_sk_[A-Za-z0-9_-]{43}$", "u");
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate257.evaluated;
+const evaluated0 = validate258.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6522,16 +6582,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate257.errors = vErrors;
+validate258.errors = vErrors;
 return errors === 0;
 }
-validate257.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate258.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
+const evaluated0 = validate253.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6602,26 +6662,26 @@ errors++;
 }
 }
 if(data.id !== undefined){
-if(!(validate243(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
+if(!(validate244(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
 errors = vErrors.length;
 }
 }
 if(data.access_token !== undefined){
-if(!(validate254(data.access_token, {instancePath:instancePath+"/access_token",parentData:data,parentDataProperty:"access_token",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
+if(!(validate255(data.access_token, {instancePath:instancePath+"/access_token",parentData:data,parentDataProperty:"access_token",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
 errors = vErrors.length;
 }
 }
 if(data.public_key !== undefined){
-if(!(validate245(data.public_key, {instancePath:instancePath+"/public_key",parentData:data,parentDataProperty:"public_key",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
+if(!(validate246(data.public_key, {instancePath:instancePath+"/public_key",parentData:data,parentDataProperty:"public_key",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
 errors = vErrors.length;
 }
 }
 if(data.secret_key !== undefined){
-if(!(validate257(data.secret_key, {instancePath:instancePath+"/secret_key",parentData:data,parentDataProperty:"secret_key",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
+if(!(validate258(data.secret_key, {instancePath:instancePath+"/secret_key",parentData:data,parentDataProperty:"secret_key",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
 errors = vErrors.length;
 }
 }
@@ -6642,16 +6702,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate252.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate253.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate251.evaluated;
+const evaluated0 = validate252.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6670,8 +6730,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate252(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate252.errors : vErrors.concat(validate252.errors);
+if(!(validate253(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
 errors = vErrors.length;
 }
 }
@@ -6686,17 +6746,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate251.errors = vErrors;
+validate252.errors = vErrors;
 return errors === 0;
 }
-validate251.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
+validate252.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateTestTenantId: SchemaValidator = validate261;
+export const validateTestTenantId: SchemaValidator = validate262;
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate261.evaluated;
+const evaluated0 = validate262.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6745,7 +6805,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate261.errors = vErrors;
+validate262.errors = vErrors;
 return errors === 0;
 }
-validate261.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate262.evaluated = {"dynamicProps":false,"dynamicItems":false};

@@ -359,11 +359,18 @@ export interface components {
          *         "also_allowed": [
          *           "10.20.0.0/16"
          *         ]
-         *       }
+         *       },
+         *       "merchant_budget": {
+         *         "concurrency": 2,
+         *         "queue_ms": 2000,
+         *         "queue_length": 100
+         *       },
+         *       "statement_timeout_ms": 5000,
+         *       "lock_timeout_ms": 2000
          *     }
          */
         SandboxSettings: {
-            /** @description Requests a second a tenant may send to one instance (`--rate-limit`); past it, 429 `rate_limited` with `Retry-After`. `null`: no limit. */
+            /** @description Requests a second a merchant (a tenant and its test tenants, which share it) may send to one instance, to either variant or the control API (`--rate-limit`); past it, 429 `rate_limited` with `Retry-After`. `null`: no limit. */
             rate_limit_per_second: number | null;
             /**
              * Format: int32
@@ -400,6 +407,34 @@ export interface components {
                 /** @description Hosts, addresses and CIDR ranges let through although the rule would refuse them (`--allow-webhook-host`). */
                 also_allowed: string[];
             };
+            /** @description What one merchant (a tenant and its test tenants) may have at work at once on one instance: its other requests wait in its own queue, first come first served, and past the wait or the queue's length get 429 `rate_limited` with `Retry-After`. */
+            merchant_budget: {
+                /**
+                 * Format: int32
+                 * @description Requests of the merchant doing store work at once (`--merchant-concurrency`).
+                 */
+                concurrency: number;
+                /**
+                 * Format: int32
+                 * @description The longest a request waits for its turn, in milliseconds (`--merchant-queue-ms`).
+                 */
+                queue_ms: number;
+                /**
+                 * Format: int32
+                 * @description The most requests of the merchant waiting at once (`--merchant-queue-length`).
+                 */
+                queue_length: number;
+            };
+            /**
+             * Format: int32
+             * @description The longest one database statement of a request runs (`--statement-timeout`); a request stopped by it gets 500 `internal_error`, safe to retry. `null`: a store without a database.
+             */
+            statement_timeout_ms: number | null;
+            /**
+             * Format: int32
+             * @description The longest one database statement of a request waits for a lock (`--lock-timeout`); a request stopped by it gets 429 `rate_limited` with `Retry-After`, safe to retry. `null`: a store without a database.
+             */
+            lock_timeout_ms: number | null;
         };
         /**
          * @description The sandbox's settings, wrapped as `{ data }`.
@@ -416,7 +451,14 @@ export interface components {
          *         "webhook_endpoints": {
          *           "public_addresses_only": true,
          *           "also_allowed": []
-         *         }
+         *         },
+         *         "merchant_budget": {
+         *           "concurrency": 2,
+         *           "queue_ms": 2000,
+         *           "queue_length": 100
+         *         },
+         *         "statement_timeout_ms": 5000,
+         *         "lock_timeout_ms": 2000
          *       }
          *     }
          */

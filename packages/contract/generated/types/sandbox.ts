@@ -1161,6 +1161,18 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Too many requests */
+        TooManyRequests: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Internal server error */
         InternalServerError: {
             headers: {
@@ -1448,6 +1460,8 @@ export interface components {
         RateLimitPolicy: string;
         /** @description The authentication challenge of a 401 (RFC 9110): Variant A's bearer scheme sends `Bearer realm="…"` (RFC 6750); Variant B's key-pair headers have no registered scheme, so its 401 sends none. Not shown in the source; assumed, as RFC 9110 asks a 401 to carry one. */
         WwwAuthenticate: string;
+        /** @description Seconds to wait before retrying (RFC 9110). Rate limits are not shown in the source; this header is assumed. */
+        RetryAfter: number;
         /** @description `true` on an answer that replays the first answer to the same Idempotency-Key and request (the same status and body); absent on every other answer. Not shown in the source; assumed, as Stripe's header of the same name, so that a client can tell a replay from a new answer. */
         IdempotentReplayed: "true";
     };
@@ -1531,6 +1545,7 @@ export type ResponseClockRetrieved = components['responses']['ClockRetrieved'];
 export type ResponseControlBadRequest = components['responses']['ControlBadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseControlUnprocessable = components['responses']['ControlUnprocessable'];
+export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
 export type ResponseClockAdvanced = components['responses']['ClockAdvanced'];
 export type ResponseConflict = components['responses']['Conflict'];
@@ -1570,6 +1585,7 @@ export type ParameterTestTenantIdPath = components['parameters']['TestTenantIdPa
 export type HeaderRateLimit = components['headers']['RateLimit'];
 export type HeaderRateLimitPolicy = components['headers']['RateLimitPolicy'];
 export type HeaderWwwAuthenticate = components['headers']['WwwAuthenticate'];
+export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type HeaderIdempotentReplayed = components['headers']['IdempotentReplayed'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -1586,6 +1602,7 @@ export interface operations {
             400: components["responses"]["ControlBadRequest"];
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["ControlUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -1618,6 +1635,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ControlUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -1652,6 +1670,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ControlUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -1678,6 +1697,7 @@ export interface operations {
             400: components["responses"]["ControlBadRequest"];
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["ControlUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -1709,6 +1729,7 @@ export interface operations {
             400: components["responses"]["ControlBadRequest"];
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["ControlUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -1744,6 +1765,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["RedeliveryRefused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -1760,6 +1782,7 @@ export interface operations {
             400: components["responses"]["ControlBadRequest"];
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["ControlUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -1792,6 +1815,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["WebhookEndpointRefused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -1826,6 +1850,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ControlUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -1867,6 +1892,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ControlUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -1908,6 +1934,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["WebhookEndpointRefused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -1947,6 +1974,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["StatusChangeRefused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -1986,6 +2014,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["StatusChangeRefused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -2025,6 +2054,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["StatusChangeRefused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -2041,6 +2071,7 @@ export interface operations {
             400: components["responses"]["ControlBadRequest"];
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["ControlUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -2073,6 +2104,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["FaultRefused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -2107,6 +2139,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ControlUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -2128,6 +2161,7 @@ export interface operations {
             400: components["responses"]["ControlBadRequest"];
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["ControlUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -2145,6 +2179,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["TestTenantForbidden"];
             422: components["responses"]["TestTenantRefused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -2186,6 +2221,7 @@ export interface operations {
             404: components["responses"]["TestTenantNotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ControlUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
     };

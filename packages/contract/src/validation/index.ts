@@ -3,6 +3,7 @@
 export { matchOperation, type OperationMatch } from './match.js';
 export { declaredResponse, findOperation, operationsOf } from './spec.js';
 export {
+  parametersFit,
   validateRequest,
   type RequestInput,
   type RequestProblemCode,

@@ -87,6 +87,26 @@ function checkBody(operation: OperationSpec, input: RequestInput): BodyCheck {
 }
 
 /**
+ * Whether a request's path and query parameters fit an operation of `variant`, its headers and body unread: what a
+ * caller may look at before the whole request is checked (the sandbox reads the objects a path names ahead of the
+ * check only when this holds, so that an id or an offset the contract refuses never reaches its store).
+ */
+export function parametersFit(
+  variant: Api,
+  operation: OperationSpec | string,
+  input: Pick<RequestInput, 'params' | 'query'>,
+): boolean {
+  const spec = resolveOperation(variant, operation);
+  const texts = textsFrom(input);
+  const fit = (location: ParameterSpec['in']) =>
+    readParameters(
+      spec.parameters.filter((parameter) => parameter.in === location),
+      texts,
+    ).violations.length === 0;
+  return fit('path') && fit('query');
+}
+
+/**
  * Checks a request against an operation of `variant` (the spec, or its operationId). A body that cannot be read
  * (malformed JSON, a media type the operation does not take, a body where none is taken) is 400 `bad_request`; a
  * missing Idempotency-Key is 400 `idempotency_key_missing`; anything else that breaks the contract is 422

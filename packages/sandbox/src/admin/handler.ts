@@ -42,7 +42,7 @@ export function adminBinding(runtime: SandboxRuntime, adminToken: string): ApiBi
     authenticate(headers) {
       const token = BEARER.exec(headers.get('authorization') ?? '')?.[1];
       const ok = timingSafeEqual(digest(token ?? ''), expected) && token !== undefined;
-      if (ok) return { ok: true, tenant: ADMIN_CALLER };
+      if (ok) return { ok: true, tenant: ADMIN_CALLER, merchant: ADMIN_CALLER };
       return { ok: false, detail: token === undefined ? ADMIN_UNAUTHORIZED : ADMIN_REFUSED };
     },
     unauthorized: (_headers, detail) => ({ detail, headers: ADMIN_CHALLENGE }),

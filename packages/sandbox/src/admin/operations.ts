@@ -69,6 +69,13 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, (runtime: SandboxRuntime)
               public_addresses_only: runtime.egress.mode === 'issued',
               also_allowed: [...runtime.limits.allowWebhookHosts],
             },
+            merchant_budget: {
+              concurrency: runtime.budget.settings.concurrency,
+              queue_ms: runtime.budget.settings.queueMs,
+              queue_length: runtime.budget.settings.queueLength,
+            },
+            statement_timeout_ms: runtime.limits.statementTimeoutMs ?? null,
+            lock_timeout_ms: runtime.limits.lockTimeoutMs ?? null,
           },
         },
       };

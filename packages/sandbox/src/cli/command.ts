@@ -129,7 +129,13 @@ export async function main(args: string[]): Promise<number | void> {
       | 'max-tenants'
       | 'tenant-idle-timeout'
       | 'max-test-tenants'
-      | 'test-tenant-ttl',
+      | 'test-tenant-ttl'
+      | 'merchant-concurrency'
+      | 'merchant-queue-ms'
+      | 'merchant-queue-length'
+      | 'pool-size'
+      | 'statement-timeout'
+      | 'lock-timeout',
     what: string,
     ok: (n: number) => boolean,
   ) => {
@@ -152,6 +158,14 @@ export async function main(args: string[]): Promise<number | void> {
   const idleSeconds = number('tenant-idle-timeout', 'a whole number of seconds from 1', whole);
   const maxTestTenants = number('max-test-tenants', 'a whole number from 1', whole);
   const testTenantSeconds = number('test-tenant-ttl', 'a whole number of seconds from 1', whole);
+  // Note: PostgreSQL's time settings and Node's timers are 32-bit numbers of milliseconds.
+  const ms = (n: number) => whole(n) && n <= 2_147_483_647;
+  const merchantConcurrency = number('merchant-concurrency', 'a whole number from 1', whole);
+  const merchantQueueMs = number('merchant-queue-ms', 'a whole number of milliseconds from 1', ms);
+  const merchantQueueLength = number('merchant-queue-length', 'a whole number from 1', whole);
+  const poolSize = number('pool-size', 'a whole number from 1', whole);
+  const statementTimeoutMs = number('statement-timeout', 'a whole number of milliseconds from 1', ms);
+  const lockTimeoutMs = number('lock-timeout', 'a whole number of milliseconds from 1', ms);
   const adminToken = process.env[ADMIN_TOKEN_VARIABLE] || undefined;
   // Note: the message never quotes the token.
   if (adminToken !== undefined && adminToken.length < MIN_ADMIN_TOKEN_LENGTH)
@@ -169,6 +183,12 @@ export async function main(args: string[]): Promise<number | void> {
     webhookSecret,
     ...(adminToken === undefined ? {} : { adminToken }),
     ...(rateLimit === undefined ? {} : { rateLimit }),
+    merchantConcurrency,
+    merchantQueueMs,
+    merchantQueueLength,
+    poolSize,
+    statementTimeoutMs,
+    lockTimeoutMs,
     quotas: { objects, webhookEndpoints, events },
     tenants: { max: maxTenants, idleSeconds },
     testTenants: { max: maxTestTenants, idleSeconds: testTenantSeconds },

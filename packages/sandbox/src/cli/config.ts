@@ -7,8 +7,15 @@ import {
   DEFAULT_TENANT_IDLE_SECONDS,
   DEFAULT_MAX_TEST_TENANTS,
   DEFAULT_TEST_TENANT_IDLE_SECONDS,
+  DEFAULT_MERCHANT_QUEUE_LENGTH,
+  DEFAULT_MERCHANT_QUEUE_MS,
   MAX_WEBHOOK_ENDPOINTS,
 } from '../options.js';
+import {
+  DEFAULT_LOCK_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+} from '../stores/connection-bounds.js';
 import { EVENT_LOG_LIMIT } from '../core/index.js';
 
 /** One setting of the command: a flag, and the variable that sets it when the flag is not given. */
@@ -110,7 +117,49 @@ export const SETTINGS = [
     value: '<n>',
     variable: 'SANDBOX_RATE_LIMIT',
     default: 'unlimited',
-    help: 'At most <n> requests per second per tenant in this instance; past it a merchant request gets 429 rate_limited with Retry-After, and control requests count without being refused.',
+    help: 'At most <n> requests per second per merchant (a tenant and its test tenants share one bucket) in this instance; past it a request of either variant or of the control API gets 429 rate_limited with Retry-After.',
+  },
+  {
+    flag: 'merchant-concurrency',
+    value: '<n>',
+    variable: 'SANDBOX_MERCHANT_CONCURRENCY',
+    default: 'a quarter of --pool-size, at least 1',
+    help: "At most <n> requests of one merchant (a tenant and its test tenants) doing store work at once in this instance; the rest wait in the merchant's own queue.",
+  },
+  {
+    flag: 'merchant-queue-ms',
+    value: '<ms>',
+    variable: 'SANDBOX_MERCHANT_QUEUE_MS',
+    default: String(DEFAULT_MERCHANT_QUEUE_MS),
+    help: "The longest a merchant's request waits in its queue; then 429 rate_limited with Retry-After.",
+  },
+  {
+    flag: 'merchant-queue-length',
+    value: '<n>',
+    variable: 'SANDBOX_MERCHANT_QUEUE_LENGTH',
+    default: String(DEFAULT_MERCHANT_QUEUE_LENGTH),
+    help: 'At most <n> requests of one merchant waiting at once in this instance; one more gets 429 rate_limited at once.',
+  },
+  {
+    flag: 'pool-size',
+    value: '<n>',
+    variable: 'SANDBOX_POOL_SIZE',
+    default: String(DEFAULT_POOL_SIZE),
+    help: "With --store postgres, the most connections this instance opens to the database (PostgreSQL's max_connections bounds all instances together).",
+  },
+  {
+    flag: 'statement-timeout',
+    value: '<ms>',
+    variable: 'SANDBOX_STATEMENT_TIMEOUT',
+    default: String(DEFAULT_STATEMENT_TIMEOUT_MS),
+    help: "With --store postgres, PostgreSQL's statement_timeout on this instance's connections; a request whose statement it stops gets 500 internal_error, safe to retry.",
+  },
+  {
+    flag: 'lock-timeout',
+    value: '<ms>',
+    variable: 'SANDBOX_LOCK_TIMEOUT',
+    default: String(DEFAULT_LOCK_TIMEOUT_MS),
+    help: "With --store postgres, PostgreSQL's lock_timeout on this instance's connections; a request whose statement it stops gets 429 rate_limited with Retry-After (the admin API, 500), safe to retry.",
   },
   {
     flag: 'max-objects',

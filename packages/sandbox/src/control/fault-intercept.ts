@@ -23,7 +23,7 @@ export function createFaultInterceptor(settings: FaultInterceptorSettings): {
   release(): void;
 } {
   const holds = new Set<() => void>();
-  const intercept: RequestInterceptor = async ({ operation, tenant, request, session }) => {
+  const intercept: RequestInterceptor = async ({ operation, tenant, request, session, idle }) => {
     // Note: a tenant without faults reads its head and writes nothing.
     const fault = await settings.store.transaction(tenant, (state) => takeFault(state, operation.operationId), session);
     if (!fault) return undefined;
@@ -38,6 +38,7 @@ export function createFaultInterceptor(settings: FaultInterceptorSettings): {
       return answer(429, problemBody(httpProblem('rate_limited', detail), where), { 'retry-after': retryAfter });
     }
     if (fault.kind === 'timeout') {
+      idle?.();
       await hold(request.signal, settings.holdMs, holds);
       const detail = `A timeout fault (${fault.id}) held this request for up to ${settings.holdMs} ms without an answer.`;
       return answer(500, problemBody(httpProblem('internal_error', detail), where));

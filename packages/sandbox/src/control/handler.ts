@@ -51,8 +51,9 @@ export function controlBinding(
       };
     },
     intercepted: false,
-    // Note: counted against the tenant's bucket but never refused, since the control document declares no 429.
-    throttled: false,
+    // Note: refused past its merchant's rate limit and budget like a merchant request (the document declares 429), so
+    // that a flood of control lists and views cannot stall other merchants.
+    throttled: true,
     checkRequest({ operationId }, { params, query, headers, body }) {
       const checked = validateRequest('sandbox', operationId, { params, query, headers, body });
       const refine = refines.get(operationId);

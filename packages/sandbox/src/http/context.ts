@@ -2,6 +2,7 @@
 // occurrence (its id, shared by its log line and a problem's `request_id`), and what the pipeline learns of it.
 import type { Context } from 'hono';
 import { occurrence, type Occurrence } from './problem.js';
+import type { StoppedBy } from './stopped-statement.js';
 
 /** One request as the log and the metrics see it. */
 export interface RequestNote {
@@ -10,6 +11,10 @@ export interface RequestNote {
   operation?: string;
   /** The tenant's id (a hash of its credential), once the credentials were accepted. */
   tenant?: string;
+  /** The tenant's merchant (itself, or a test tenant's parent), whose budget and rate limit the request counts against. */
+  merchant?: string;
+  /** The bound at which PostgreSQL stopped one of the request's statements, if it did. */
+  stopped?: StoppedBy;
 }
 
 /** The sandbox app's hono environment. */

@@ -66,4 +66,6 @@ export type RequestInterceptor = (context: {
   request: Request;
   /** The request's store session, for a transaction the interceptor takes on the tenant. */
   session?: StoreSession;
+  /** Tells the merchant's budget that the request does no more store work while the interceptor holds it. */
+  idle?: (() => void) | undefined;
 }) => Response | undefined | Promise<Response | undefined>;

@@ -1,9 +1,9 @@
-// The one request pipeline of every operation, merchant and control alike: credentials (401), the tenant's rate limit
-// (429, where the API declares it), faults where the API takes them, the body within its cap (400), the request checked
-// against the contract (400/422) while its Idempotency-Key is marked in flight, the operation's work (a merchant
-// command: one store transaction that also looks the key up and keeps the answer), and its answer checked against the
-// contract. What differs between the APIs is the data of an ApiBinding; what differs between operations, the data of
-// an OperationWork.
+// The one request pipeline of every operation, merchant and control alike: credentials (401), the merchant's rate
+// limit and its budget of requests at work (429, where the API declares it), faults where the API takes them, the body
+// within its cap (400), the request checked against the contract (400/422) while its Idempotency-Key is marked in
+// flight, the operation's work (a merchant command: one store transaction that also looks the key up and keeps the
+// answer), and its answer checked against the contract. What differs between the APIs is the data of an ApiBinding;
+// what differs between operations, the data of an OperationWork.
 import type { Context } from 'hono';
 import type { FieldError } from '@merchant-payments/contract/internal/shared/problem.js';
 import { fingerprint, type Answer, type TenantReads } from '../core/index.js';
@@ -17,6 +17,7 @@ import { checkedResponse } from './checked-response.js';
 import type { OperationRef, RequestRejection } from './hooks.js';
 import { holdKey, type KeyHold } from './idempotency.js';
 import { noteOf, type SandboxEnv } from './context.js';
+import { stoppedAnswer, stoppedBy } from './stopped-statement.js';
 import { httpProblem, problemBody, type ProblemInput } from './problem.js';
 
 /** An operation as the generated index names it, with the API it belongs to. */
@@ -65,7 +66,7 @@ export interface OperationWork {
   key?: { scope: string; print(parts: RequestParts): unknown; keptBy: 'core' | 'pipeline' } | undefined;
   run(input: WorkInput): Promise<Outcome>;
   /** What the work will read of the tenant, from what is known before the body is read. */
-  reads?(parts: { params: Record<string, string>; query: URLSearchParams; headers: Headers }): TenantReads;
+  reads?(parts: { params: Record<string, string>; query: URLSearchParams; headers: Headers }): TenantReads | undefined;
   /** The outcome an answer kept under the key replays. */
   replay(answer: Answer): Outcome;
 }
@@ -78,11 +79,16 @@ export interface ApiBinding {
   /** How the contract's checks and the fault interceptor name an operation of this API. */
   ref(route: Route): OperationRef;
   authenticate(headers: Headers, session: StoreSession): Authentication | Promise<Authentication>;
+  /** The merchant the credentials would name, when known before `authenticate` reads the store (see VariantAdapter). */
+  merchantBefore?(headers: Headers): string | undefined;
   /** The 401's detail and headers (a `WWW-Authenticate` challenge). */
   unauthorized(headers: Headers, detail: string): { detail: string; headers: Record<string, string> };
   /** Whether the runtime's interceptor (faults) sees this API's requests. */
   intercepted: boolean;
-  /** Whether a request over the tenant's rate limit is refused (429); otherwise it is only counted, as a document without a 429 needs. */
+  /**
+   * Whether a request over its merchant's rate limit is refused (429), and whether its store work waits for the
+   * merchant's budget; otherwise it is only counted, as a document without a 429 needs.
+   */
   throttled: boolean;
   checkRequest(ref: OperationRef, parts: RequestParts): RequestVerdict | Promise<RequestVerdict>;
   checkResponse(
@@ -120,45 +126,79 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
     const problem = (p: ProblemInput, headers?: Record<string, string>) =>
       send(p.status, problemBody(p, where), headers);
 
-    // Note: the credentials, a fault and the work each take a transaction on the tenant; the first one reads what the
-    // work names with the tenant's head, and the others use what it read (StoreSession).
-    const session: StoreSession = {
-      reads: work.reads?.({ params, query: url.searchParams, headers: request.headers }),
-    };
-    const auth = await binding.authenticate(request.headers, session);
-    if (!auth.ok) {
-      const refused = binding.unauthorized(request.headers, auth.detail);
-      return problem(httpProblem('unauthorized', refused.detail), refused.headers);
-    }
-    note.tenant = auth.tenant;
-    // Note: after the credentials, so that the bucket is the tenant's, and before faults, so that a faulted request counts.
-    const turn = runtime.rateLimit?.take(auth.tenant, binding.throttled);
-    if (turn && !turn.ok) return problem(turn.problem, turn.headers);
-    if (binding.intercepted) {
-      const intercepted = await runtime.intercept?.({ operation: ref, tenant: auth.tenant, request, session });
-      if (intercepted) return intercepted;
-    }
-    // Note: read even where the operation takes no body, so that the request check can refuse one that was sent.
-    const read = await readJsonBody(request, runtime.maxBodyBytes);
-    if (!read.ok) return problem(httpProblem('bad_request', read.detail, [{ pointer: '', detail: read.detail }]));
-    const parts: RequestParts = {
-      tenant: auth.tenant,
-      params,
-      query: url.searchParams,
-      headers: request.headers,
-      body: read.value,
+    /** The request's store work, within its merchant's budget; `idle` gives the turn back while a fault holds it. */
+    const inBudget = async (
+      auth: { tenant: string },
+      session: StoreSession,
+      idle: (() => void) | undefined,
+    ): Promise<Response> => {
+      if (binding.intercepted) {
+        // Note: a request a `timeout` fault holds gives its turn back (`idle`), as it does no store work meanwhile.
+        const intercepted = await runtime.intercept?.({
+          operation: ref,
+          tenant: auth.tenant,
+          request,
+          session,
+          idle,
+        });
+        if (intercepted) return intercepted;
+      }
+      // Note: read even where the operation takes no body, so that the request check can refuse one that was sent.
+      const read = await readJsonBody(request, runtime.maxBodyBytes);
+      if (!read.ok) return problem(httpProblem('bad_request', read.detail, [{ pointer: '', detail: read.detail }]));
+      const parts: RequestParts = {
+        tenant: auth.tenant,
+        params,
+        query: url.searchParams,
+        headers: request.headers,
+        body: read.value,
+      };
+
+      const outcome = await runKeyed(binding, ref, work, runtime, parts, where.requestId, session);
+      if ('rejection' in outcome) return problem(rejectionProblem(outcome.rejection));
+      const headers: Record<string, string> = outcome.replayed ? { 'idempotent-replayed': 'true' } : {};
+      if (!('problem' in outcome)) return send(outcome.status, outcome.body, headers);
+      const kept = outcome.problem.request_id;
+      return send(
+        outcome.problem.status,
+        problemBody(outcome.problem, kept === undefined ? where : { instance: where.instance, requestId: kept }),
+        headers,
+      );
     };
 
-    const outcome = await runKeyed(binding, ref, work, runtime, parts, where.requestId, session);
-    if ('rejection' in outcome) return problem(rejectionProblem(outcome.rejection));
-    const headers: Record<string, string> = outcome.replayed ? { 'idempotent-replayed': 'true' } : {};
-    if (!('problem' in outcome)) return send(outcome.status, outcome.body, headers);
-    const kept = outcome.problem.request_id;
-    return send(
-      outcome.problem.status,
-      problemBody(outcome.problem, kept === undefined ? where : { instance: where.instance, requestId: kept }),
-      headers,
-    );
+    // Note: the credentials, a fault and the work each take a transaction on the tenant and share what the first one
+    // read (StoreSession), which reads what the work names too: once the request is inside its merchant's budget, so
+    // that a deep page waits its merchant's turn. Where the merchant is known before the credentials read the store
+    // (Variant B's open key pairs), the budget comes first and the credentials' transaction reads it all.
+    const session: StoreSession = {};
+    const attachReads = () => {
+      const reads = work.reads?.({ params, query: url.searchParams, headers: request.headers });
+      if (reads) session.reads = reads;
+    };
+    const early = binding.throttled ? binding.merchantBefore?.(request.headers) : undefined;
+    let budget = early === undefined ? undefined : await runtime.budget.enter(early);
+    if (budget && !budget.ok) return problem(budget.problem, budget.headers);
+    if (budget) attachReads();
+    try {
+      const auth = await binding.authenticate(request.headers, session);
+      if (!auth.ok) {
+        const refused = binding.unauthorized(request.headers, auth.detail);
+        return problem(httpProblem('unauthorized', refused.detail), refused.headers);
+      }
+      note.tenant = auth.tenant;
+      note.merchant = auth.merchant;
+      // Note: after the credentials, so that the bucket is the merchant's, and before faults, so that a faulted request counts.
+      const turn = runtime.rateLimit?.take(auth.merchant, binding.throttled);
+      if (turn && !turn.ok) return problem(turn.problem, turn.headers);
+      if (!budget) {
+        if (binding.throttled) budget = await runtime.budget.enter(auth.merchant);
+        if (budget && !budget.ok) return problem(budget.problem, budget.headers);
+        attachReads();
+      }
+      return await inBudget(auth, session, budget?.ok ? budget.release : undefined);
+    } finally {
+      if (budget?.ok) budget.release();
+    }
   };
   // Note: any of the request's transactions may be the one that would make its tenant (Variant B's credentials, a
   // fault, a control key's hold, the work), and none has changed anything when it is refused.
@@ -168,7 +208,8 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
     try {
       return await handle(c);
     } catch (error) {
-      const { where } = noteOf(c);
+      const note = noteOf(c);
+      const { where } = note;
       // Note: the tenant was revoked while the request was on its way; it reads as every other refused credential.
       if (error instanceof TenantRevokedError) {
         const detail = runtime.credentials.auth === 'issued' ? NOT_ISSUED : NOT_A_TEST_TENANT;
@@ -183,8 +224,14 @@ export function pipeline(binding: ApiBinding, route: Route, work: OperationWork,
           refused.headers,
         );
       }
-      if (!(error instanceof TenantLimitError) || !binding.tenantLimited) throw error;
-      const refused = binding.tenantLimited(error, c.req.raw.headers);
+      const stopped = stoppedBy(error);
+      if (stopped === undefined && (!(error instanceof TenantLimitError) || !binding.tenantLimited)) throw error;
+      // Note: the request's log line (http/signals.ts) names the bound with the tenant, merchant and operation.
+      if (stopped !== undefined) note.stopped = stopped;
+      const refused =
+        stopped !== undefined
+          ? stoppedAnswer(stopped, binding.throttled)
+          : binding.tenantLimited!(error as TenantLimitError, c.req.raw.headers);
       return checkedResponse(
         (s, h, b) => binding.checkResponse(ref, s, h, b),
         route.operationId,

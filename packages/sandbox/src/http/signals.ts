@@ -185,20 +185,19 @@ export function createSignals(store: TenantStore, logger: Logger): Signals {
         const status = !c.finalized ? 500 : c.res.headers.has(SWITCHING_PROTOCOLS) ? 101 : c.res.status;
         requests.inc({ operation, status: String(status) });
         duration.observe({ operation }, seconds);
-        if (logger.isLevelEnabled('info')) {
-          logger.info(
-            {
-              requestId: note.where.requestId,
-              method: request.method,
-              path: pathname,
-              operation,
-              status,
-              durationMs: Math.round(seconds * 1e4) / 10,
-              tenant: note.tenant,
-            },
-            'request',
-          );
-        }
+        const line = {
+          requestId: note.where.requestId,
+          method: request.method,
+          path: pathname,
+          operation,
+          status,
+          durationMs: Math.round(seconds * 1e4) / 10,
+          tenant: note.tenant,
+          merchant: note.merchant,
+        };
+        // Note: a request PostgreSQL stopped at a bound is this one line too, at warn, naming the bound.
+        if (note.stopped !== undefined) logger.warn({ ...line, stopped: note.stopped }, 'statement stopped');
+        else if (logger.isLevelEnabled('info')) logger.info(line, 'request');
       }
     },
     delivered({ ok, status, forbidden }, sent) {

@@ -24,9 +24,9 @@ export function merchantTenantLimit(error: TenantLimitError): {
 
 /**
  * A control request's answer: 401 `unauthorized`, whose detail names the bound and when to retry.
- * Note: the control document declares no 429 (and no Retry-After), and its 401 already means "these credentials name
- * no tenant this sandbox serves now", as in issued mode; a status it does not declare would fail every client checking
- * it, and 422 or 500 would blame the request or the sandbox. The merchant request that made the same tenant gets 429.
+ * Note: the control API's 401 already means "these credentials name no tenant this sandbox serves now", as in issued
+ * mode; its 429 is a merchant's own rate limit or budget, for a tenant that exists. The merchant request that made the
+ * same tenant gets 429.
  */
 export function controlTenantLimit(
   error: TenantLimitError,

@@ -15,7 +15,7 @@ import {
 } from './issued-credentials.js';
 import { isRegistryTenant } from './tenant-revoked-error.js';
 import { expiryAfterUse } from './test-tenants.js';
-import type { IssuedCredentials, IssuedTenant, TenantRegistry, TestTenant } from './types.js';
+import type { CredentialHolder, IssuedCredentials, IssuedTenant, TenantRegistry, TestTenant } from './types.js';
 
 interface Entry {
   record: IssuedTenant;
@@ -32,6 +32,9 @@ export interface MemoryRegistry extends TenantRegistry {
   /** Whether `id` may have state: any id but a registry's, and a registry's tenant while live (parent not revoked). */
   holdsLive(id: string, now: number): boolean;
 }
+
+/** A found tenant and its merchant: a test tenant's parent, else the tenant itself. */
+const holderOf = ({ record }: Entry): CredentialHolder => ({ tenant: record.id, merchant: record.parent ?? record.id });
 
 /** A new, empty registry in memory. */
 export function createMemoryRegistry(): MemoryRegistry {
@@ -211,7 +214,7 @@ export function createMemoryRegistry(): MemoryRegistry {
       if (!ACCESS_TOKEN.test(token)) return undefined;
       const given = digest(token);
       const entry = byAccess.get(key(given));
-      return entry && takes(entry, given, 'access', now) && admits(entry, now) ? entry.record.id : undefined;
+      return entry && takes(entry, given, 'access', now) && admits(entry, now) ? holderOf(entry) : undefined;
     },
 
     async tenantOfKeyPair(publicKey, secretKey, now) {
@@ -219,7 +222,7 @@ export function createMemoryRegistry(): MemoryRegistry {
       const entry = byPublicKey.get(publicKey);
       // Note: hashed whether or not the public key is known, so that the time taken says nothing of which it is.
       const given = digest(secretKey);
-      return entry && takes(entry, given, 'secret', now) && admits(entry, now) ? entry.record.id : undefined;
+      return entry && takes(entry, given, 'secret', now) && admits(entry, now) ? holderOf(entry) : undefined;
     },
   };
 }

@@ -169,6 +169,12 @@ export interface RotatedCredentials extends IssuedCredentials {
   previousExpiresAt: number;
 }
 
+/** A tenant a credential names, and its merchant: a test tenant's parent, else the tenant itself. */
+export interface CredentialHolder {
+  tenant: string;
+  merchant: string;
+}
+
 /**
  * The tenants of issued mode and their credentials, shared by every instance on the store (no instance caches them),
  * and the test tenants tenants make of their own. Each `now` is the wall clock (the sandbox's `now` option), never a
@@ -227,8 +233,8 @@ export interface TenantRegistry {
   expireTests(now: number, limit: number): Promise<string[]>;
   /** Forgets revoked test tenants for good, once their state is deleted. */
   purge(ids: readonly string[]): Promise<void>;
-  /** The id of the active tenant whose access token (or previous one, within its overlap) this is; undefined otherwise. */
-  tenantOfAccessToken(token: string, now: number): Promise<string | undefined>;
-  /** The id of the active tenant whose public key this is, when the secret key is its own (or its previous one, within its overlap). */
-  tenantOfKeyPair(publicKey: string, secretKey: string, now: number): Promise<string | undefined>;
+  /** The active tenant whose access token (or previous one, within its overlap) this is; undefined otherwise. */
+  tenantOfAccessToken(token: string, now: number): Promise<CredentialHolder | undefined>;
+  /** The active tenant whose public key this is, when the secret key is its own (or its previous one, within its overlap). */
+  tenantOfKeyPair(publicKey: string, secretKey: string, now: number): Promise<CredentialHolder | undefined>;
 }

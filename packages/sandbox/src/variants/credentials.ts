@@ -4,6 +4,7 @@
 // registry names the tenant (its `ten_…` id, the same for both variants), and every refusal reads alike.
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { TenantHead } from '../core/index.js';
+import type { CredentialHolder } from '../stores/types.js';
 import type { Authentication } from './operation.js';
 
 /** The tenant that a credential of a variant names (`a_…` for a bearer token, `b_…` for a public key). */
@@ -35,6 +36,9 @@ export const NOT_ISSUED =
 export const NOT_A_TEST_TENANT =
   "These credentials have the form of a test tenant's (sbx_…), and no test tenant of this sandbox has them: it was deleted or expired, or the secret key is not its own. Make a test tenant with POST /_sandbox/tenants, or use credentials of another form, each a tenant of its own.";
 
-/** Issued mode's answer: the registry's tenant, or the one refusal. */
-export const issuedAuthentication = (tenant: string | undefined): Authentication =>
-  tenant === undefined ? { ok: false, detail: NOT_ISSUED } : { ok: true, tenant };
+/** Issued mode's answer: the registry's tenant with its merchant, or the one refusal. */
+export const issuedAuthentication = (holder: CredentialHolder | undefined): Authentication =>
+  holder === undefined ? { ok: false, detail: NOT_ISSUED } : { ok: true, ...holder };
+
+/** Open mode's answer for a credential of its own: a tenant that is its own merchant. */
+export const openAuthentication = (tenant: string): Authentication => ({ ok: true, tenant, merchant: tenant });

@@ -11,6 +11,7 @@ import {
   type Command,
   type TenantState,
 } from '../core/index.js';
+import { parametersFit } from '@merchant-payments/contract/internal/validation/index.js';
 import type { OperationWork, ApiBinding, Outcome } from '../http/pipeline.js';
 import { merchantTenantLimit } from '../http/tenant-limit.js';
 import type { SandboxRuntime } from '../runtime.js';
@@ -27,6 +28,7 @@ export function variantBinding(variant: VariantAdapter, runtime: SandboxRuntime)
       path,
     }),
     authenticate: (headers, session) => variant.authenticate(headers, runtime.credentials, session),
+    merchantBefore: (headers) => variant.merchantBefore?.(headers, runtime.credentials),
     unauthorized: (_headers, detail) => ({ detail, headers: variant.challenge }),
     intercepted: true,
     throttled: true,
@@ -58,6 +60,9 @@ export function merchantWork(
       : undefined,
     replay,
     reads: ({ params, query, headers }) => {
+      // Note: nothing is read ahead for a path or query the contract refuses (a NUL byte in an id, an offset past its
+      // maximum), so that such a request reaches its 422 without a statement; the check itself comes after 401 and faults.
+      if (!parametersFit(variant.index, operationId, { params, query })) return undefined;
       const key = headers.get('idempotency-key');
       const named = command(params, query, undefined);
       return namedBy(

@@ -31,6 +31,11 @@ export interface VariantAdapter {
     source: CredentialSource,
     session?: StoreSession,
   ): Authentication | Promise<Authentication>;
+  /**
+   * The merchant the credentials would name when that is known before `authenticate` reads the store (open mode's own
+   * credentials), so that the pipeline enters its budget first; undefined otherwise.
+   */
+  merchantBefore?(headers: Headers, source: CredentialSource): string | undefined;
   /** Headers of a 401 answer (a `WWW-Authenticate` challenge). */
   challenge: Record<string, string>;
   /** By operationId, for exactly the operations the variant's index lists (test/sandbox/routes.test.ts). */

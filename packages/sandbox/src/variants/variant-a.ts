@@ -2,7 +2,7 @@
 // with reason_code (retrieve, create, cancel, refund), without it in lists, and in the confirmed shape from confirm.
 import { confirmedPayment, listPayment, one, page, paymentWithReason } from './shapes.js';
 import { ACCESS_TOKEN } from '../stores/issued-credentials.js';
-import { issuedAuthentication, NOT_A_TEST_TENANT, NOT_ISSUED, tenantIdOf } from './credentials.js';
+import { issuedAuthentication, NOT_A_TEST_TENANT, NOT_ISSUED, openAuthentication, tenantIdOf } from './credentials.js';
 import {
   PAYOUT_APPEAL_BALANCE_SHAPES,
   type Authentication,
@@ -29,8 +29,8 @@ function authenticate(headers: Headers, source: CredentialSource): Authenticatio
   if (source.registry && ACCESS_TOKEN.test(token))
     return source.registry
       .tenantOfAccessToken(token, source.wallNow())
-      .then((id) => (id ? { ok: true, tenant: id } : { ok: false, detail: NOT_A_TEST_TENANT }));
-  return { ok: true, tenant: tenantIdOf('a', token) };
+      .then((holder) => (holder ? { ok: true, ...holder } : { ok: false, detail: NOT_A_TEST_TENANT }));
+  return openAuthentication(tenantIdOf('a', token));
 }
 
 /** Variant A's adapter. */

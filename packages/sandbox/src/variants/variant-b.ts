@@ -4,7 +4,14 @@
 import type { StoreSession } from '../stores/types.js';
 import { listPayment, one, page } from './shapes.js';
 import { PUBLIC_KEY } from '../stores/issued-credentials.js';
-import { issuedAuthentication, NOT_A_TEST_TENANT, NOT_ISSUED, pairSecret, tenantIdOf } from './credentials.js';
+import {
+  issuedAuthentication,
+  NOT_A_TEST_TENANT,
+  NOT_ISSUED,
+  openAuthentication,
+  pairSecret,
+  tenantIdOf,
+} from './credentials.js';
 import {
   PAYOUT_APPEAL_BALANCE_SHAPES,
   type Authentication,
@@ -35,7 +42,7 @@ async function authenticate(
   // Note: a public key of the form the sandbox issues is a test tenant's, with its own secret key only; any other is open.
   if (source.registry && PUBLIC_KEY.test(publicKey)) {
     const test = await source.registry.tenantOfKeyPair(publicKey, secretKey, source.wallNow());
-    return test ? { ok: true, tenant: test } : { ok: false, detail: NOT_A_TEST_TENANT };
+    return test ? { ok: true, ...test } : { ok: false, detail: NOT_A_TEST_TENANT };
   }
   const tenant = tenantIdOf('b', publicKey);
   const pair = await store.transaction(tenant, (state) => pairSecret(state, secretKey), session);
@@ -46,7 +53,14 @@ async function authenticate(
         'This X-Secret-Key is not the one first used with this X-Public-Key; the sandbox keeps the first one it sees.',
     };
   }
-  return { ok: true, tenant };
+  return openAuthentication(tenant);
+}
+
+/** Open mode's tenant of a key pair that is not a test tenant's: its own merchant, named before the store is read. */
+function merchantBefore(headers: Headers, source: CredentialSource): string | undefined {
+  const publicKey = headers.get('x-public-key');
+  if (source.auth !== 'open' || !publicKey || !headers.get('x-secret-key')) return undefined;
+  return source.registry && PUBLIC_KEY.test(publicKey) ? undefined : tenantIdOf('b', publicKey);
 }
 
 /** Variant B's adapter. */
@@ -54,6 +68,7 @@ export const variantB: VariantAdapter = {
   name: 'B',
   index: 'b',
   authenticate,
+  merchantBefore,
   challenge: {},
   shapes: {
     createPayment: one(listPayment),

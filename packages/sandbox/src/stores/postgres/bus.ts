@@ -2,6 +2,8 @@
 // LISTEN, opened on the first subscription and opened again after an error (a database restart), so that instances on
 // one database tell the one holding a tenant's listener that it has attempts waiting.
 import type { ListenerBus } from '../types.js';
+import type { ConnectionBounds } from '../connection-bounds.js';
+import { connectionConfig } from './connect.js';
 import { loadPeer } from './migrate.js';
 import type { PostgresPool } from './pool.js';
 
@@ -13,6 +15,7 @@ const RETRY_MS = [250, 1_000, 5_000];
 export function createPostgresBus(
   db: PostgresPool,
   connectionString: string | undefined,
+  bounds: Partial<ConnectionBounds>,
   onError: (error: unknown) => void,
 ): ListenerBus & { close(): Promise<void> } {
   const subscribers = new Set<(tenant: string, endpoint: string) => void>();
@@ -24,7 +27,7 @@ export function createPostgresBus(
 
   const open = async () => {
     const pg = await loadPeer('pg', () => import('pg'));
-    const made = new pg.default.Client(connectionString === undefined ? {} : { connectionString });
+    const made = new pg.default.Client(connectionConfig(connectionString, bounds));
     made.on('notification', (message) => {
       if (message.channel !== LISTENER_CHANNEL || !message.payload) return;
       const { tenant, endpoint } = payloadOf(message.payload);

@@ -40,6 +40,10 @@ export async function migrate(pool: PostgresPool): Promise<void> {
   const { runner } = await loadPeer('node-pg-migrate', () => import('node-pg-migrate'));
   const client = await pool.connect();
   try {
+    // Note: a migration may build an index over a large table, and an instance may wait for another's migrations: the
+    // pool's statement and lock time-outs (connect.ts) bound requests, not these; the connection is closed afterwards.
+    await client.query('SET statement_timeout = 0');
+    await client.query('SET lock_timeout = 0');
     await client.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK]);
     await runner({
       dbClient: client as never,
@@ -54,7 +58,7 @@ export async function migrate(pool: PostgresPool): Promise<void> {
     });
   } finally {
     await client.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK]).catch(() => {});
-    client.release();
+    client.release(true);
   }
 }
 

@@ -16,7 +16,7 @@ import {
   sameDigest,
 } from '../issued-credentials.js';
 import { movesExpiry } from '../test-tenants.js';
-import type { IssuedTenant, TenantRegistry } from '../types.js';
+import type { CredentialHolder, IssuedTenant, TenantRegistry } from '../types.js';
 import type { PostgresPool } from './pool.js';
 import { deleteTenantRows, inTransaction } from './tenant-rows.js';
 
@@ -41,9 +41,9 @@ const REVOKE_CHILDREN =
 // Note: an expired test tenant is refused here already, before the sweep revokes it, and so is one whose parent was revoked.
 const LIVE = `revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2) AND NOT EXISTS (
   SELECT 1 FROM sandbox_issued_tenants p WHERE p.id = sandbox_issued_tenants.parent_id AND p.revoked_at IS NOT NULL)`;
-const BY_ACCESS = `SELECT id, access_token_digest, previous_access_token_digest, previous_expires_at, idle_ms, expires_at FROM sandbox_issued_tenants
+const BY_ACCESS = `SELECT id, parent_id, access_token_digest, previous_access_token_digest, previous_expires_at, idle_ms, expires_at FROM sandbox_issued_tenants
   WHERE ${LIVE} AND (access_token_digest = $1 OR previous_access_token_digest = $1)`;
-const BY_PUBLIC_KEY = `SELECT id, secret_key_digest, previous_secret_key_digest, previous_expires_at, idle_ms, expires_at FROM sandbox_issued_tenants
+const BY_PUBLIC_KEY = `SELECT id, parent_id, secret_key_digest, previous_secret_key_digest, previous_expires_at, idle_ms, expires_at FROM sandbox_issued_tenants
   WHERE ${LIVE} AND public_key = $1`;
 const TOUCH = 'UPDATE sandbox_issued_tenants SET expires_at = $2 + idle_ms WHERE id = $1 AND revoked_at IS NULL';
 // Note: a transaction-scoped lock per parent, so that two creates on two instances can't both see room for one.
@@ -129,12 +129,12 @@ export function createPostgresRegistry(pool: PostgresPool): TenantRegistry {
       expiresAt,
     }));
   };
-  /** The tenant of a found row, after moving a test tenant's expiry when its use is past the precision. */
-  async function used(row: Row, now: number): Promise<string> {
+  /** The tenant of a found row and its merchant, after moving a test tenant's expiry when its use is past the precision. */
+  async function used(row: Row, now: number): Promise<CredentialHolder> {
     const idleMs = row.idle_ms as number | null;
     if (idleMs !== null && movesExpiry({ idleMs, expiresAt: row.expires_at as number }, now))
       await query(TOUCH, [row.id, now]);
-    return row.id as string;
+    return { tenant: row.id as string, merchant: (row.parent_id as string | null) ?? (row.id as string) };
   }
 
   return {

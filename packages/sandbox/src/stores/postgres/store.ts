@@ -12,7 +12,9 @@ import type { StoreSession, TenantStore, TenantStoreSettings } from '../types.js
 import { HEAD_COLUMNS, headOf, headRow, headValues, type HeadRow } from './head.js';
 import { createBatches } from './batch.js';
 import { createPostgresBus } from './bus.js';
-import { checkReady, loadPeer, migrate } from './migrate.js';
+import type { ConnectionBounds } from '../connection-bounds.js';
+import { connectPool } from './connect.js';
+import { checkReady, migrate } from './migrate.js';
 import type { PostgresPool, Statement } from './pool.js';
 import { createPostgresRegistry } from './registry.js';
 import { readKey, readsOf, readStatement, type Read } from './sql/reads.js';
@@ -23,8 +25,8 @@ import { createView, Flush, Miss, remember, wroteRows, type ReadCache } from './
 
 export { MIGRATIONS_TABLE, MissingPackageError } from './migrate.js';
 
-/** Options of createPostgresStore. */
-export interface PostgresStoreOptions extends TenantStoreSettings {
+/** Options of createPostgresStore; the bounds are those of its own pool's connections (connect.ts), each with a default. */
+export interface PostgresStoreOptions extends TenantStoreSettings, Partial<ConnectionBounds> {
   /** A pool to use (the store never ends it); default: one the store makes and ends on close(). */
   pool?: PostgresPool;
   /** The database for the store's own pool; default DATABASE_URL, else the PG* variables (read by `pg`). */
@@ -74,14 +76,7 @@ function prepared(statement: { text: string; values: unknown[] }, lists: boolean
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<TenantStore> {
   let pool = options.pool;
   const ownPool = pool === undefined;
-  if (!pool) {
-    const pg = await loadPeer('pg', () => import('pg'));
-    const connectionString = options.connectionString ?? process.env.DATABASE_URL;
-    const made = new pg.default.Pool(connectionString === undefined ? {} : { connectionString });
-    // Note: an idle connection the server closed (a restart) is dropped by the pool; unhandled, its error would end the process.
-    made.on('error', () => {});
-    pool = made;
-  }
+  pool ??= await connectPool(options.connectionString ?? process.env.DATABASE_URL, options);
   const db = pool;
   try {
     if (options.migrate ?? true) await migrate(db);
@@ -91,7 +86,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   }
   const wallNow = options.now ?? Date.now;
   // Note: its errors are the connection's (a restart), which it survives by connecting again.
-  const bus = createPostgresBus(db, options.connectionString ?? process.env.DATABASE_URL, () => {});
+  const bus = createPostgresBus(db, options.connectionString ?? process.env.DATABASE_URL, options, () => {});
   const tenants = createTenantRows({
     db,
     newTenant: options.newTenant,
