@@ -99,7 +99,7 @@ export function createBatches(
       return new Promise<T>((resolve, reject) => {
         // Note: the command reads afresh with its batch; what the request's earlier transactions read is stale by then.
         if (session) session.kept = undefined;
-        const job: Job = { work, session, resolve: resolve as (value: unknown) => void, reject };
+        const job: Job = { work, session, resolve, reject };
         const open = forming.get(tenant);
         if (open && open.length < MAX_BATCH) {
           open.push(job);
